@@ -1,0 +1,131 @@
+"""The game contract every reference engine follows, and the JSON session every engine
+under test offers.
+
+Two levels:
+
+* `Game` is pure and typed: `initial`, `current`, `legal`, `chance`, `apply`, `observe`,
+  `load`. States are immutable values; chance is an explicit action chosen by the caller.
+* `Session` is the stateful, JSON-only face of a game: exactly the operations of the wire
+  protocol (`hello`, `new_game`, `load_state`, `apply`, `legal`, `observe`, `bot_output`).
+  The harness talks to every engine, in-process or subprocess, through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Generic, Protocol, TypeVar
+
+from spec import Profile, load_catalogue
+
+JSON = Any
+S = TypeVar("S")
+A = TypeVar("A")
+
+CHANCE = 0
+"""`current()` for a state where the next action is a chance outcome."""
+TERMINAL = -1
+"""`current()` for a finished game."""
+
+
+class IllegalAction(Exception):
+    """The action is not allowed in this state (the engine refuses it)."""
+
+
+class BadState(Exception):
+    """A state given to `load` is not a state of this game; the message says why."""
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[A]):
+    action: A
+    probability: Fraction
+
+
+class Game(Protocol[S, A]):
+    name: str
+
+    def initial(self, profile: Profile, seed: int | None = None) -> S: ...
+    def current(self, state: S) -> int: ...
+    def legal(self, state: S) -> Sequence[A]: ...
+    def chance(self, state: S) -> Sequence[Outcome[A]]: ...
+    def apply(self, state: S, action: A) -> tuple[S, list[JSON]]: ...
+    def observe(self, state: S) -> JSON: ...
+    def load(self, profile: Profile, observed: JSON) -> S: ...
+    def scores(self, state: S) -> list[int]: ...
+    def action_to_json(self, state: S, action: A) -> JSON: ...
+    def action_from_json(self, state: S, data: JSON) -> A: ...
+    def referee(self, state: S, text: str) -> A: ...
+
+
+def prob_text(p: Fraction) -> str:
+    """Probabilities travel as exact fractions, e.g. "1/16384"."""
+    return f"{p.numerator}/{p.denominator}"
+
+
+class Session(Generic[S, A]):
+    """One game in progress, seen only through canonical JSON. Not thread-safe."""
+
+    def __init__(self, game: Game[S, A], name: str = "reference") -> None:
+        self.game = game
+        self.name = name
+        self.catalogue = load_catalogue(game.name)
+        self.profile = self.catalogue.profile()
+        self.state: S | None = None
+
+    # --- wire operations -------------------------------------------------------------
+    def hello(self) -> JSON:
+        return {"game": self.game.name, "engine": self.name,
+                "profiles": sorted(self.catalogue.profiles),
+                "capabilities": ["load_state", "legal", "bot_output"]}
+
+    def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
+        self.profile = self.catalogue.profile(profile)
+        self.state = self.game.initial(self.profile, seed)
+        return self.game.observe(self.state)
+
+    def load_state(self, state: JSON, profile: str | None = None) -> JSON:
+        prof = self.catalogue.profile(profile or _profile_of(state) or self.profile.id)
+        self.state = self.game.load(prof, state)
+        self.profile = prof
+        return self.game.observe(self.state)
+
+    def apply(self, action: JSON) -> tuple[JSON, list[JSON]]:
+        state = self._state()
+        act = self.game.action_from_json(state, action)
+        self.state, events = self.game.apply(state, act)
+        return self.game.observe(self.state), events
+
+    def legal(self) -> JSON:
+        state = self._state()
+        who = self.game.current(state)
+        if who == TERMINAL:
+            return {"to_move": None, "actions": []}
+        if who == CHANCE:
+            return {"to_move": "chance", "outcomes": [
+                {"action": self.game.action_to_json(state, o.action), "p": prob_text(o.probability)}
+                for o in self.game.chance(state)]}
+        return {"to_move": who,
+                "actions": [self.game.action_to_json(state, a) for a in self.game.legal(state)]}
+
+    def observe(self) -> JSON:
+        return self.game.observe(self._state())
+
+    def bot_output(self, text: str) -> JSON:
+        state = self._state()
+        return self.game.action_to_json(state, self.game.referee(state, text))
+
+    def close(self) -> None:
+        self.state = None
+
+    def _state(self) -> S:
+        if self.state is None:
+            raise IllegalAction("no game in progress: send new_game or load_state first")
+        return self.state
+
+
+def _profile_of(state: JSON) -> str | None:
+    if isinstance(state, dict) and isinstance(state.get("profile"), str):
+        return str(state["profile"])
+    return None

@@ -1,0 +1,7 @@
+"""Flit reference engine."""
+
+from reference_engine.flit.engine import Flit, FlitConfig, FlitState
+
+ENGINE = Flit
+
+__all__ = ["ENGINE", "Flit", "FlitConfig", "FlitState"]

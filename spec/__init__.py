@@ -1,0 +1,193 @@
+"""Rule catalogues: each game's rules as data, with ids, sources, parameters and variants.
+
+A catalogue is `spec/<game>.json`, validated by `schemas/catalogue.schema.json` and then by
+the cross-reference checks below. Engines read their parameters from a `Profile`, so a rule
+change is a data change.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from schemas import first_error
+
+ParamValue = int | bool | str
+
+
+class CatalogueError(Exception):
+    """A catalogue file is malformed; the message names the file and the place."""
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    question: str
+    chosen: str
+    why: str
+    variants: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    title: str
+    group: str
+    text: str
+    source_doc: str
+    source_section: str
+    parameters: dict[str, ParamValue] = field(default_factory=dict)
+    interpretation: Interpretation | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Profile:
+    """A rule set: the catalogue with one variant chosen per open rule and parameter values.
+
+    Compared and hashed by identity, so engines can cache what they derive from one.
+    """
+
+    game: str
+    id: str
+    title: str
+    variants: dict[str, str]
+    parameters: dict[str, dict[str, ParamValue]]
+
+    def param(self, rule_id: str, name: str) -> Any:
+        return self.parameters[rule_id][name]
+
+    def variant(self, rule_id: str) -> str:
+        return self.variants[rule_id]
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    game: str
+    title: str
+    version: str
+    sources: dict[str, dict[str, str]]
+    rules: tuple[Rule, ...]
+    profiles: dict[str, Profile]
+    default_profile: str
+    path: str
+
+    def rule(self, rule_id: str) -> Rule:
+        for rule in self.rules:
+            if rule.id == rule_id:
+                return rule
+        raise KeyError(rule_id)
+
+    @property
+    def rule_ids(self) -> list[str]:
+        return [r.id for r in self.rules]
+
+    def profile(self, profile_id: str | None = None) -> Profile:
+        pid = profile_id or self.default_profile
+        try:
+            return self.profiles[pid]
+        except KeyError:
+            known = ", ".join(sorted(self.profiles))
+            raise CatalogueError(
+                f"{self.path}: no profile {pid!r} (known: {known})"
+            ) from None
+
+
+def _parse_json(path: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CatalogueError(
+            f"{path}: line {exc.lineno}, column {exc.colno}: not valid JSON: {exc.msg}"
+        ) from None
+
+
+def parse_catalogue(text: str, path: str) -> Catalogue:
+    """Parse and check a catalogue; every error names `path` and the place in it."""
+    doc = _parse_json(path, text)
+    problem = first_error("catalogue", doc)
+    if problem:
+        raise CatalogueError(f"{path}: {problem}")
+
+    rules: list[Rule] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(doc["rules"]):
+        where = f"{path}: at rules[{i}]"
+        if raw["id"] in seen:
+            raise CatalogueError(f"{where}.id: duplicate rule id {raw['id']!r}")
+        seen.add(raw["id"])
+        if raw["source"]["doc"] not in doc["sources"]:
+            raise CatalogueError(f"{where}.source.doc: unknown source {raw['source']['doc']!r}")
+        interp = None
+        if "interpretation" in raw:
+            ri = raw["interpretation"]
+            if ri["chosen"] not in ri["variants"]:
+                raise CatalogueError(
+                    f"{where}.interpretation.chosen: {ri['chosen']!r} is not one of its variants"
+                )
+            interp = Interpretation(ri["question"], ri["chosen"], ri.get("why", ""),
+                                    dict(ri["variants"]))
+        rules.append(Rule(raw["id"], raw["title"], raw["group"], raw["text"],
+                          raw["source"]["doc"], raw["source"]["section"],
+                          dict(raw.get("parameters", {})), interp))
+
+    by_id = {r.id: r for r in rules}
+    profiles: dict[str, Profile] = {}
+    for i, raw in enumerate(doc["profiles"]):
+        where = f"{path}: at profiles[{i}]"
+        if raw["id"] in profiles:
+            raise CatalogueError(f"{where}.id: duplicate profile id {raw['id']!r}")
+        variants = {r.id: r.interpretation.chosen for r in rules if r.interpretation}
+        for rid, var in raw.get("variants", {}).items():
+            rule = by_id.get(rid)
+            if rule is None or rule.interpretation is None:
+                raise CatalogueError(f"{where}.variants.{rid}: no open rule with that id")
+            if var not in rule.interpretation.variants:
+                raise CatalogueError(
+                    f"{where}.variants.{rid}: {var!r} is not a variant of {rid} "
+                    f"(known: {', '.join(rule.interpretation.variants)})"
+                )
+            variants[rid] = var
+        params = {r.id: dict(r.parameters) for r in rules}
+        for key, value in raw.get("parameters", {}).items():
+            rid, _, name = key.rpartition(".")
+            if rid not in params or name not in params[rid]:
+                raise CatalogueError(f"{where}.parameters.{key}: no such rule parameter")
+            if type(value) is not type(params[rid][name]):
+                raise CatalogueError(
+                    f"{where}.parameters.{key}: expected {type(params[rid][name]).__name__}"
+                )
+            params[rid][name] = value
+        profiles[raw["id"]] = Profile(doc["game"], raw["id"], raw["title"], variants, params)
+
+    if doc["default_profile"] not in profiles:
+        raise CatalogueError(f"{path}: at default_profile: no profile {doc['default_profile']!r}")
+    return Catalogue(doc["game"], doc["title"], doc["version"], dict(doc["sources"]),
+                     tuple(rules), profiles, doc["default_profile"], path)
+
+
+def load_catalogue_file(path: str | Path) -> Catalogue:
+    p = Path(path)
+    try:
+        text = p.read_text("utf-8")
+    except OSError as exc:
+        raise CatalogueError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise CatalogueError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+    return parse_catalogue(text, str(p))
+
+
+@cache
+def load_catalogue(game: str) -> Catalogue:
+    """The catalogue bundled with gamecert for `game`."""
+    ref = resources.files(__package__).joinpath(f"{game}.json")
+    if not ref.is_file():
+        raise CatalogueError(f"no rule catalogue for game {game!r}")
+    return parse_catalogue(ref.read_text("utf-8"), f"spec/{game}.json")
+
+
+def games() -> list[str]:
+    return sorted(p.name[:-5] for p in resources.files(__package__).iterdir()
+                  if p.name.endswith(".json"))
