@@ -1,8 +1,9 @@
 """The oracle shape shared by every game.
 
 An oracle belongs to one rule id and looks at canonical JSON only, never at an engine's
-internals, so it judges any engine. It may have up to three hooks:
+internals, so it judges any engine. It may have up to four hooks:
 
+* `state(s)`: a single state the engine produced (the start state included);
 * `check(t)`: a transition `t` (state before, action, state after, events) that the engine
   made;
 * `judge(state, action, accepted)`: the engine accepted or refused `action` in `state`;
@@ -45,6 +46,7 @@ class Transition:
     events: list[JSON]
 
 
+StateFn = Callable[[JSON, Profile], Verdict]
 CheckFn = Callable[[Transition, Profile], Verdict]
 JudgeFn = Callable[[JSON, JSON, bool, Profile], Verdict]
 RefereeFn = Callable[[JSON, str, JSON, Profile], Verdict]
@@ -53,6 +55,7 @@ RefereeFn = Callable[[JSON, str, JSON, Profile], Verdict]
 @dataclass(frozen=True)
 class Oracle:
     rule: str
+    state: StateFn | None = None
     check: CheckFn | None = None
     judge: JudgeFn | None = None
     referee: RefereeFn | None = None

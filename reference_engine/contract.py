@@ -64,6 +64,31 @@ def prob_text(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
+def legal_json(game: Game[S, A], state: S) -> JSON:
+    """The wire protocol's `legal` reply for `state`."""
+    who = game.current(state)
+    if who == TERMINAL:
+        return {"to_move": None, "actions": []}
+    if who == CHANCE:
+        fast = getattr(game, "chance_json", None)  # optional: a game's own cached listing
+        if fast is not None:
+            return {"to_move": "chance", "outcomes": fast(state)}
+        return {"to_move": "chance", "outcomes": outcomes_json(game, state)}
+    return {"to_move": who, "actions": [game.action_to_json(state, a) for a in game.legal(state)]}
+
+
+def outcomes_json(game: Game[S, A], state: S) -> list[JSON]:
+    """Chance outcomes as wire JSON, probabilities as exact fraction strings."""
+    texts: dict[int, str] = {}  # chance listings repeat a few probabilities many times
+    outcomes = []
+    for o in game.chance(state):
+        p = texts.get(id(o.probability))
+        if p is None:
+            p = texts[id(o.probability)] = prob_text(o.probability)
+        outcomes.append({"action": game.action_to_json(state, o.action), "p": p})
+    return outcomes
+
+
 class Session(Generic[S, A]):
     """One game in progress, seen only through canonical JSON. Not thread-safe."""
 
@@ -98,16 +123,7 @@ class Session(Generic[S, A]):
         return self.game.observe(self.state), events
 
     def legal(self) -> JSON:
-        state = self._state()
-        who = self.game.current(state)
-        if who == TERMINAL:
-            return {"to_move": None, "actions": []}
-        if who == CHANCE:
-            return {"to_move": "chance", "outcomes": [
-                {"action": self.game.action_to_json(state, o.action), "p": prob_text(o.probability)}
-                for o in self.game.chance(state)]}
-        return {"to_move": who,
-                "actions": [self.game.action_to_json(state, a) for a in self.game.legal(state)]}
+        return legal_json(self.game, self._state())
 
     def observe(self) -> JSON:
         return self.game.observe(self._state())

@@ -8,6 +8,7 @@ canonical JSON forms. Squares are indices `y * width + x`. Colours: 0 empty, 1-4
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -19,6 +20,7 @@ from reference_engine.contract import (
     BadState,
     IllegalAction,
     Outcome,
+    outcomes_json,
 )
 from reference_engine.flit import rules
 from schemas import first_error
@@ -113,12 +115,16 @@ class Flit:
     name = "flit"
 
     # --- parameters ----------------------------------------------------------------------
+    def config(self, profile: Profile) -> FlitConfig:
+        return FlitConfig.of(profile)
+
     def size(self, profile: Profile) -> tuple[int, int]:
         cfg = FlitConfig.of(profile)
         return cfg.width, cfg.height
 
     def neighbours(self, state: FlitState) -> tuple[tuple[int, int, int, int], ...]:
-        return neighbour_table(state.width, state.height)
+        cfg = state.cfg
+        return neighbour_table(cfg.width, cfg.height)
 
     # --- contract --------------------------------------------------------------------------
     def initial(self, profile: Profile, seed: int | None = None) -> FlitState:
@@ -142,7 +148,7 @@ class Flit:
         return not (board[a] or board[b] or board[c] or board[d])
 
     def available_squares(self, state: FlitState) -> list[int]:
-        return [i for i in range(len(state.board)) if self.available(state, i)]
+        return [i for i, free in enumerate(self.available_mask(state)) if free]
 
     def has_other_own_neighbour(self, state: FlitState, origin: int, dest: int, bot: int) -> bool:
         """FLIT-MOVE-VALID: a piece of `bot` other than the one at `origin` touches `dest`."""
@@ -191,15 +197,35 @@ class Flit:
             return [Outcome(("neutral-list", -1), Fraction(k - 1, k))] + [
                 Outcome(("neutral-list", s), each) for s in squares]
         total = len(state.board)
-        k = state.cfg.hit_denominator
+        p_hit, p_miss, p_unavailable = _square_probabilities(total, state.cfg.hit_denominator)
         out: list[Outcome[Action]] = []
-        for s in range(total):
-            if self.available(state, s):
-                out.append(Outcome(("neutral", s, True), Fraction(1, total * k)))
-                out.append(Outcome(("neutral", s, False), Fraction(k - 1, total * k)))
+        append = out.append
+        for s, free in enumerate(self.available_mask(state)):
+            if free:
+                append(Outcome(("neutral", s, True), p_hit))
+                append(Outcome(("neutral", s, False), p_miss))
             else:
-                out.append(Outcome(("neutral", s, False), Fraction(1, total)))
+                append(Outcome(("neutral", s, False), p_unavailable))
         return out
+
+    def chance_json(self, state: FlitState) -> list[Any]:
+        """The chance listing as wire JSON, cached per state: the harness compares it often
+        and shrinking revisits the same positions. Calls `self.chance`, so a subclass that
+        changes the outcomes changes this too."""
+        cache = self.__dict__.setdefault("_chance_cache", {})
+        hit = cache.get(state)
+        if hit is None:
+            hit = outcomes_json(self, state)
+            if len(cache) >= 64:
+                cache.pop(next(iter(cache)))
+            cache[state] = hit
+        return list(hit)
+
+    def available_mask(self, state: FlitState) -> list[bool]:
+        """`available` for every square at once (the chance listing's hot loop)."""
+        b = state.board
+        return [not (b[i] or b[n0] or b[n1] or b[n2] or b[n3])
+                for i, (n0, n1, n2, n3) in enumerate(self.neighbours(state))]
 
     def random_chance(self, state: FlitState, rng: random.Random) -> Action:
         """Draw a chance outcome with its true probability, without listing them all."""
@@ -404,6 +430,12 @@ class Flit:
         """FLIT-END-CATCHUP, as the engine decides it (proved by `gamecert prove flit`)."""
         return rules.cannot_be_caught(d, a, b, c, n, e, cfg.p_offset, max2)
 
+    def catchup_reached(self, cfg: FlitConfig, counts: list[Any], n: Any, e: Any,
+                        max2: rules.Max2 = max, any_of: rules.AnyOf = any) -> Any:
+        """FLIT-END-CATCHUP over all four bots; runs on ints and on z3 terms alike."""
+        return any_of([self.cannot_be_caught(cfg, d, *(counts[:i] + counts[i + 1:]), n, e, max2)
+                       for i, d in enumerate(counts)])
+
     def turn_cap_reached(self, state: FlitState) -> bool:
         cap = state.cfg.max_turns
         return state.turn > cap if state.cfg.cap_literal else state.turn >= cap
@@ -412,11 +444,8 @@ class Flit:
         counts = self.counts(state)
         n, e = state.board.count(NEUTRAL), state.board.count(EMPTY)
         reasons = []
-        for i, d in enumerate(counts):
-            others = counts[:i] + counts[i + 1:]
-            if self.cannot_be_caught(state.cfg, d, *others, n, e):
-                reasons.append("catch-up")
-                break
+        if self.catchup_reached(state.cfg, counts, n, e):
+            reasons.append("catch-up")
         active = 4
         if state.cfg.frozen_turn_skipped:
             active = 4 - sum(state.frozen)
@@ -497,7 +526,7 @@ class Flit:
 
     def action_to_json(self, state: FlitState, action: Action) -> dict[str, Any]:
         kind = action[0]
-        w = state.width
+        w = state.cfg.width
         if kind == "move":
             return {"type": "move", "from": [action[1] % w, action[1] // w],
                     "to": [action[2] % w, action[2] // w]}
@@ -511,22 +540,32 @@ class Flit:
         return {"type": kind}
 
     def action_from_json(self, state: FlitState, data: Any) -> Action:
-        problem = first_error("flit-action", data)
-        if problem:
-            raise IllegalAction(f"not a Flit action: {problem}")
+        # checked by hand, not by jsonschema: this runs on every step of every campaign
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            raise IllegalAction(f"not a Flit action (an object with a 'type'): {data!r:.200}")
         kind = data["type"]
+        fields = _ACTION_FIELDS.get(kind)
+        if fields is None:
+            raise IllegalAction(f"unknown Flit action type {kind!r}")
+        if set(data) != fields:
+            raise IllegalAction(f"a {kind} action has exactly the fields {sorted(fields)}")
 
-        def sq(xy: list[int]) -> int:
+        def sq(xy: Any) -> int:
+            if (not isinstance(xy, list) or len(xy) != 2
+                    or not all(type(v) is int for v in xy)):
+                raise IllegalAction(f"a square is [x, y] with whole numbers, not {xy!r:.100}")
             x, y = xy
             if not (0 <= x < state.width and 0 <= y < state.height):
                 raise IllegalAction(f"square ({x}, {y}) is off the board")
-            return y * state.width + x
+            return int(y * state.width + x)
 
         if kind == "move":
             return ("move", sq(data["from"]), sq(data["to"]))
         if kind == "setup":
             return ("setup", sq(data["at"]))
         if kind == "neutral":
+            if type(data["hit"]) is not bool:
+                raise IllegalAction("neutral 'hit' is true or false")
             return ("neutral", sq(data["at"]), data["hit"])
         if kind == "neutral-list":
             return ("neutral-list", -1 if data["at"] is None else sq(data["at"]))
@@ -536,8 +575,10 @@ class Flit:
         """FLIT-PROTO-REPLY and FLIT-MOVE-INVALID: what a bot's raw reply line amounts to."""
         if state.phase != MOVE:
             raise IllegalAction("no bot is asked to move now")
-        parts = text.strip().split()
-        if len(parts) != 4 or not all(_is_int(p) for p in parts):
+        parts = text.split()
+        if len(parts) != 4 or not all(_WHOLE.fullmatch(p) for p in parts):
+            return INVALID
+        if any(len(p) > 12 for p in parts):  # far off any board; also keeps int() cheap
             return INVALID
         x0, y0, x1, y1 = (int(p) for p in parts)
         coords = self.reply_squares(state, x0, y0, x1, y1)
@@ -560,8 +601,18 @@ class Flit:
         return y0 * w + x0, y1 * w + x1
 
 
-def _is_int(text: str) -> bool:
-    return text.lstrip("-").isdigit() and text.count("-") <= 1 and len(text) <= 9
+@cache
+def _square_probabilities(total: int, k: int) -> tuple[Fraction, Fraction, Fraction]:
+    """FLIT-NEUTRAL-ADD: P(square s and a neutral), P(square s, no neutral), P(square s
+    unavailable)."""
+    return Fraction(1, total * k), Fraction(k - 1, total * k), Fraction(1, total)
+
+
+_ACTION_FIELDS = {
+    "move": {"type", "from", "to"}, "pass": {"type"}, "timeout": {"type"}, "invalid": {"type"},
+    "setup": {"type", "at"}, "neutral": {"type", "at", "hit"}, "neutral-list": {"type", "at"},
+}
+_WHOLE = re.compile(r"-?\d+")
 
 
 def _set(values: tuple[Any, Any, Any, Any], bot: int, value: Any) -> Any:

@@ -2,7 +2,7 @@
 
 The same function runs on Python ints (the engine) and on z3 terms (`gamecert prove flit`),
 so the proof is about the engine's own code, not a copy of it. `max2` is the only thing the
-caller swaps: Python's `max` for ints, an `If`-builder for z3.
+caller swaps: Python's `max` and `any` for ints, `If`- and `Or`-builders for z3.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 Max2 = Callable[[Any, Any], Any]
+AnyOf = Callable[[list[Any]], Any]
 
 
 def cannot_be_caught(d: Any, a: Any, b: Any, c: Any, n: Any, e: Any, p_offset: Any,

@@ -1,0 +1,160 @@
+"""Certification campaigns: rounds of seeded Hypothesis runs until the budget is spent.
+
+Each round is one Hypothesis run of the lockstep machine with a seed derived from the
+campaign seed and the round number, so `--seed S --rounds K` replays a run exactly. A rule
+found broken is muted in later rounds, so the campaign goes on to find other broken rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis.errors import Flaky
+from hypothesis.stateful import get_state_machine_test
+
+from fuzz.engines import Engine, EngineFault, Refused
+from fuzz.games import plugin_for
+from fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
+from fuzz.machine import make_machine
+from oracles import oracles_for
+from reference_engine import reference_game
+from spec import Profile, load_catalogue
+
+JSON = Any
+
+
+@dataclass
+class CampaignResult:
+    game: str
+    profile: Profile
+    engine: str
+    seed: int
+    budget: float | None
+    rounds: int
+    duration: float
+    coverage: Coverage
+    findings: list[Finding] = field(default_factory=list)
+    unusable: str | None = None
+
+    @property
+    def status(self) -> str:
+        if self.unusable:
+            return "unusable"
+        return "violations" if self.findings else "certified"
+
+
+@dataclass(frozen=True)
+class Progress:
+    elapsed: float
+    budget: float | None
+    rounds: int
+    examples: int
+    steps: int
+    findings: int
+
+
+def round_seed(seed: int, round_no: int) -> int:
+    digest = hashlib.sha256(f"gamecert:{seed}:{round_no}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def round_settings(examples: int, steps: int) -> settings:
+    return settings(
+        max_examples=examples, stateful_step_count=steps, deadline=None, database=None,
+        derandomize=False, verbosity=Verbosity.quiet, report_multiple_bugs=True,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.generate, Phase.target, Phase.shrink])
+
+
+def check_usable(game: str, engine: Engine, profile: Profile) -> str | None:
+    """Why the engine cannot be certified at all, or None."""
+    try:
+        hello = engine.hello()
+        if not isinstance(hello, dict) or hello.get("game") != game:
+            return f"engine says it plays {hello.get('game') if isinstance(hello, dict) else hello!r}, not {game!r}"
+        engine.new_game(profile.id, None)
+    except EngineFault as exc:
+        return f"engine failed at start-up ({exc.kind}): {exc.message}"
+    except Refused as exc:
+        return f"engine refused to start a {profile.id!r} game: {exc}"
+    return None
+
+
+def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
+                 budget: float | None = 20.0, rounds: int | None = None, seed: int = 0,
+                 examples_per_round: int = 20, steps_per_example: int = 25,
+                 max_findings: int = 25,
+                 progress: Callable[[Progress], None] | None = None) -> CampaignResult:
+    catalogue = load_catalogue(game)
+    profile = catalogue.profile(profile_id)
+    oracles = oracles_for(game)
+    plugin = plugin_for(game)
+    ref = reference_game(game)
+    started = time.monotonic()
+    result = CampaignResult(game, profile, engine.name, seed, budget, 0, 0.0, Coverage())
+    result.unusable = check_usable(game, engine, profile)
+    if result.unusable:
+        result.duration = time.monotonic() - started
+        return result
+    muted: set[str] = set()
+
+    def new_lockstep() -> Lockstep:
+        return Lockstep(ref, engine, profile, oracles, coverage=result.coverage, muted=muted,
+                        seed=seed)
+
+    def more() -> bool:
+        if len(result.findings) >= max_findings:
+            return False
+        if rounds is not None:
+            return result.rounds < rounds
+        return budget is None or time.monotonic() - started < budget
+
+    while more():
+        machine = make_machine(plugin, profile, new_lockstep)
+        test = get_state_machine_test(machine,
+                                      settings=round_settings(examples_per_round,
+                                                              steps_per_example))
+        hypothesis_seed(round_seed(seed, result.rounds))(test)
+        for finding in _run_round(test):
+            result.findings.append(finding)
+            muted.update(finding.rules)
+        result.rounds += 1
+        if progress:
+            c = result.coverage
+            progress(Progress(time.monotonic() - started, budget, result.rounds, c.examples,
+                              c.steps, len(result.findings)))
+    result.duration = time.monotonic() - started
+    return result
+
+
+def _run_round(test: Callable[[], None]) -> list[Finding]:
+    try:
+        test()
+    except Finding as finding:
+        return [finding]
+    except Flaky as exc:
+        return [Finding(["ENGINE-AGREES"], "flaky",
+                        f"the engine did not behave the same on a replay of the same "
+                        f"inputs: {exc}")]
+    except BaseExceptionGroup as group:
+        found = [e for e in _leaves(group) if isinstance(e, Finding)]
+        others = [e for e in _leaves(group) if not isinstance(e, Finding)]
+        if others and not found:
+            raise others[0] from group
+        return found
+    except InvalidInput as exc:  # a generator bug of ours, never the engine's fault
+        raise RuntimeError(f"gamecert generated an input its reference rejects: {exc}") from exc
+    return []
+
+
+def _leaves(group: BaseExceptionGroup[Any]) -> list[BaseException]:
+    out: list[BaseException] = []
+    for e in group.exceptions:
+        out.extend(_leaves(e) if isinstance(e, BaseExceptionGroup) else [e])
+    return out

@@ -1,0 +1,45 @@
+"""Per-game fuzzing knowledge: where to start, how to draw moves, what to probe.
+
+Convention: `fuzz.games.<game>` exports `PLUGIN`, a `GamePlugin`. The state machine in
+`fuzz.machine` is the same for every game; only this part differs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Protocol
+
+from hypothesis import strategies as st
+
+from spec import Profile
+
+if TYPE_CHECKING:
+    from fuzz.lockstep import Lockstep
+
+JSON = Any
+
+
+class GamePlugin(Protocol):
+    def starts(self, profile: Profile) -> st.SearchStrategy[JSON]:
+        """Start specs: {"kind": "new_game"} or {"kind": "state", "state": ...}."""
+
+    def draw_action(self, data: st.DataObject, ls: Lockstep) -> JSON:
+        """An action the reference accepts in the current state (player, referee or chance)."""
+
+    def draw_probe(self, data: st.DataObject, ls: Lockstep) -> JSON:
+        """An action that is probably illegal now (the harness checks with the reference)."""
+
+    def bot_texts(self, profile: Profile) -> st.SearchStrategy[str]:
+        """Raw bot replies, well formed or not."""
+
+    def targets(self, ls: Lockstep) -> dict[str, float]:
+        """Observations for `hypothesis.target`: larger is rarer and more interesting."""
+
+
+def plugin_for(game: str) -> GamePlugin:
+    try:
+        module = importlib.import_module(f"fuzz.games.{game}")
+    except ModuleNotFoundError:
+        raise KeyError(f"no fuzzing plugin for game {game!r}") from None
+    plugin: GamePlugin = module.PLUGIN
+    return plugin

@@ -1,0 +1,185 @@
+"""Flit fuzzing: crafted boards near the wrap, z3 catch-up boundaries, near-end states."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from hypothesis import strategies as st
+
+from oracles.flit.proofs import boundary_positions
+from reference_engine.contract import CHANCE
+from reference_engine.flit import Flit
+from spec import Profile
+
+if TYPE_CHECKING:
+    from fuzz.lockstep import Lockstep
+
+JSON = Any
+
+
+def _dims(profile: Profile) -> tuple[int, int]:
+    return profile.param("FLIT-BOARD-SIZE", "width"), profile.param("FLIT-BOARD-SIZE", "height")
+
+
+@cache
+def coordinate(size: int) -> st.SearchStrategy[int]:
+    # shrinks towards 0, whose neighbour across the wrap is size - 1
+    return st.one_of(st.integers(0, 2), st.integers(size - 3, size - 1), st.integers(0, size - 1))
+
+
+@st.composite
+def crafted_state(draw: st.DrawFn, profile: Profile) -> JSON:
+    """A mid-game position: a few pieces per bot near the board's wrap, isolated neutrals,
+    and counters near their limits."""
+    w, h = _dims(profile)
+    board = ["0"] * (w * h)
+
+    def nbrs(i: int) -> list[int]:
+        x, y = i % w, i // w
+        return [((y - 1) % h) * w + x, y * w + (x + 1) % w, ((y + 1) % h) * w + x,
+                y * w + (x - 1) % w]
+
+    square = st.tuples(coordinate(w), coordinate(h)).map(lambda xy: xy[1] * w + xy[0])
+    for bot in "1234":
+        for i in draw(st.lists(square, min_size=2, max_size=5, unique=True)):
+            if board[i] == "0":
+                board[i] = bot
+        start = draw(st.integers(0, w * h - 1))
+        k = start
+        while board.count(bot) < 2:  # collisions: top up on the next free squares
+            if board[k] == "0":
+                board[k] = bot
+            k = (k + 1) % (w * h)
+    for i in draw(st.lists(square, max_size=6, unique=True)):
+        if board[i] == "0" and all(board[n] == "0" for n in nbrs(i)):
+            board[i] = "5"
+    cap = profile.param("FLIT-END-TURNCAP", "max_turns")
+    limit = profile.param("FLIT-FREEZE", "consecutive_timeouts")
+    to_move = draw(st.integers(1, 4))
+    frozen = [draw(st.booleans()) and b != to_move and draw(st.booleans()) for b in (1, 2, 3, 4)]
+    return {
+        "game": "flit", "profile": profile.id, "width": w, "height": h,
+        "board": "".join(board), "phase": draw(st.sampled_from(["move", "neutral"])),
+        "to_move": to_move,
+        "turn": draw(st.one_of(st.integers(8, 200), st.integers(cap - 3, cap - 1))),
+        "passes": draw(st.integers(0, 3)),
+        "timeouts": [0 if f else draw(st.integers(0, limit - 1)) for f in frozen],
+        "frozen": frozen, "result": None,
+    }
+
+
+def played_state(profile: Profile, seed: int, turns: int) -> JSON:
+    """Where random play from a fresh game stands after `turns` turns (or just before the end)."""
+    game, rng = Flit(), random.Random(seed)
+    state = game.initial(profile)
+    while state.turn < turns:
+        who = game.current(state)
+        if who == CHANCE:
+            action = game.random_chance(state, rng)
+        elif who < 0:
+            break
+        else:
+            r = rng.random()
+            action = ("pass",) if r < 0.1 else ("timeout",) if r < 0.15 else \
+                game.random_action(state, rng)
+        nxt, _ = game.apply(state, action)
+        if game.current(nxt) < 0:
+            break
+        state = nxt
+    return game.observe(state)
+
+
+@cache
+def probe_strategy(w: int, h: int) -> st.SearchStrategy[JSON]:
+    """Actions that are often illegal: random moves, off-board squares, wrong phases."""
+    sq = st.tuples(coordinate(w), coordinate(h)).map(list)
+    wide = st.tuples(st.integers(-2, w + 1), st.integers(-2, h + 1)).map(list)
+    return st.one_of(
+        st.builds(lambda a, b: {"type": "move", "from": a, "to": b}, sq, sq),
+        st.sampled_from([{"type": "pass"}, {"type": "timeout"}, {"type": "invalid"}]),
+        st.builds(lambda a: {"type": "setup", "at": a}, sq),
+        st.builds(lambda a, hit: {"type": "neutral", "at": a, "hit": hit}, sq, st.booleans()),
+        st.builds(lambda a: {"type": "neutral-list", "at": a}, st.one_of(st.none(), sq)),
+        st.builds(lambda a, b: {"type": "move", "from": a, "to": b}, wide, wide),
+    )
+
+
+PLAYER_KINDS = st.sampled_from(["legal", "legal", "legal", "legal", "timeout", "invalid"])
+
+
+class FlitPlugin:
+    game = Flit()
+
+    def starts(self, profile: Profile) -> st.SearchStrategy[JSON]:
+        boundaries = [s for _, s in boundary_positions(profile)] if profile.param(
+            "FLIT-BOARD-SIZE", "width") * profile.param("FLIT-BOARD-SIZE", "height") > 64 else []
+        options: list[st.SearchStrategy[JSON]] = [
+            st.just({"kind": "new_game"}),
+            crafted_state(profile).map(lambda s: {"kind": "state", "state": s}),
+            st.builds(played_state, st.just(profile), st.integers(0, 2**16),
+                      st.integers(0, 120)).map(lambda s: {"kind": "state", "state": s}),
+        ]
+        if boundaries:
+            options.append(st.sampled_from(boundaries).map(lambda s: {"kind": "state",
+                                                                        "state": s}))
+        return st.one_of(options)
+
+    def draw_action(self, data: st.DataObject, ls: Lockstep) -> JSON:
+        game, state = ls.game, ls.ref
+        if game.current(state) == CHANCE:
+            return self._chance(data, ls)
+        kind = data.draw(PLAYER_KINDS, label="kind")
+        if kind != "legal":
+            return {"type": kind}
+        actions = game.legal(state)
+        action = actions[data.draw(st.integers(0, len(actions) - 1), label="legal index")]
+        return game.action_to_json(state, action)
+
+    def _chance(self, data: st.DataObject, ls: Lockstep) -> JSON:
+        game, state = ls.game, ls.ref
+        s = ls.ref_json
+        w, h = s["width"], s["height"]
+        if s["phase"] == "setup":
+            squares = game.available_squares(state)
+            i = squares[data.draw(st.integers(0, len(squares) - 1), label="setup square")]
+            return {"type": "setup", "at": [i % w, i // w]}
+        if ls.profile.variant("FLIT-NEUTRAL-ADD") == "list-1-in-6":
+            squares = game.available_squares(state)
+            if not squares or not data.draw(st.booleans(), label="neutral added"):
+                return {"type": "neutral-list", "at": None}
+            i = squares[data.draw(st.integers(0, len(squares) - 1), label="neutral square")]
+            return {"type": "neutral-list", "at": [i % w, i // w]}
+        x = data.draw(coordinate(w), label="neutral x")
+        y = data.draw(coordinate(h), label="neutral y")
+        hit = game.available(state, y * w + x) and data.draw(st.booleans(), label="hit")
+        return {"type": "neutral", "at": [x, y], "hit": hit}
+
+    def draw_probe(self, data: st.DataObject, ls: Lockstep) -> JSON:
+        s = ls.ref_json
+        return data.draw(probe_strategy(s["width"], s["height"]), label="probe")
+
+    def bot_texts(self, profile: Profile) -> st.SearchStrategy[str]:
+        w, h = _dims(profile)
+        num = st.one_of(st.integers(0, w - 1), st.integers(-2, max(w, h) + 2))
+        return st.one_of(
+            st.builds(lambda a, b, c, d: f"{a} {b} {c} {d}\n", num, num, num, num),
+            st.builds(lambda a, b: f"{a} {b} {a} {b}\n", num, num),
+            st.sampled_from(["", "\n", "M\n", "1 2 3\n", "1 2 3 4 5\n", "1,2,3,4\n",
+                             "+1 2 3 4\n", "0x1 2 3 4\n", "1 2 3 99999999999999999999999\n",
+                             "-0 0 0 0\n", "\t0 0 0 1 \r\n"]),
+            st.text(max_size=24),
+        )
+
+    def targets(self, ls: Lockstep) -> dict[str, float]:
+        s = ls.ref_json
+        counts = [s["board"].count(c) for c in "1234"]
+        spare = s["board"].count("5") + s["board"].count("0") - 4
+        margin = max(d - max(c + spare for j, c in enumerate(counts) if j != i)
+                     for i, d in enumerate(counts))
+        return {"catch-up margin": float(max(margin, -50)), "no-move run": float(s["passes"]),
+                "most time-outs": float(max(s["timeouts"]))}
+
+
+PLUGIN = FlitPlugin()

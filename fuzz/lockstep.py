@@ -1,0 +1,422 @@
+"""Drive an engine under test and the reference in lockstep, and judge every step.
+
+`Lockstep` is the core the Hypothesis state machine, `replay` and the benchmarks share. Each
+operation feeds the same input to both engines, runs every oracle on what the engine under
+test did, compares canonical JSON, and raises a `Finding` naming the rules involved. Every
+operation is recorded, so a finding carries the trace that reproduces it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fuzz.engines import Engine, EngineFault, Refused
+from oracles.base import OK, Oracle, Transition, Verdict, Violation
+from reference_engine.contract import CHANCE, TERMINAL, BadState, Game, IllegalAction, legal_json
+from spec import Profile
+
+JSON = Any
+
+# Checks of the engine as a program rather than of a game rule; they sit beside the rule ids
+# in every certificate.
+HARNESS_RULES = {
+    "ENGINE-ALIVE": "The engine answers every request in time, with one well-formed reply, "
+                    "and does not crash.",
+    "ENGINE-AGREES": "The engine's states, events, legal sets and referee decisions equal the "
+                     "reference's (a difference no rule oracle explains).",
+    "ENGINE-LOAD-STATE": "The engine loads any valid canonical state and observes it unchanged.",
+    "ENGINE-STATE-ROUNDTRIP": "Saving a state (observe) and loading it back changes nothing.",
+}
+
+
+class InvalidInput(Exception):
+    """The harness's own input is not valid for the reference (a generator bug or a bad
+    trace); not a finding about the engine."""
+
+
+@dataclass
+class Finding(Exception):
+    rules: list[str]
+    kind: str
+    message: str
+    op_index: int = -1
+    trace: dict[str, Any] | None = None
+    related: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return f"[{', '.join(self.rules)}] {self.kind}: {self.message}"
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+@dataclass
+class Coverage:
+    """How often each rule's oracle applied (answered OK or violation)."""
+
+    applied: Counter[str] = field(default_factory=Counter)
+    steps: int = 0
+    examples: int = 0
+
+    def merge(self, other: Coverage) -> None:
+        self.applied.update(other.applied)
+        self.steps += other.steps
+        self.examples += other.examples
+
+
+def canon(value: JSON) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+class Lockstep:
+    def __init__(self, game: Game[Any, Any], engine: Engine, profile: Profile,
+                 oracles: Iterable[Oracle], *, coverage: Coverage | None = None,
+                 muted: Iterable[str] = (), seed: int | None = None) -> None:
+        self.game = game
+        self.engine = engine
+        self.profile = profile
+        self.oracles = list(oracles)
+        self.state_hooks = [o for o in self.oracles if o.state]
+        self.check_hooks = [o for o in self.oracles if o.check]
+        self.judge_hooks = [o for o in self.oracles if o.judge]
+        self.referee_hooks = [o for o in self.oracles if o.referee]
+        self.coverage = coverage if coverage is not None else Coverage()
+        self.muted = set(muted)
+        self.seed = seed
+        self.ref: Any = None
+        self.ref_json: JSON = None
+        self.start_spec: JSON = None
+        self.ops: list[JSON] = []
+        self.muted_findings: list[Finding] = []
+        self.dead = False
+
+    # --- status --------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return self.game.current(self.ref)
+
+    @property
+    def live(self) -> bool:
+        return not self.dead and self.ref is not None and self.game.current(self.ref) != TERMINAL
+
+    # --- verdicts ------------------------------------------------------------------------
+    def _count(self, rule: str, verdict: Verdict, bad: list[tuple[str, str]]) -> None:
+        if verdict is OK:
+            self.coverage.applied[rule] += 1
+        elif isinstance(verdict, Violation):
+            self.coverage.applied[rule] += 1
+            bad.append((rule, str(verdict)))
+
+    def _state_checks(self, state: JSON, bad: list[tuple[str, str]]) -> None:
+        for o in self.state_hooks:
+            assert o.state is not None
+            self._count(o.rule, o.state(state, self.profile), bad)
+
+    def _judge(self, state: JSON, action: JSON, accepted: bool,
+               bad: list[tuple[str, str]]) -> None:
+        for o in self.judge_hooks:
+            assert o.judge is not None
+            self._count(o.rule, o.judge(state, action, accepted, self.profile), bad)
+
+    def _fail(self, bad: list[tuple[str, str]], kind: str, fallback: str,
+              fallback_rule: str = "ENGINE-AGREES", related: Iterable[str] = ()) -> bool:
+        """Raise a finding for `bad` (or the fallback); return False if all of it is muted."""
+        if bad:
+            rules = sorted({r for r, _ in bad})
+            message = "; ".join(f"{r}: {m}" for r, m in bad)
+        else:
+            rules, message = [fallback_rule], fallback
+        finding = Finding(rules, kind, message, len(self.ops) - 1, self.trace(),
+                          sorted(set(related)))
+        if set(rules) <= self.muted:
+            self.muted_findings.append(finding)
+            return False
+        raise finding
+
+    def _fault(self, fault: EngineFault) -> None:
+        self.dead = True  # its process is gone or unreliable: this example stops here
+        self._fail([], fault.kind, fault.message, "ENGINE-ALIVE")
+
+    # --- operations ----------------------------------------------------------------------
+    def start(self, start: JSON) -> None:
+        """Begin an example: `{"kind": "new_game"}` or `{"kind": "state", "state": ...}`."""
+        self.start_spec = start
+        self.ops = []
+        self.coverage.examples += 1
+        ref0 = self.game.initial(self.profile, self.seed)
+        ref0_json = self.game.observe(ref0)
+        try:
+            eng0 = self.engine.new_game(self.profile.id, self.seed)
+        except Refused as exc:
+            self._fail([], "refused-new-game", f"new_game refused: {exc}")
+            eng0 = ref0_json
+        except EngineFault as exc:
+            self._fault(exc)
+            return
+        bad: list[tuple[str, str]] = []
+        self._state_checks(eng0, bad)
+        if bad or eng0 != ref0_json:
+            self._fail(bad, "divergence", "the engine's new game differs from the reference's: "
+                       + _diff(ref0_json, eng0))
+        self.ref, self.ref_json = ref0, ref0_json
+        if start.get("kind") == "state":
+            self._load(start["state"])
+
+    def _load(self, state: JSON) -> None:
+        try:
+            ref = self.game.load(self.profile, state)
+        except BadState as exc:
+            raise InvalidInput(f"start state rejected by the reference: {exc}") from None
+        ref_json = self.game.observe(ref)
+        try:
+            eng = self.engine.load_state(state)
+        except Refused as exc:
+            self._fail([], "refused-load", f"load_state refused a valid state: {exc}",
+                       "ENGINE-LOAD-STATE")
+            return
+        except EngineFault as exc:
+            self._fault(exc)
+            return
+        self.ref, self.ref_json = ref, ref_json
+        if eng != ref_json:
+            self._fail([], "divergence", "state after load_state differs: "
+                       + _diff(ref_json, eng), "ENGINE-LOAD-STATE")
+
+    def _resync(self) -> None:
+        """After a muted finding, put the engine back on the reference's state."""
+        try:
+            self.engine.load_state(self.ref_json)
+        except (Refused, EngineFault):
+            self.dead = True
+
+    def step(self, action: JSON) -> list[JSON]:
+        """Apply an action the reference accepts; returns the reference's events."""
+        before = self.ref_json
+        try:
+            ref_action = self.game.action_from_json(self.ref, action)
+            ref_next, ref_events = self.game.apply(self.ref, ref_action)
+        except IllegalAction as exc:
+            raise InvalidInput(f"action {action} is illegal for the reference: {exc}") from None
+        self.ops.append({"op": "apply", "action": action})
+        self.coverage.steps += 1
+        ref_after = self.game.observe(ref_next)
+        bad: list[tuple[str, str]] = []
+        try:
+            eng_after, eng_events = self.engine.apply(action)
+        except Refused as exc:
+            self._judge(before, action, False, bad)
+            self._fail(bad, "refused-legal", f"engine refused legal action {canon(action)}: "
+                       f"{exc}", related=_event_rules(ref_events))
+            self._advance(ref_next, ref_after, resync=True)
+            return list(ref_events)
+        except EngineFault as exc:
+            self._fault(exc)
+            return list(ref_events)
+        self._judge(before, action, True, bad)
+        transition = Transition(before, action, eng_after, eng_events)
+        for o in self.check_hooks:
+            assert o.check is not None
+            try:
+                verdict = o.check(transition, self.profile)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+                # the engine's reply is not even shaped like a state: that is what it broke
+                verdict = Violation(f"cannot read the engine's state or events: {exc!r}")
+            self._count(o.rule, verdict, bad)
+        self._state_checks(eng_after, bad)
+        diverged = eng_after != ref_after or eng_events != ref_events
+        if bad or diverged:
+            detail = _diff(ref_after, eng_after) if eng_after != ref_after else (
+                f"events differ: reference {canon(ref_events)[:300]}, "
+                f"engine {canon(eng_events)[:300]}")
+            self._fail(bad, "violation" if bad else "divergence",
+                       f"after {canon(action)}: {detail}", related=_event_rules(ref_events))
+        self._advance(ref_next, ref_after, resync=diverged)
+        return list(ref_events)
+
+    def _advance(self, ref_next: Any, ref_after: JSON, resync: bool) -> None:
+        self.ref, self.ref_json = ref_next, ref_after
+        if resync:
+            self._resync()
+
+    def probe(self, action: JSON) -> bool:
+        """Offer an action the reference refuses; the engine must refuse it too. Returns
+        False (and does nothing) when the reference accepts it."""
+        try:
+            self.game.apply(self.ref, self.game.action_from_json(self.ref, action))
+            return False
+        except IllegalAction:
+            pass
+        before = self.ref_json
+        self.ops.append({"op": "probe", "action": action})
+        bad: list[tuple[str, str]] = []
+        try:
+            self.engine.apply(action)
+        except Refused:
+            self._judge(before, action, False, bad)
+            if bad:  # an oracle says the action was legal after all
+                self._fail(bad, "violation", f"refused {canon(action)}")
+            self._check_unchanged(before)
+            return True
+        except EngineFault as exc:
+            self._fault(exc)
+            return True
+        self._judge(before, action, True, bad)
+        self._resync()
+        self._fail(bad, "accepted-illegal", f"engine accepted illegal action {canon(action)}")
+        return True
+
+    def _check_unchanged(self, before: JSON) -> None:
+        try:
+            now = self.engine.observe()
+        except (Refused, EngineFault) as exc:
+            self._fail([], "fault", f"observe failed after a refusal: {exc}", "ENGINE-ALIVE")
+            return
+        if now != before:
+            self._resync()
+            self._fail([], "divergence", "a refused action changed the engine's state: "
+                       + _diff(before, now))
+
+    def referee(self, text: str) -> None:
+        """Ask both referees what a bot's raw reply amounts to."""
+        who = self.game.current(self.ref)
+        if who in (CHANCE, TERMINAL):
+            return
+        want = self.game.action_to_json(self.ref, self.game.referee(self.ref, text))
+        self.ops.append({"op": "bot_output", "text": text})
+        bad: list[tuple[str, str]] = []
+        try:
+            got = self.engine.bot_output(text)
+        except Refused as exc:
+            self._fail([], "refused", f"bot_output {text!r} refused: {exc}")
+            return
+        except EngineFault as exc:
+            self._fault(exc)
+            return
+        for o in self.referee_hooks:
+            assert o.referee is not None
+            self._count(o.rule, o.referee(self.ref_json, text, got, self.profile), bad)
+        if bad or got != want:
+            self._fail(bad, "violation" if bad else "divergence",
+                       f"bot output {text!r}: reference makes it {canon(want)}, "
+                       f"engine {canon(got)}")
+
+    def observe(self) -> None:
+        """The engine's observed state must equal the reference's."""
+        if self.dead or self.ref is None:
+            return
+        self.ops.append({"op": "observe"})
+        try:
+            now = self.engine.observe()
+        except Refused as exc:
+            self._fail([], "refused", f"observe refused: {exc}")
+            return
+        except EngineFault as exc:
+            self._fault(exc)
+            return
+        if now != self.ref_json:
+            self._resync()
+            self._fail([], "divergence", "observe differs from the reference: "
+                       + _diff(self.ref_json, now))
+
+    def reload(self) -> None:
+        """Save the engine's state and load it back: nothing may change."""
+        self.ops.append({"op": "reload"})
+        try:
+            saved = self.engine.observe()
+            again = self.engine.load_state(saved)
+        except Refused as exc:
+            self._fail([], "refused-load", f"the engine refused its own state: {exc}",
+                       "ENGINE-STATE-ROUNDTRIP")
+            self._resync()
+            return
+        except EngineFault as exc:
+            self._fault(exc)
+            return
+        if saved != self.ref_json:
+            self._resync()
+            self._fail([], "divergence", "observe differs from the reference: "
+                       + _diff(self.ref_json, saved))
+        elif again != saved:
+            self._resync()
+            self._fail([], "divergence", "load_state(observe()) changed the state: "
+                       + _diff(saved, again), "ENGINE-STATE-ROUNDTRIP")
+
+    def compare_legal(self) -> None:
+        """The engine's legal set (or chance outcomes) must equal the reference's."""
+        self.ops.append({"op": "legal"})
+        state = self.ref_json
+        want = legal_json(self.game, self.ref)
+        try:
+            got = self.engine.legal()
+        except Refused as exc:
+            self._fail([], "refused", f"legal refused: {exc}")
+            return
+        except EngineFault as exc:
+            self._fault(exc)
+            return
+        if got == want:  # the common case, and far cheaper than comparing as sets
+            return
+        bad: list[tuple[str, str]] = []
+        if not isinstance(got, dict):
+            self._fail([], "protocol", f"legal reply is not an object: {str(got)[:200]}",
+                       "ENGINE-ALIVE")
+            return
+        if "outcomes" in want:
+            w = {canon(o["action"]): o["p"] for o in want["outcomes"]}
+            try:
+                g = {canon(o["action"]): str(o["p"]) for o in got.get("outcomes") or []}
+            except (KeyError, TypeError):
+                self._fail([], "protocol", "legal outcomes are not {action, p} objects",
+                           "ENGINE-ALIVE")
+                return
+            for key in w.keys() - g.keys():
+                self._judge(state, json.loads(key), False, bad)
+            for key in g.keys() - w.keys():
+                self._judge(state, json.loads(key), True, bad)
+            same = w == g
+        else:
+            wa = {canon(a) for a in want["actions"]}
+            try:
+                ga = {canon(a) for a in got.get("actions") or []}
+            except TypeError:
+                ga = set()
+            for key in wa - ga:
+                self._judge(state, json.loads(key), False, bad)
+            for key in ga - wa:
+                self._judge(state, json.loads(key), True, bad)
+            same = wa == ga and got.get("to_move") == want["to_move"]
+        if bad or not same:
+            self._fail(bad, "violation" if bad else "divergence",
+                       "legal sets differ from the reference's")
+
+    # --- traces --------------------------------------------------------------------------
+    def trace(self) -> dict[str, Any]:
+        return {"format": "gamecert-trace/1", "game": self.game.name,
+                "profile": self.profile.id, "seed": self.seed, "start": self.start_spec,
+                "ops": list(self.ops)}
+
+
+def _event_rules(events: Iterable[JSON]) -> list[str]:
+    return sorted({e["rule"] for e in events if isinstance(e, dict) and "rule" in e})
+
+
+def _diff(want: JSON, got: JSON) -> str:
+    """A short description of how two canonical documents differ."""
+    if not isinstance(want, dict) or not isinstance(got, dict):
+        return f"expected {canon(want)[:200]}, got {canon(got)[:200]}"
+    parts = []
+    for key in sorted(set(want) | set(got)):
+        a, b = want.get(key, "<missing>"), got.get(key, "<missing>")
+        if a == b:
+            continue
+        if isinstance(a, str) and isinstance(b, str) and len(a) == len(b) and len(a) > 40:
+            idx = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+            parts.append(f"{key}: {len(idx)} positions differ, first at index {idx[0]} "
+                         f"(reference {a[idx[0]]!r}, engine {b[idx[0]]!r})")
+        else:
+            parts.append(f"{key}: reference {canon(a)[:120]}, engine {canon(b)[:120]}")
+    return "; ".join(parts) or "equal"

@@ -1,0 +1,89 @@
+"""Serve a Python `Game` over the engine wire protocol (newline-delimited JSON on stdio).
+
+`gamecert serve flit` runs the reference engine this way; a mutant module runs itself this
+way with `serve_engine(ENGINE(), name=...)`. Every request gets exactly one reply; errors
+are replies, never crashes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from reference_engine.contract import BadState, Game, IllegalAction, Session
+from spec import CatalogueError
+
+MAX_REQUEST = 16 << 20
+
+
+def handle(session: Session[Any, Any], request: Any) -> tuple[dict[str, Any], bool]:
+    """One reply for one request; the flag says whether to stop."""
+    rid = request.get("id") if isinstance(request, dict) else None
+    if not isinstance(request, dict) or not isinstance(request.get("op"), str):
+        return _error(rid, "bad-request", "a request is an object with 'id' and 'op'"), False
+    op = request["op"]
+    try:
+        if op == "hello":
+            return {"id": rid, "ok": True, **session.hello()}, False
+        if op == "new_game":
+            state = session.new_game(request.get("profile"), request.get("seed"))
+            return {"id": rid, "ok": True, "state": state}, False
+        if op == "load_state":
+            if "state" not in request:
+                return _error(rid, "bad-request", "load_state needs 'state'"), False
+            return {"id": rid, "ok": True, "state": session.load_state(request["state"])}, False
+        if op == "apply":
+            if "action" not in request:
+                return _error(rid, "bad-request", "apply needs 'action'"), False
+            state, events = session.apply(request["action"])
+            return {"id": rid, "ok": True, "state": state, "events": events}, False
+        if op == "legal":
+            return {"id": rid, "ok": True, **session.legal()}, False
+        if op == "observe":
+            return {"id": rid, "ok": True, "state": session.observe()}, False
+        if op == "bot_output":
+            text = request.get("text")
+            if not isinstance(text, str):
+                return _error(rid, "bad-request", "bot_output needs 'text' (a string)"), False
+            return {"id": rid, "ok": True, "action": session.bot_output(text)}, False
+        if op == "bye":
+            return {"id": rid, "ok": True}, True
+        return _error(rid, "bad-request", f"unknown op {op!r}"), False
+    except IllegalAction as exc:
+        return _error(rid, "illegal", str(exc)), False
+    except (BadState, CatalogueError) as exc:
+        return _error(rid, "bad-state", str(exc)), False
+    except Exception as exc:  # an engine bug: say so in a reply, keep serving
+        return _error(rid, "internal", f"{type(exc).__name__}: {exc}"), False
+
+
+def _error(rid: Any, kind: str, message: str) -> dict[str, Any]:
+    return {"id": rid, "ok": False, "error": {"kind": kind, "message": message}}
+
+
+def serve(session: Session[Any, Any], stdin: IO[str] | None = None,
+          stdout: IO[str] | None = None) -> None:
+    src = stdin or sys.stdin
+    out = stdout or sys.stdout
+    for line in src:
+        if not line.strip():
+            continue
+        if len(line) > MAX_REQUEST:
+            reply, stop = _error(None, "bad-request", "request too long"), False
+        else:
+            try:
+                request = json.loads(line)
+            except json.JSONDecodeError as exc:
+                reply, stop = _error(None, "bad-request", f"not JSON: {exc.msg}"), False
+            else:
+                reply, stop = handle(session, request)
+        out.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        out.flush()
+        if stop:
+            return
+
+
+def serve_engine(game: Game[Any, Any], name: str = "engine") -> None:
+    """Run `game` as a wire-protocol engine on this process's stdin/stdout."""
+    serve(Session(game, name=name))

@@ -1,0 +1,103 @@
+"""Trace files: what it takes to see a finding again, on any engine.
+
+A trace names the game, profile and seed, the start (a new game or a canonical state), the
+operations in order, and the finding it showed. `replay` runs it through a fresh lockstep.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fuzz.engines import Engine
+from fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
+from oracles import oracles_for
+from reference_engine import reference_game
+from schemas import first_error
+from spec import CatalogueError, load_catalogue
+
+JSON = Any
+
+
+class TraceError(Exception):
+    """A trace file is unreadable or malformed; the message says where."""
+
+
+def trace_document(finding: Finding) -> dict[str, Any]:
+    doc = dict(finding.trace or {})
+    doc["finding"] = {"rules": finding.rules, "kind": finding.kind, "message": finding.message,
+                      "op_index": finding.op_index, "related": finding.related}
+    return doc
+
+
+def save_trace(finding: Finding, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(trace_document(finding), indent=1) + "\n", "utf-8")
+
+
+def load_trace(path: str | Path) -> dict[str, Any]:
+    p = Path(path)
+    try:
+        text = p.read_text("utf-8")
+    except OSError as exc:
+        raise TraceError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise TraceError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TraceError(f"{p}: line {exc.lineno}, column {exc.colno}: not valid JSON: "
+                         f"{exc.msg}") from None
+    problem = first_error("trace", doc)
+    if problem:
+        raise TraceError(f"{p}: not a gamecert trace: {problem}")
+    return dict(doc)
+
+
+@dataclass
+class ReplayResult:
+    finding: Finding | None
+    ops_run: int
+    expected: list[str]
+
+    @property
+    def reproduced(self) -> bool:
+        return self.finding is not None and bool(set(self.finding.rules) & set(self.expected))
+
+
+def replay(doc: dict[str, Any], engine: Engine, path: str = "trace") -> ReplayResult:
+    """Run a trace on `engine` beside the reference; the first finding stops it."""
+    game = doc["game"]
+    try:
+        profile = load_catalogue(game).profile(doc["profile"])
+        oracles = oracles_for(game)
+        ref = reference_game(game)
+    except (CatalogueError, KeyError) as exc:
+        raise TraceError(f"{path}: {exc}") from None
+    ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"))
+    expected = list(doc.get("finding", {}).get("rules", []))
+    done = 0
+    try:
+        ls.start(doc["start"])
+        for op in doc["ops"]:
+            kind = op["op"]
+            if kind == "apply":
+                ls.step(op["action"])
+            elif kind == "probe":
+                ls.probe(op["action"])
+            elif kind == "bot_output":
+                ls.referee(op["text"])
+            elif kind == "reload":
+                ls.reload()
+            elif kind == "legal":
+                ls.compare_legal()
+            elif kind == "observe":
+                ls.observe()
+            done += 1
+    except Finding as finding:
+        return ReplayResult(finding, done, expected)
+    except InvalidInput as exc:
+        raise TraceError(f"{path}: operation {done}: {exc}") from None
+    return ReplayResult(None, done, expected)

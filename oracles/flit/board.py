@@ -1,0 +1,97 @@
+"""Reading Flit's canonical JSON: squares, neighbours, counts. Independent of the engine."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from spec import Profile
+
+JSON = Any
+BOT_CHARS = "1234"
+
+
+@cache
+def torus_neighbours(w: int, h: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(
+        tuple(((y + dy) % h) * w + (x + dx) % w for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)))
+        for y in range(h) for x in range(w))
+
+
+@cache
+def planar_neighbours(w: int, h: int) -> tuple[tuple[int, ...], ...]:
+    """Neighbours without wrapping: what an engine that forgets the torus would see."""
+    return tuple(
+        tuple((y + dy) * w + (x + dx) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
+              if 0 <= x + dx < w and 0 <= y + dy < h)
+        for y in range(h) for x in range(w))
+
+
+def index(state: JSON, xy: JSON) -> int | None:
+    """Square index of [x, y], or None when off the board."""
+    x, y = xy
+    if 0 <= x < state["width"] and 0 <= y < state["height"]:
+        return int(y * state["width"] + x)
+    return None
+
+
+def xy(state: JSON, i: int) -> list[int]:
+    return [i % state["width"], i // state["width"]]
+
+
+def nbrs(state: JSON) -> tuple[tuple[int, ...], ...]:
+    return torus_neighbours(state["width"], state["height"])
+
+
+def available(state: JSON, i: int) -> bool:
+    board = state["board"]
+    return board[i] == "0" and all(board[n] == "0" for n in nbrs(state)[i])
+
+
+def bot_counts(board: str) -> list[int]:
+    return [board.count(c) for c in BOT_CHARS]
+
+
+def changed(before: str, after: str) -> dict[int, str]:
+    """Squares whose colour differs, with the new colour."""
+    if before == after:
+        return {}
+    return {i: b for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}
+
+
+def move_squares(state: JSON, action: JSON) -> tuple[int, int] | None:
+    """(origin, destination) of a move action, or None when a square is off the board."""
+    o, d = index(state, action["from"]), index(state, action["to"])
+    if o is None or d is None:
+        return None
+    return o, d
+
+
+def own_touching(state: JSON, origin: int, dest: int, bot: int, planar: bool = False) -> list[int]:
+    """Pieces of `bot`, other than the one at `origin`, next to `dest`."""
+    table = planar_neighbours if planar else torus_neighbours
+    board, c = state["board"], str(bot)
+    return [n for n in table(state["width"], state["height"])[dest] if n != origin and board[n] == c]
+
+
+def wrap_dependent(state: JSON, origin: int, dest: int, bot: int) -> bool:
+    """The move is legal only because the board wraps (FLIT-BOARD-TORUS's business)."""
+    return bool(own_touching(state, origin, dest, bot)) and not own_touching(
+        state, origin, dest, bot, planar=True)
+
+
+def move_valid(state: JSON, origin: int, dest: int, bot: int) -> bool:
+    """FLIT-MOVE-VALID on the torus."""
+    board = state["board"]
+    return (origin != dest and board[origin] == str(bot) and board[dest] == "0"
+            and bool(own_touching(state, origin, dest, bot)))
+
+
+def frozen_turns_count(profile: Profile) -> bool:
+    return bool(profile.variant("FLIT-FREEZE") == "turn-as-no-move")
+
+
+def active_bots(state: JSON, profile: Profile) -> int:
+    if frozen_turns_count(profile):
+        return 4
+    return 4 - sum(1 for f in state["frozen"] if f)
