@@ -22,6 +22,7 @@ from fuzz.engines import Engine, EngineFault, Refused
 from fuzz.games import plugin_for
 from fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from fuzz.machine import make_machine
+from fuzz.minimize import minimize
 from oracles import oracles_for
 from reference_engine import reference_game
 from spec import Profile, load_catalogue
@@ -69,7 +70,8 @@ def round_settings(examples: int, steps: int) -> settings:
         max_examples=examples, stateful_step_count=steps, deadline=None, database=None,
         derandomize=False, verbosity=Verbosity.quiet, report_multiple_bugs=True,
         suppress_health_check=list(HealthCheck),
-        phases=[Phase.explicit, Phase.generate, Phase.target, Phase.shrink])
+        # no Phase.shrink: fuzz.minimize shrinks traces far cheaper than re-running examples
+        phases=[Phase.explicit, Phase.generate, Phase.target])
 
 
 def check_usable(game: str, engine: Engine, profile: Profile) -> str | None:
@@ -122,6 +124,7 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
                                                               steps_per_example))
         hypothesis_seed(round_seed(seed, result.rounds))(test)
         for finding in _run_round(test):
+            finding = minimize(finding, engine, muted=frozenset(muted))
             result.findings.append(finding)
             muted.update(finding.rules)
         result.rounds += 1

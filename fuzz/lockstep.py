@@ -172,6 +172,7 @@ class Lockstep:
         except BadState as exc:
             raise InvalidInput(f"start state rejected by the reference: {exc}") from None
         ref_json = self.game.observe(ref)
+        self.coverage.applied["ENGINE-LOAD-STATE"] += 1
         try:
             eng = self.engine.load_state(state)
         except Refused as exc:
@@ -325,6 +326,7 @@ class Lockstep:
     def reload(self) -> None:
         """Save the engine's state and load it back: nothing may change."""
         self.ops.append({"op": "reload"})
+        self.coverage.applied["ENGINE-STATE-ROUNDTRIP"] += 1
         try:
             saved = self.engine.observe()
             again = self.engine.load_state(saved)

@@ -1,14 +1,14 @@
 """The Hypothesis state machine that plays an engine and the reference in lockstep.
 
 One machine serves every game: the game's `GamePlugin` says where to start and what to
-draw. Rules: play a legal move or chance outcome, probe an illegal action, send raw bot
-text, save and reload the state, compare legal sets. Swarm testing (Hypothesis turns rules
+draw. Rules: play a legal move, referee action or chance outcome; probe an illegal action or
+send raw bot text; compare legal sets; observe, or save and reload the state. Playing is
+one rule of four so that games get deep. Swarm testing (Hypothesis turns rules
 off per example) varies the mix; `target()` steers toward rare positions.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,16 +24,12 @@ from spec import Profile
 JSON = Any
 
 
-def make_machine(plugin: GamePlugin, profile: Profile, new_lockstep: Callable[[], Lockstep],
-                 deadline: float | None = None) -> type[RuleBasedStateMachine]:
-    """A machine class bound to one engine campaign. `deadline` (monotonic seconds) stops
-    new steps once the campaign's budget is spent."""
+def make_machine(plugin: GamePlugin, profile: Profile,
+                 new_lockstep: Callable[[], Lockstep]) -> type[RuleBasedStateMachine]:
+    """A machine class bound to one engine campaign."""
 
     def live(self: Any) -> bool:
-        return bool(self.ls.live) and (deadline is None or time.monotonic() < deadline)
-
-    def player_to_move(self: Any) -> bool:
-        return live(self) and self.ls.to_move not in (CHANCE, TERMINAL)
+        return bool(self.ls.live)
 
     class LockstepMachine(RuleBasedStateMachine):
         def __init__(self) -> None:
@@ -64,28 +60,27 @@ def make_machine(plugin: GamePlugin, profile: Profile, new_lockstep: Callable[[]
 
         @precondition(live)
         @rule(data=st.data())
-        def probe_illegal(self, data: st.DataObject) -> None:
-            self.ls.probe(plugin.draw_probe(data, self.ls))
-
-        @precondition(player_to_move)
-        @rule(text=plugin.bot_texts(profile))
-        def bot_output(self, text: str) -> None:
-            self.ls.referee(text)
-
-        @precondition(live)
-        @rule()
-        def save_and_reload(self) -> None:
-            self.ls.reload()
+        def probe(self, data: st.DataObject) -> None:
+            """An illegal action the engine must refuse, or raw bot text for its referee."""
+            if self.ls.to_move not in (CHANCE, TERMINAL) and data.draw(st.booleans(),
+                                                                       label="bot text"):
+                self.ls.referee(data.draw(plugin.bot_texts(profile), label="text"))
+            else:
+                self.ls.probe(plugin.draw_probe(data, self.ls))
 
         @precondition(live)
         @rule()
         def compare_legal(self) -> None:
             self.ls.compare_legal()
 
-        @rule()
-        def observe(self) -> None:
-            # always runnable, so a finished game still leaves Hypothesis a rule to pick
-            self.ls.observe()
+        @rule(reload=st.booleans())
+        def check_state(self, reload: bool) -> None:
+            """Observe (always runnable, so a finished game still has a rule) or save and
+            load the state back."""
+            if reload and live(self):
+                self.ls.reload()
+            else:
+                self.ls.observe()
 
         def teardown(self) -> None:
             # target() takes one observation per label per example: the best seen

@@ -67,8 +67,10 @@ class ReplayResult:
         return self.finding is not None and bool(set(self.finding.rules) & set(self.expected))
 
 
-def replay(doc: dict[str, Any], engine: Engine, path: str = "trace") -> ReplayResult:
-    """Run a trace on `engine` beside the reference; the first finding stops it."""
+def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
+           muted: frozenset[str] = frozenset()) -> ReplayResult:
+    """Run a trace on `engine` beside the reference; the first finding stops it (findings on
+    `muted` rules are passed over)."""
     game = doc["game"]
     try:
         profile = load_catalogue(game).profile(doc["profile"])
@@ -76,7 +78,8 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace") -> ReplayRe
         ref = reference_game(game)
     except (CatalogueError, KeyError) as exc:
         raise TraceError(f"{path}: {exc}") from None
-    ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"))
+    ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
+                  muted=muted)
     expected = list(doc.get("finding", {}).get("rules", []))
     done = 0
     try:

@@ -35,6 +35,8 @@ class GamePlugin(Protocol):
     def targets(self, ls: Lockstep) -> dict[str, float]:
         """Observations for `hypothesis.target`: larger is rarer and more interesting."""
 
+    # Optional: `prove(engine, profile) -> (ok, lines)` for `gamecert prove GAME`.
+
 
 def plugin_for(game: str) -> GamePlugin:
     try:

@@ -14,6 +14,7 @@ from reference_engine.flit import Flit
 from spec import Profile
 
 if TYPE_CHECKING:
+    from fuzz.engines import Engine
     from fuzz.lockstep import Lockstep
 
 JSON = Any
@@ -29,11 +30,22 @@ def coordinate(size: int) -> st.SearchStrategy[int]:
     return st.one_of(st.integers(0, 2), st.integers(size - 3, size - 1), st.integers(0, size - 1))
 
 
+def boundary_first(low: int, high: int, *edges: int) -> st.SearchStrategy[int]:
+    """Integers in [low, high] that try the `edges` (a rule's limit and the value just
+    before it) first and shrink to them."""
+    return st.one_of(st.sampled_from(edges), st.integers(low, high))
+
+
 @st.composite
 def crafted_state(draw: st.DrawFn, profile: Profile) -> JSON:
-    """A mid-game position: a few pieces per bot near the board's wrap, isolated neutrals,
-    and counters near their limits."""
+    """A mid-game position: a few pieces per bot, many near the board's wrap, isolated
+    neutrals beside them, and counters at or near their limits.
+
+    The layout comes from one drawn seed (cheap to generate); the counters are drawn one by
+    one with the rule's boundary value first, where the mistakes are.
+    """
     w, h = _dims(profile)
+    rng = random.Random(draw(st.integers(0, 2**32 - 1), label="layout seed"))
     board = ["0"] * (w * h)
 
     def nbrs(i: int) -> list[int]:
@@ -41,31 +53,37 @@ def crafted_state(draw: st.DrawFn, profile: Profile) -> JSON:
         return [((y - 1) % h) * w + x, y * w + (x + 1) % w, ((y + 1) % h) * w + x,
                 y * w + (x - 1) % w]
 
-    square = st.tuples(coordinate(w), coordinate(h)).map(lambda xy: xy[1] * w + xy[0])
+    def coord(size: int) -> int:
+        return rng.choice((rng.randrange(3), size - 1 - rng.randrange(3), rng.randrange(size)))
+
     for bot in "1234":
-        for i in draw(st.lists(square, min_size=2, max_size=5, unique=True)):
+        placed = 0
+        while placed < rng.randint(2, 5):
+            i = coord(h) * w + coord(w)
             if board[i] == "0":
-                board[i] = bot
-        start = draw(st.integers(0, w * h - 1))
-        k = start
-        while board.count(bot) < 2:  # collisions: top up on the next free squares
-            if board[k] == "0":
-                board[k] = bot
-            k = (k + 1) % (w * h)
-    for i in draw(st.lists(square, max_size=6, unique=True)):
+                board[i], placed = bot, placed + 1
+    pieces = [i for i, c in enumerate(board) if c != "0"]
+    for _ in range(rng.randint(0, 8)):
+        # a neutral one step beyond some piece's neighbour: a move can convert it
+        i = rng.choice(nbrs(rng.choice(nbrs(rng.choice(pieces)))))
+        if rng.random() < 0.3:
+            i = coord(h) * w + coord(w)
         if board[i] == "0" and all(board[n] == "0" for n in nbrs(i)):
             board[i] = "5"
     cap = profile.param("FLIT-END-TURNCAP", "max_turns")
     limit = profile.param("FLIT-FREEZE", "consecutive_timeouts")
-    to_move = draw(st.integers(1, 4))
-    frozen = [draw(st.booleans()) and b != to_move and draw(st.booleans()) for b in (1, 2, 3, 4)]
+    to_move = draw(st.integers(1, 4), label="to_move")
+    frozen = [b != to_move and draw(st.integers(0, 5), label="frozen") == 0 for b in (1, 2, 3, 4)]
     return {
         "game": "flit", "profile": profile.id, "width": w, "height": h,
         "board": "".join(board), "phase": draw(st.sampled_from(["move", "neutral"])),
         "to_move": to_move,
-        "turn": draw(st.one_of(st.integers(8, 200), st.integers(cap - 3, cap - 1))),
-        "passes": draw(st.integers(0, 3)),
-        "timeouts": [0 if f else draw(st.integers(0, limit - 1)) for f in frozen],
+        "turn": draw(st.one_of(st.integers(cap - 2, cap - 1), st.integers(8, 500)),
+                     label="turn"),
+        "passes": draw(boundary_first(0, 3, 3, 2), label="passes"),
+        "timeouts": [0 if f else draw(boundary_first(0, limit - 1, limit - 1, limit - 2),
+                                      label="timeouts")
+                     for f in frozen],
         "frozen": frozen, "result": None,
     }
 
@@ -158,7 +176,33 @@ class FlitPlugin:
 
     def draw_probe(self, data: st.DataObject, ls: Lockstep) -> JSON:
         s = ls.ref_json
-        return data.draw(probe_strategy(s["width"], s["height"]), label="probe")
+        w, h = s["width"], s["height"]
+        if data.draw(st.booleans(), label="near pieces"):
+            # squares beside pieces: where "empty but not available" and "touches only
+            # itself" live, and where most wrong acceptances hide
+            board = s["board"]
+            occupied = [i for i, c in enumerate(board) if c != "0"]
+            if occupied:
+                i = occupied[data.draw(st.integers(0, len(occupied) - 1), label="piece")]
+                x, y = i % w, i // w
+                dx, dy = data.draw(st.sampled_from([(0, -1), (1, 0), (0, 1), (-1, 0), (1, 1),
+                                                    (0, 0)]), label="offset")
+                at = [(x + dx) % w, (y + dy) % h]
+                kind = data.draw(st.sampled_from(["setup", "neutral", "move-to", "move-from"]),
+                                 label="probe kind")
+                if kind == "setup":
+                    return {"type": "setup", "at": at}
+                if kind == "neutral":
+                    if ls.profile.variant("FLIT-NEUTRAL-ADD") == "list-1-in-6":
+                        return {"type": "neutral-list", "at": at}
+                    return {"type": "neutral", "at": at, "hit": True}
+                other = [x, y] if kind == "move-to" else at
+                other = data.draw(st.sampled_from([other, [(x + 2) % w, y], [x, (y + 2) % h]]),
+                                  label="other end")
+                if kind == "move-to":
+                    return {"type": "move", "from": other, "to": at}
+                return {"type": "move", "from": at, "to": other}
+        return data.draw(probe_strategy(w, h), label="probe")
 
     def bot_texts(self, profile: Profile) -> st.SearchStrategy[str]:
         w, h = _dims(profile)
@@ -180,6 +224,12 @@ class FlitPlugin:
                      for i, d in enumerate(counts))
         return {"catch-up margin": float(max(margin, -50)), "no-move run": float(s["passes"]),
                 "most time-outs": float(max(s["timeouts"]))}
+
+
+    def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
+        from fuzz.prove import prove_flit
+
+        return prove_flit(engine, profile)
 
 
 PLUGIN = FlitPlugin()

@@ -314,8 +314,9 @@ def freeze(t: Transition, profile: Profile) -> Verdict:
         bot = _bot(t)
         want[bot - 1] = want[bot - 1] or b["timeouts"][bot - 1] + 1 >= limit
         applicable = True
-    elif kind == "invalid" and profile.variant("FLIT-MOVE-INVALID") == "disqualify":
-        want[_bot(t) - 1] = True
+    elif kind == "invalid":
+        # whether an invalid reply freezes is FLIT-MOVE-INVALID's business
+        want[_bot(t) - 1] = a["frozen"][_bot(t) - 1]
     if a["frozen"] != want:
         return Violation(f"frozen bots should be {want}, got {a['frozen']}")
     if a["phase"] == "move" and a["frozen"][a["to_move"] - 1]:

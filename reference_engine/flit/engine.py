@@ -129,7 +129,7 @@ class Flit:
     # --- contract --------------------------------------------------------------------------
     def initial(self, profile: Profile, seed: int | None = None) -> FlitState:
         width, height = self.size(profile)
-        cfg = FlitConfig.of(profile)
+        cfg = self.config(profile)
         return FlitState(cfg, bytes(cfg.width * cfg.height), SETUP, 1, 0, 0,
                          (0, 0, 0, 0), (False, False, False, False))
 
@@ -288,7 +288,7 @@ class Flit:
         return [square % state.width, square // state.width]
 
     def _setup(self, state: FlitState, square: int) -> tuple[FlitState, list[Any]]:
-        if not (0 <= square < len(state.board)) or not self.available(state, square):
+        if not (0 <= square < len(state.board)) or not self.setup_allowed(state, square):
             raise IllegalAction(f"setup square {square} is not available")
         board = bytearray(state.board)
         board[square] = state.to_move
@@ -299,6 +299,10 @@ class Flit:
         if placed == per_bot * len(BOTS):
             return state._replace(board=bytes(board), phase=MOVE, to_move=1), events
         return state._replace(board=bytes(board), to_move=self.setup_bot(placed)), events
+
+    def setup_allowed(self, state: FlitState, square: int) -> bool:
+        """FLIT-SETUP-AVAILABLE: initial pieces only go on available squares."""
+        return self.available(state, square)
 
     def setup_bot(self, placed: int) -> int:
         """FLIT-SETUP-ORDER: the bot that receives the next piece after `placed` pieces."""
@@ -323,12 +327,35 @@ class Flit:
         for n in self.convertible(state, dest):
             if board[n] == NEUTRAL:
                 board[n] = bot
-                events.append({"type": "converted", "rule": "FLIT-CONVERT", "bot": bot,
-                               "at": self._xy(state, n)})
-        timeouts = _set(state.timeouts, bot, 0)
-        after = state._replace(board=bytes(board), turn=state.turn + 1, passes=0,
-                        timeouts=timeouts)
+                event = self.conversion_event(state, bot, n)
+                if event is not None:
+                    events.append(event)
+        after = state._replace(board=bytes(board), turn=state.turn + 1,
+                               passes=self.passes_after_move(state),
+                               timeouts=self.answered_in_time(state.timeouts, bot))
         return self._after_move(after, events)
+
+    def conversion_event(self, state: FlitState, bot: int, square: int) -> dict[str, Any] | None:
+        """FLIT-PROTO-UPDATES: every conversion is announced, so bots can track the board."""
+        return {"type": "converted", "rule": "FLIT-CONVERT", "bot": bot,
+                "at": self._xy(state, square)}
+
+    def passes_after_move(self, state: FlitState) -> int:
+        """FLIT-END-ALLPASS: a real move ends the run of no moves."""
+        return 0
+
+    def answered_in_time(self, timeouts: tuple[int, int, int, int],
+                         bot: int) -> tuple[int, int, int, int]:
+        """FLIT-TIME-LIMIT: any reply in time resets the bot's run of time-outs."""
+        return _set(timeouts, bot, 0)
+
+    def freezes(self, cfg: FlitConfig, run: int) -> bool:
+        """FLIT-FREEZE: a run of this many time-outs freezes the bot."""
+        return run >= cfg.freeze_after
+
+    def invalid_disqualifies(self, cfg: FlitConfig) -> bool:
+        """FLIT-MOVE-INVALID under the chosen variant."""
+        return cfg.invalid_disqualifies
 
     def convertible(self, state: FlitState, dest: int) -> tuple[int, ...]:
         """FLIT-CONVERT: squares whose neutral the piece arriving at `dest` converts."""
@@ -343,13 +370,13 @@ class Flit:
         events.append({"type": "no-move", "rule": rule, "bot": bot, "cause": cause})
         if cause == "timeout":
             timeouts = self.count_timeout(timeouts, bot)
-            if timeouts[bot - 1] >= state.cfg.freeze_after:
+            if self.freezes(state.cfg, timeouts[bot - 1]):
                 frozen = _set(frozen, bot, True)
                 events.append({"type": "frozen", "rule": "FLIT-FREEZE", "bot": bot,
                                "cause": "timeouts"})
         else:
-            timeouts = _set(timeouts, bot, 0)
-            if cause == "invalid" and state.cfg.invalid_disqualifies:
+            timeouts = self.answered_in_time(timeouts, bot)
+            if cause == "invalid" and self.invalid_disqualifies(state.cfg):
                 frozen = _set(frozen, bot, True)
                 events.append({"type": "frozen", "rule": "FLIT-MOVE-INVALID", "bot": bot,
                                "cause": "invalid-move"})
@@ -487,11 +514,12 @@ class Flit:
         }
 
     def load(self, profile: Profile, observed: Any) -> FlitState:
-        problem = first_error("flit-state", observed)
+        problem = _state_shape_error(observed)
         if problem:
             raise BadState(f"not a Flit state: {problem}")
         o = observed
-        width, height = self.size(profile)
+        cfg = self.config(profile)
+        width, height = cfg.width, cfg.height
         if (o["width"], o["height"]) != (width, height):
             raise BadState(f"board is {o['width']}x{o['height']}, profile {profile.id!r} "
                            f"plays {width}x{height}")
@@ -503,7 +531,7 @@ class Flit:
             raise BadState("to_move must be null exactly when the game is over")
         if (phase == OVER) != (o["result"] is not None):
             raise BadState("result must be set exactly when the game is over")
-        state = FlitState(FlitConfig.of(profile), board, phase, o["to_move"] or 0, o["turn"],
+        state = FlitState(cfg, board, phase, o["to_move"] or 0, o["turn"],
                           o["passes"], tuple(o["timeouts"]),  # type: ignore[arg-type]
                           tuple(o["frozen"]), o["result"])  # type: ignore[arg-type]
         if phase == SETUP:
@@ -599,6 +627,32 @@ class Flit:
         if not all(0 <= v < w for v in (x0, x1)) or not all(0 <= v < h for v in (y0, y1)):
             return None
         return y0 * w + x0, y1 * w + x1
+
+
+_STATE_FIELDS = {"game", "profile", "width", "height", "board", "phase", "to_move", "turn",
+                 "passes", "timeouts", "frozen", "result"}
+
+
+def _state_shape_error(o: Any) -> str | None:
+    """What makes `o` not shaped like schemas/flit-state.schema.json, or None.
+
+    Checked by hand because load runs at every fuzzing start; the error for a bad shape
+    then comes from the schema itself, which names the place.
+    """
+    ok = (isinstance(o, dict) and set(o) == _STATE_FIELDS and o["game"] == "flit"
+          and isinstance(o["board"], str) and o["board"].isdigit() and "6" not in o["board"]
+          and "7" not in o["board"] and "8" not in o["board"] and "9" not in o["board"]
+          and all(type(o[k]) is int and o[k] >= 0 for k in ("width", "height", "turn", "passes"))
+          and o["phase"] in ("setup", "move", "neutral", "over")
+          and (o["to_move"] is None or (type(o["to_move"]) is int and 1 <= o["to_move"] <= 4))
+          and isinstance(o["timeouts"], list) and len(o["timeouts"]) == 4
+          and all(type(v) is int and v >= 0 for v in o["timeouts"])
+          and isinstance(o["frozen"], list) and len(o["frozen"]) == 4
+          and all(type(v) is bool for v in o["frozen"])
+          and (o["result"] is None or first_error("flit-state", o) is None))
+    if ok and 3 <= o["width"] <= 256 and 3 <= o["height"] <= 256:
+        return None
+    return first_error("flit-state", o) or "width and height must be 3 to 256"
 
 
 @cache

@@ -1,0 +1,22 @@
+"""Mutant: An invalid reply freezes the bot whatever the profile says. Breaks FLIT-MOVE-INVALID."""
+
+from __future__ import annotations
+
+from reference_engine.flit import Flit, FlitConfig
+
+RULE = "FLIT-MOVE-INVALID"
+
+
+class Mutant(Flit):
+    """An invalid reply freezes the bot whatever the profile says."""
+
+    def invalid_disqualifies(self, cfg: FlitConfig) -> bool:
+        return True
+
+
+ENGINE = Mutant
+
+if __name__ == "__main__":
+    from fuzz.server import serve_engine
+
+    serve_engine(ENGINE(), name="flit-mutant-invalid_disqualifies")

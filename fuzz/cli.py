@@ -1,0 +1,260 @@
+"""The `gamecert` command.
+
+Exit codes: 0 certified (or clean), 1 rule violations found, 2 bad usage or bad input,
+3 engine unusable, 4 an internal error of gamecert's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from pathlib import Path
+from fuzz.engines import Engine, EngineSpecError, open_engine
+from spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
+
+EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
+
+
+class UsageError(Exception):
+    pass
+
+
+def _engine_args(p: argparse.ArgumentParser) -> None:
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--engine", metavar="ENGINE",
+                       help="'reference' (in-process) or a Python object 'package.module:attr' "
+                            "(a Game class or instance, or a Session)")
+    group.add_argument("--engine-cmd", metavar="COMMAND",
+                       help="a command that runs an engine speaking the wire protocol on "
+                            "stdin/stdout (default: the bundled reference, as a subprocess)")
+    p.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
+                   help="time limit for each reply of a subprocess engine (default 5)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gamecert",
+        description="Specification-driven rules verifier and fuzzer for bot-competition games.",
+        epilog="Exit codes: 0 certified, 1 violations, 2 bad usage or input, 3 engine unusable.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("rules", help="list a game's rules")
+    p.add_argument("game")
+    p.add_argument("--profile", help="show the variants this profile selects")
+    p.add_argument("--catalogue", metavar="FILE", help="read this catalogue file instead")
+    p.add_argument("--verbose", "-v", action="store_true", help="print each rule's text")
+
+    for name, text in (("certify", "certify an engine: fuzz it against the reference and "
+                                    "every rule oracle, then print its certificate"),
+                       ("fuzz", "the same as certify")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("game")
+        _engine_args(p)
+        p.add_argument("--budget", type=float, default=20.0, metavar="SECONDS",
+                       help="stop starting new rounds after this long (default 20)")
+        p.add_argument("--rounds", type=int, metavar="N",
+                       help="run exactly N rounds (replays a run exactly with --seed)")
+        p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
+        p.add_argument("--profile", help="rule profile (default: the catalogue's)")
+        p.add_argument("--report", metavar="DIR", help="write report.json, report.xml and "
+                                                       "trace files here")
+        p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("replay", help="re-run trace files on an engine")
+    p.add_argument("traces", nargs="+", metavar="TRACE")
+    _engine_args(p)
+
+    p = sub.add_parser("prove", help="z3 proofs about an engine's rule code and boundary cases")
+    p.add_argument("game")
+    _engine_args(p)
+    p.add_argument("--profile")
+
+    p = sub.add_parser("serve", help="run an in-process engine as a wire-protocol subprocess")
+    p.add_argument("game")
+    p.add_argument("--engine", default="reference",
+                   help="'reference' or 'package.module:attr' (default reference)")
+    return parser
+
+
+def _catalogue(game: str) -> Catalogue:
+    if game not in games():
+        raise UsageError(f"unknown game {game!r} (known: {', '.join(games())})")
+    return load_catalogue(game)
+
+
+def _open(args: argparse.Namespace) -> Engine:
+    game = getattr(args, "game", None) or "flit"
+    if args.engine_cmd:
+        return open_engine(game, command=args.engine_cmd, timeout=args.timeout)
+    if args.engine:
+        return open_engine(game, engine=args.engine)
+    return open_engine(game, command=[sys.executable, "-m", "fuzz.cli", "serve", game],
+                       timeout=args.timeout)
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    cat = load_catalogue_file(args.catalogue) if args.catalogue else _catalogue(args.game)
+    profile = cat.profile(args.profile)
+    print(f"{cat.title} (catalogue {cat.version}, {len(cat.rules)} rules; profile "
+          f"{profile.id}: {profile.title})")
+    width = max(len(r.id) for r in cat.rules)
+    group = None
+    for r in cat.rules:
+        if r.group != group:
+            group = r.group
+            print(f"\n[{group}]")
+        params = ", ".join(f"{k}={v}" for k, v in profile.parameters[r.id].items())
+        variant = f"  variant: {profile.variants[r.id]}" if r.interpretation else ""
+        print(f"  {r.id:<{width}}  {r.title}" + (f"  ({params})" if params else "") + variant)
+        if args.verbose:
+            print(f"  {'':<{width}}  {r.text}")
+            print(f"  {'':<{width}}  source: {cat.sources[r.source_doc]['file']}, "
+                  f"section {r.source_section!r}")
+            if r.interpretation:
+                print(f"  {'':<{width}}  open point: {r.interpretation.question}")
+                for vid, text in r.interpretation.variants.items():
+                    chosen = " (chosen)" if vid == r.interpretation.chosen else ""
+                    print(f"  {'':<{width}}    - {vid}{chosen}: {text}")
+    return EXIT_OK
+
+
+def cmd_certify(args: argparse.Namespace) -> int:
+    from fuzz.campaign import run_campaign
+    from fuzz.report import ProgressBar, render_table, rule_rows, summary, write_report
+
+    cat = _catalogue(args.game)
+    profile = cat.profile(args.profile)
+    if args.rounds is not None and args.rounds < 1:
+        raise UsageError("--rounds must be at least 1")
+    engine = _open(args)
+    print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}, "
+          f"seed {args.seed}, " + (f"{args.rounds} rounds" if args.rounds else
+                                   f"budget {args.budget:g} s"), flush=True)
+    bar = None if args.quiet else ProgressBar()
+    try:
+        result = run_campaign(args.game, engine, profile_id=profile.id,
+                              budget=None if args.rounds else args.budget, rounds=args.rounds,
+                              seed=args.seed, progress=bar)
+    finally:
+        if bar:
+            bar.close()
+        engine.close()
+    if result.unusable:
+        print(f"ENGINE UNUSABLE: {result.unusable}")
+        return EXIT_UNUSABLE
+    rows = rule_rows(result)
+    print(render_table(result, rows))
+    for i, f in enumerate(result.findings, 1):
+        ops = len(f.trace["ops"]) if f.trace else 0
+        print(f"\nfinding {i} [{', '.join(f.rules)}] {f.kind} ({ops} operations)\n  {f.message}")
+    if args.report:
+        path = write_report(result, Path(args.report))
+        print(f"\nreport: {path}" + (f" (traces in {path.parent / 'traces'})"
+                                      if result.findings else ""))
+    print("\n" + summary(result, rows))
+    print(f"replay this run: gamecert certify {args.game} --profile {profile.id} "
+          f"--seed {args.seed} --rounds {result.rounds}")
+    return EXIT_VIOLATIONS if result.findings else EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from fuzz.trace import load_trace, replay
+
+    docs = [(t, load_trace(t)) for t in args.traces]  # all readable before any engine starts
+    code = EXIT_OK
+    for path, doc in docs:
+        args.game = doc["game"]
+        engine = _open(args)
+        try:
+            result = replay(doc, engine, path=path)
+        finally:
+            engine.close()
+        if result.finding is None:
+            print(f"{path}: clean: {result.ops_run} operations, no rule broken "
+                  f"(recorded: {', '.join(result.expected) or 'nothing'})")
+            continue
+        code = EXIT_VIOLATIONS
+        f = result.finding
+        again = "reproduced" if result.reproduced else "a different finding"
+        print(f"{path}: {again}: [{', '.join(f.rules)}] {f.kind} at operation "
+              f"{f.op_index + 1}: {f.message}")
+    return code
+
+
+def cmd_prove(args: argparse.Namespace) -> int:
+    cat = _catalogue(args.game)
+    profile = cat.profile(args.profile)
+    from fuzz.prove import prover_for
+
+    prover = prover_for(args.game)
+    if prover is None:
+        raise UsageError(f"no proofs are written for {args.game!r} yet")
+    engine = _open(args)
+    try:
+        ok, lines = prover(engine, profile)
+    finally:
+        engine.close()
+    for line in lines:
+        print(line)
+    return EXIT_OK if ok else EXIT_VIOLATIONS
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from fuzz.engines import InProcessEngine, in_process
+    from fuzz.server import serve
+    from reference_engine import reference_session
+
+    _catalogue(args.game)
+    if args.engine == "reference":
+        session = reference_session(args.game)
+    else:
+        from fuzz.engines import _import_object
+        wrapped = in_process(_import_object(args.engine), args.engine)
+        assert isinstance(wrapped, InProcessEngine)
+        session = wrapped.session
+    serve(session)
+    return EXIT_OK
+
+
+COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "fuzz": cmd_certify,
+            "replay": cmd_replay, "prove": cmd_prove, "serve": cmd_serve}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from fuzz.trace import TraceError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return COMMANDS[args.command](args)
+    except (UsageError, CatalogueError, TraceError) as exc:
+        print(f"gamecert: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except EngineSpecError as exc:
+        print(f"gamecert: engine unusable: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    except KeyboardInterrupt:
+        print("gamecert: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # a bug of ours: say so plainly, details on request
+        print(f"gamecert: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if os.environ.get("GAMECERT_DEBUG"):
+            traceback.print_exc()
+        else:
+            print("(set GAMECERT_DEBUG=1 for the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()
