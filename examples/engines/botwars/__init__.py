@@ -1,0 +1,16 @@
+"""Bot Wars mutant engines: each subclasses the reference, overrides one method and breaks
+exactly one rule (its module's `RULE`). The certifier must catch every one of them."""
+
+MUTANTS = [
+    "battle_pairwise",
+    "raze_before_battle",
+    "contested_to_p1",
+    "energy_every_2",
+    "spawn_when_razed",
+    "winner_by_energy",
+    "invalid_drops_move",
+    "collect_diagonal",
+    "lenient_format",
+    "turn_limit_late",
+    "move_onto_own",
+]

@@ -1,0 +1,20 @@
+"""Mutant: the game stops only once turnsElapsed exceeds the limit (201 turns). Breaks
+BOTWARS-END-TURNLIMIT."""
+
+from __future__ import annotations
+
+from reference_engine.botwars.engine import BotWars, BotWarsConfig
+
+RULE = "BOTWARS-END-TURNLIMIT"
+
+
+class TurnLimitLate(BotWars):
+    def turn_limit_reached(self, cfg: BotWarsConfig, turns: int) -> bool:
+        return turns > cfg.max_turns
+
+
+ENGINE = TurnLimitLate
+
+if __name__ == "__main__":
+    from fuzz.server import serve_engine
+    serve_engine(ENGINE(), name=__name__)

@@ -1,0 +1,63 @@
+"""Oracles for battles and the dead: BOTWARS-BATTLE, BOTWARS-DEAD-MARKERS."""
+
+from __future__ import annotations
+
+from oracles.base import NA, OK, Transition, Verdict, Violation
+from oracles.botwars import model as m
+from spec import Profile
+
+
+def battle_check(t: Transition, profile: Profile) -> Verdict:
+    """The botlets that die in step 2 are exactly those the battle rule names, decided at
+    once on the field that step 1 left (as the engine reports step 1)."""
+    r = m.readings(profile)
+    if not m.is_resolution(t.before, t.action, r):
+        return NA
+    field = m.after_moves(t.before, t.events)
+    reported = m.events_of(t.events, "died", "BOTWARS-BATTLE")
+    in_contact = any(field[n] == ("2" if c == "1" else "1")
+                     for sq, c in enumerate(field) if c in "12" for n in r.adjacent(sq))
+    if not in_contact and not reported:
+        return NA
+    want = m.battle_deaths(r, field)
+    got = {e["at"]: e for e in reported}
+    problems = []
+    if set(got) != set(want):
+        extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
+        if missing:
+            problems.append(f"botlets on {missing} lose a fight and must die")
+        if extra:
+            problems.append(f"botlets on {extra} die but lose no fight")
+    for sq in sorted(set(got) & set(want)):
+        e = got[sq]
+        side = m.SIDE[e["player"]]
+        if field[sq] != m.LIVE[side]:
+            problems.append(f"square {sq} held no {e['player']} botlet after the moves")
+        if e["enemies"] != want[sq] or e["enemyCount"] != len(want[sq]):
+            problems.append(f"the botlet on {sq} faced {want[sq]}, the engine says "
+                            f"{e['enemies']} ({e['enemyCount']})")
+        if t.after["grid"][sq] != m.DEAD[side]:
+            problems.append(f"the botlet that died on {sq} is not marked dead after the turn")
+    return Violation("; ".join(problems)) if problems else OK
+
+
+def markers_check(t: Transition, profile: Profile) -> Verdict:
+    """On a resolution the markers are exactly this turn's dead (last turn's are cleared);
+    any other transition leaves them alone."""
+    r = m.readings(profile)
+    before, after = t.before["grid"], t.after["grid"]
+    deaths = m.events_of(t.events, "died")
+    old = {i for i, c in enumerate(before) if c in "xX"}
+    new = {i: c for i, c in enumerate(after) if c in "xX"}
+    if not old and not new and not deaths:
+        return NA
+    if not m.is_resolution(t.before, t.action, r):
+        same = {i: before[i] for i in old}
+        if new != same:
+            return Violation("dead markers changed outside the carrying out of a turn")
+        return OK
+    want = {e["at"]: m.DEAD[m.SIDE[e["player"]]] for e in deaths}
+    if new != want:
+        return Violation(f"dead markers after the turn are {sorted(new.items())}, this turn's "
+                         f"dead are {sorted(want.items())}")
+    return OK

@@ -1,0 +1,306 @@
+"""Oracles for the field, the turn and the game: BOTWARS-GRID, -TURN-ORDER, -END-*, -WINNER,
+-FORMAT-DQ, -TIME-LIMIT."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from oracles.base import NA, OK, Transition, Verdict, Violation
+from oracles.botwars import model as m
+from spec import Profile
+
+JSON = Any
+
+
+def grid_state(s: JSON, profile: Profile) -> Verdict:
+    r = m.readings(profile)
+    if (s["rows"], s["cols"]) != (r.rows, r.cols):
+        return Violation(f"the field is {s['rows']}x{s['cols']}, not {r.rows}x{r.cols}")
+    if len(s["grid"]) != r.size or set(s["grid"]) - set(".12*xX"):
+        return Violation(f"the grid is not {r.size} squares of . 1 2 * x X")
+    return OK
+
+
+def grid_check(t: Transition, profile: Profile) -> Verdict:
+    """Shape, and on the field every move event is one step between adjacent squares of
+    this profile's grid (no wrap unless the profile wraps)."""
+    for doc in (t.before, t.after):
+        verdict = grid_state(doc, profile)
+        if verdict is not OK:
+            return verdict
+    r = m.readings(profile)
+    for e in t.events:
+        if e["type"] in ("moved", "bounced", "collided") and e["to"] not in r.adjacent(e["from"]):
+            return Violation(f"{e['player']} stepped {e['from']} -> {e['to']}: not adjacent "
+                             f"on a {'wrapping' if r.wrap else 'bounded'} field")
+    return OK
+
+
+# --- BOTWARS-TURN-ORDER --------------------------------------------------------------------
+_STEP = {"move-invalid": 0, "turn-lost": 0, "stayed": 0, "timed-out": 0, "disqualified": 0,
+         "moved": 1, "bounced": 1, "collided": 1, "razed": 3, "spawned": 4, "spawn-wasted": 4,
+         "energy-removed": 5, "game-ended": 7, "energy-spawned": 8}
+
+
+def _step(e: JSON) -> int:
+    if e["type"] == "died":
+        return 1 if e["rule"] == "BOTWARS-MOVE-COLLIDE" else 2
+    if e["type"] == "energy-collected":
+        return 1 if e["rule"] == "BOTWARS-MOVE-ENERGY" else 5
+    return _STEP.get(e["type"], -1)
+
+
+def turn_order_check(t: Transition, profile: Profile) -> Verdict:
+    """Phases follow p1 -> p2 -> (energy) -> p1; events come in step order; and the events
+    replayed in that order on the state before give the state after."""
+    r = m.readings(profile)
+    b, a, kind = t.before, t.after, t.action.get("type")
+    problems = []
+    ended = a["phase"] == "over"
+    if b["phase"] == "p1":
+        want = ["over"] if kind in ("bad-format",) or (kind == "timeout" and r.timeout_dq) \
+            else ["p2"]
+        want_turns = b["turnsElapsed"]
+    elif b["phase"] == "p2":
+        if kind == "bad-format" or (kind == "timeout" and r.timeout_dq):
+            want, want_turns = ["over"], b["turnsElapsed"]
+        else:
+            want, want_turns = ["p1", "energy", "over"], b["turnsElapsed"] + 1
+    else:
+        want, want_turns = ["p1"], b["turnsElapsed"]
+    if a["phase"] not in want:
+        problems.append(f"after phase {b['phase']!r} and a {kind!r} action the phase is "
+                        f"{a['phase']!r}, expected one of {want}")
+    if a["turnsElapsed"] != want_turns:
+        problems.append(f"turnsElapsed went from {b['turnsElapsed']} to {a['turnsElapsed']}")
+    if a["phase"] == "p2" and b["grid"] != a["grid"]:
+        problems.append("p1's list changed the field before p2 moved")
+    steps = [_step(e) for e in t.events]
+    if -1 in steps:
+        problems.append("an event of unknown type")
+    if steps != sorted(steps):
+        problems.append(f"events out of turn order: {[e['type'] for e in t.events]}")
+    if not ended and a["winner"] is not None:
+        problems.append("a winner is named while the game goes on")
+    problems += _replay(t, r)
+    return Violation("; ".join(problems)) if problems else OK
+
+
+def turn_order_judge(state: JSON, action: JSON, accepted: bool, profile: Profile) -> Verdict:
+    """A bot's action is accepted exactly in its own phase; nothing after the game is over;
+    chance outcomes only in phase energy (whether one fits is BOTWARS-ENERGY-SPAWN's)."""
+    if not isinstance(state, dict) or not isinstance(action, dict):
+        return NA
+    phase, kind = state.get("phase"), action.get("type")
+    player_kinds = ("moves", "bad-format", "timeout")
+    if phase in ("p1", "p2") and kind in player_kinds:
+        should = True
+    elif phase == "over" or (phase == "energy" and kind in player_kinds) or (
+            phase in ("p1", "p2") and kind == "energy"):
+        should = False
+    else:
+        return NA
+    if should == accepted:
+        return OK
+    return Violation(f"a {kind!r} action in phase {phase!r} must be "
+                     f"{'accepted' if should else 'refused'}")
+
+
+def _replay(t: Transition, r: m.Readings) -> list[str]:
+    b, a = t.before, t.after
+    resolution = m.is_resolution(b, t.action, r)
+    grid = m.after_moves(b, t.events) if resolution else list(b["grid"])
+    energy = {p: b[p]["energy"] for p in ("p1", "p2")}
+    razed = {p: b[p]["spawnDisabled"] for p in ("p1", "p2")}
+    dq = {p: b[p]["disqualified"] for p in ("p1", "p2")}
+    winner, reason = b["winner"], b["endReason"]
+    for e in t.events:
+        kind, p = e["type"], e.get("player")
+        if kind == "died" and e["rule"] == "BOTWARS-BATTLE":
+            grid[e["at"]] = m.DEAD[m.SIDE[p]]
+        elif kind == "razed":
+            razed[p] = True
+        elif kind == "spawned":
+            grid[e["at"]] = m.LIVE[m.SIDE[p]]
+            energy[p] -= r.cost
+        elif kind == "spawn-wasted":
+            energy[p] -= r.cost
+        elif kind == "energy-collected":
+            energy[p] += 1
+            if e["rule"] != "BOTWARS-MOVE-ENERGY":
+                grid[e["at"]] = "."
+        elif kind == "energy-removed":
+            grid[e["at"]] = "."
+        elif kind == "energy-spawned":
+            for sq in e["at"]:
+                grid[sq] = "*"
+        elif kind == "disqualified":
+            dq[p] = True
+        elif kind == "game-ended":
+            winner, reason = e["winner"], e["endReason"]
+    problems = []
+    if "".join(grid) != a["grid"]:
+        diff = [i for i, (x, y) in enumerate(zip(grid, a["grid"], strict=True)) if x != y]
+        problems.append(f"the events do not account for the field after: squares {diff[:8]}")
+    for p in ("p1", "p2"):
+        if energy[p] != a[p]["energy"]:
+            problems.append(f"the events leave {p} with {energy[p]} energy, the state says "
+                            f"{a[p]['energy']}")
+        if razed[p] != a[p]["spawnDisabled"] or dq[p] != a[p]["disqualified"]:
+            problems.append(f"the events do not account for {p}'s spawnDisabled/disqualified")
+    if (winner, reason) != (a["winner"], a["endReason"]):
+        problems.append("the events do not account for the result")
+    return problems
+
+
+# --- the end -------------------------------------------------------------------------------
+def elimination_check(t: Transition, profile: Profile) -> Verdict:
+    r = m.readings(profile)
+    if not m.is_resolution(t.before, t.action, r):
+        return NA
+    a = t.after
+    n1, n2 = m.live_counts(a["grid"])
+    says = a["endReason"] == "elimination"
+    if n1 and n2 and not says:
+        return NA
+    if n1 and n2:
+        return Violation(f"the game ended by elimination with {n1} and {n2} botlets left")
+    want = None if not (n1 or n2) else ("p1" if n1 else "p2")
+    if a["phase"] != "over" or not says:
+        return Violation(f"a bot has no botlets left ({n1} vs {n2}): the game must end")
+    if a["winner"] != want:
+        return Violation(f"after elimination ({n1} vs {n2}) the winner is {want}, not "
+                         f"{a['winner']}")
+    return OK
+
+
+def turn_limit_check(t: Transition, profile: Profile) -> Verdict:
+    r = m.readings(profile)
+    a = t.after
+    says = a["endReason"] == "turn-limit"
+    at_limit = a["turnsElapsed"] >= r.max_turns
+    if not (says or at_limit) or (not m.is_resolution(t.before, t.action, r) and not says):
+        return NA
+    if a["turnsElapsed"] > r.max_turns:
+        return Violation(f"turn {a['turnsElapsed']} was played; the limit is {r.max_turns}")
+    if says and not at_limit:
+        return Violation(f"the game ended by the turn limit after turn {a['turnsElapsed']} "
+                         f"of {r.max_turns}")
+    if at_limit and a["phase"] != "over":
+        return Violation(f"turn {r.max_turns} was played and the game goes on")
+    if at_limit and 0 not in m.live_counts(a["grid"]) and not says:
+        return Violation("the game reached the turn limit but ended for another reason")
+    return OK
+
+
+def winner_check(t: Transition, profile: Profile) -> Verdict:
+    r = m.readings(profile)
+    a = t.after
+    if a["endReason"] != "turn-limit" or t.before["phase"] == "over":
+        return NA
+    n1, n2 = m.live_counts(a["grid"])
+    e1, e2 = a["p1"]["energy"], a["p2"]["energy"]
+    if n1 != n2:
+        want = "p1" if n1 > n2 else "p2"
+    elif r.tie_by_energy and e1 != e2:
+        want = "p1" if e1 > e2 else "p2"
+    else:
+        want = None
+    if a["winner"] != want:
+        return Violation(f"at the turn limit with {n1} vs {n2} botlets (energy {e1} vs {e2}) "
+                         f"the winner is {want or 'nobody (draw)'}, not {a['winner']}")
+    return OK
+
+
+# --- protocol ------------------------------------------------------------------------------
+def _disqualified_ok(t: Transition, rule: str) -> Verdict:
+    b, a = t.before, t.after
+    culprit = b["phase"]
+    other = "p2" if culprit == "p1" else "p1"
+    problems = []
+    if a["phase"] != "over" or a["endReason"] != "disqualified":
+        problems.append(f"{culprit} must be disqualified and the game end at once")
+    if not a[culprit]["disqualified"] or a[other]["disqualified"]:
+        problems.append(f"only {culprit} is disqualified")
+    if a["winner"] != other:
+        problems.append(f"{other} wins when {culprit} is disqualified")
+    if a["grid"] != b["grid"] or a["turnsElapsed"] != b["turnsElapsed"]:
+        problems.append("nothing of the turn is carried out after a disqualification")
+    if not any(e["type"] == "disqualified" and e["rule"] == rule for e in t.events):
+        problems.append(f"no disqualification event under {rule}")
+    return Violation("; ".join(problems)) if problems else OK
+
+
+def format_check(t: Transition, profile: Profile) -> Verdict:
+    if t.before["phase"] not in ("p1", "p2") or t.action.get("type") != "bad-format":
+        return NA
+    return _disqualified_ok(t, "BOTWARS-FORMAT-DQ")
+
+
+def parse_reply(text: str) -> list[tuple[int, int]] | None:
+    """BOTWARS-FORMAT-DQ restated: the moves of a reply, or None for a bad format."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if type(data) is not list:
+        return None
+    out = []
+    for item in data:
+        if type(item) is not dict or "from" not in item or "to" not in item:
+            return None
+        f, to = item["from"], item["to"]
+        if type(f) is not int or type(to) is not int:
+            return None
+        out.append((f, to))
+    return out
+
+
+def format_referee(state: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
+    if not isinstance(state, dict) or state.get("phase") not in ("p1", "p2"):
+        return NA
+    moves = parse_reply(text)
+    if moves is None:
+        if action != {"type": "bad-format"}:
+            return Violation(f"reply {text[:60]!r} is not a JSON list of {{from, to}} integer "
+                             f"objects: it must disqualify, the referee made {action}")
+        return OK
+    want = {"type": "moves", "moves": [{"from": f, "to": to} for f, to in moves]}
+    if action != want:
+        return Violation(f"well-formed reply {text[:60]!r} must be taken as sent, the referee "
+                         f"made {action}")
+    return OK
+
+
+def format_judge(state: JSON, action: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if not isinstance(state, dict) or not isinstance(action, dict):
+        return NA
+    if action.get("type") != "bad-format":
+        return NA
+    ok = state.get("phase") in ("p1", "p2")
+    if ok == accepted:
+        return OK
+    return Violation("a bad-format verdict is " + ("always accepted while a bot is to move"
+                                                  if ok else "refused when no bot is to move"))
+
+
+def time_limit_check(t: Transition, profile: Profile) -> Verdict:
+    if t.before["phase"] not in ("p1", "p2") or t.action.get("type") != "timeout":
+        return NA
+    r = m.readings(profile)
+    if r.timeout_dq:
+        return _disqualified_ok(t, "BOTWARS-TIME-LIMIT")
+    player = t.before["phase"]
+    problems = []
+    if not any(e["type"] == "timed-out" and e["player"] == player for e in t.events):
+        problems.append(f"{player}'s time-out is not reported")
+    if player == "p1" and (t.after["phase"] != "p2" or t.after["pending"] != []):
+        problems.append("a late p1 moves nothing: p2 is to move with no pending moves")
+    if player == "p2" and any(e.get("player") == "p2" and e["type"] in ("moved", "bounced",
+                                                                        "collided")
+                              for e in t.events):
+        problems.append("a late p2 moves nothing")
+    if t.after["endReason"] == "disqualified":
+        problems.append("under empty-turn a late bot is not disqualified")
+    return Violation("; ".join(problems)) if problems else OK

@@ -1,0 +1,317 @@
+"""Bot Wars restated from the catalogue for the oracles, on canonical JSON only.
+
+Nothing here comes from the reference engine: squares are handled as (row, col) pairs, the
+field as a string, a list of moves as what the catalogue text says of it. Two independent
+statements of each rule are what lets an oracle judge the reference engine too.
+
+The oracles of later steps build on the *engine's own* account of earlier steps (its events),
+so a broken rule shows up at the oracle of that rule and not at every oracle after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from spec import Profile
+
+JSON = Any
+LIVE = {1: "1", 2: "2"}
+DEAD = {1: "x", 2: "X"}
+SIDE = {"p1": 1, "p2": 2}
+NAME = {1: "p1", 2: "p2"}
+
+
+@dataclass(frozen=True)
+class Readings:
+    """The profile's parameters and chosen readings, as the oracles need them."""
+
+    rows: int
+    cols: int
+    wrap: bool
+    spawn: dict[int, int]
+    initial_energy: int
+    on_field_at_start: bool
+    stay_ok: bool
+    follow_own: bool
+    swap_ok: bool
+    first_wins: bool
+    gather: bool
+    collide_kills: bool
+    lose_turn: bool
+    every_fight: bool
+    cost: int
+    spend_anyway: bool
+    diagonal_energy: bool
+    majority: bool
+    interval: int
+    from_first: bool
+    timeout_dq: bool
+    max_turns: int
+    tie_by_energy: bool
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def on_field(self, square: Any) -> bool:
+        return isinstance(square, int) and 0 <= square < self.size
+
+    def adjacent(self, square: int, diagonal: bool = False) -> frozenset[int]:
+        return _adjacent(self.rows, self.cols, self.wrap, diagonal, square)
+
+    def energy_due(self, turns: int) -> bool:
+        if turns < 1:
+            return False
+        return (turns - 1 if self.from_first else turns) % self.interval == 0
+
+
+@cache
+def _adjacent(rows: int, cols: int, wrap: bool, diagonal: bool, square: int) -> frozenset[int]:
+    r, c = divmod(square, cols)
+    out = set()
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if (dr, dc) == (0, 0) or (dr and dc and not diagonal):
+                continue
+            rr, cc = r + dr, c + dc
+            if wrap:
+                rr, cc = rr % rows, cc % cols
+            if 0 <= rr < rows and 0 <= cc < cols and rr * cols + cc != square:
+                out.add(rr * cols + cc)
+    return frozenset(out)
+
+
+@cache  # profiles hash by identity
+def readings(profile: Profile) -> Readings:
+    p, v = profile.param, profile.variant
+    return Readings(
+        rows=p("BOTWARS-GRID", "rows"), cols=p("BOTWARS-GRID", "cols"),
+        wrap=v("BOTWARS-GRID") == "wrap",
+        spawn={1: p("BOTWARS-SPAWN-POINTS", "p1_spawn"), 2: p("BOTWARS-SPAWN-POINTS", "p2_spawn")},
+        initial_energy=p("BOTWARS-FIRST-BOTLETS", "initial_energy"),
+        on_field_at_start=v("BOTWARS-FIRST-BOTLETS") == "on-field-at-start",
+        stay_ok=v("BOTWARS-MOVE-STAY") == "no-op",
+        follow_own=v("BOTWARS-MOVE-OCCUPIED") == "follow-own",
+        swap_ok=v("BOTWARS-MOVE-SWAP") == "allowed",
+        first_wins=v("BOTWARS-MOVE-SAME-TARGET") == "first-wins",
+        gather=v("BOTWARS-MOVE-ENERGY") == "gather",
+        collide_kills=v("BOTWARS-MOVE-COLLIDE") == "both-die",
+        lose_turn=v("BOTWARS-MOVE-INVALID") == "lose-turn",
+        every_fight=v("BOTWARS-BATTLE") == "lose-every-fight",
+        cost=p("BOTWARS-SPAWN", "cost"), spend_anyway=v("BOTWARS-SPAWN") == "spend-anyway",
+        diagonal_energy=v("BOTWARS-ENERGY-COLLECT") == "eight-neighbours",
+        majority=v("BOTWARS-ENERGY-CONTESTED") == "majority",
+        interval=p("BOTWARS-ENERGY-SPAWN", "interval"),
+        from_first=v("BOTWARS-ENERGY-SPAWN") == "from-first",
+        timeout_dq=v("BOTWARS-TIME-LIMIT") == "disqualify",
+        max_turns=p("BOTWARS-END-TURNLIMIT", "max_turns"),
+        tie_by_energy=v("BOTWARS-WINNER") == "energy-tiebreak",
+    )
+
+
+# --- lists of moves ------------------------------------------------------------------------
+@dataclass
+class ListJudgement:
+    """What the rules make of one bot's list on the field at the start of the turn."""
+
+    moves: list[tuple[Any, Any]]
+    broken: list[set[str]]  # per entry: every rule the entry breaks (empty: valid)
+    stays: set[int] = field(default_factory=set)  # indices of valid stay entries
+
+    @property
+    def invalid(self) -> list[int]:
+        return [i for i, b in enumerate(self.broken) if b]
+
+    @property
+    def valid_moves(self) -> list[tuple[int, int]]:
+        return sorted((f, t) for i, (f, t) in enumerate(self.moves)
+                      if not self.broken[i] and i not in self.stays)
+
+    def carried_out(self, r: Readings) -> list[tuple[int, int]]:
+        """BOTWARS-MOVE-INVALID applied."""
+        if self.invalid and r.lose_turn:
+            return []
+        return self.valid_moves
+
+
+def judge_list(r: Readings, grid: str, side: int, moves: list[tuple[Any, Any]]) -> ListJudgement:
+    """Every rule each entry breaks, stage by stage as the catalogue orders them."""
+    own, foe = LIVE[side], LIVE[3 - side]
+    j = ListJudgement(list(moves), [set() for _ in moves])
+    # single-move checks: all that fail, not just the first
+    for i, (f, t) in enumerate(moves):
+        b = j.broken[i]
+        mine = r.on_field(f) and grid[f] == own
+        if not mine:
+            b.add("BOTWARS-MOVE")
+        if f == t:
+            if mine and not r.stay_ok:
+                b.add("BOTWARS-MOVE-STAY")
+            continue
+        if not r.on_field(t):
+            b.add("BOTWARS-MOVE")
+            continue
+        if not r.on_field(f) or t not in r.adjacent(f):
+            b.add("BOTWARS-MOVE")
+        there = grid[t]
+        if there == "*" and not r.gather:
+            b.add("BOTWARS-MOVE-ENERGY")
+        if there == foe or (there == own and not r.follow_own):
+            b.add("BOTWARS-MOVE-OCCUPIED")
+    # a botlet named twice
+    named: set[int] = set()
+    for i, (f, _) in enumerate(moves):
+        if j.broken[i]:
+            continue
+        if f in named:
+            j.broken[i].add("BOTWARS-MOVE")
+        named.add(f)
+    for i, (f, t) in enumerate(moves):
+        if not j.broken[i] and f == t:
+            j.stays.add(i)
+    # two moves onto one square
+    by_target: dict[int, list[int]] = {}
+    for i, (_, t) in enumerate(moves):
+        if not j.broken[i] and i not in j.stays:
+            by_target.setdefault(t, []).append(i)
+    for group in by_target.values():
+        if len(group) > 1:
+            for i in (group[1:] if r.first_wins else group):
+                j.broken[i].add("BOTWARS-MOVE-SAME-TARGET")
+    if r.follow_own:
+        _follow(r, grid, own, j)
+    return j
+
+
+def _follow(r: Readings, grid: str, own: str, j: ListJudgement) -> None:
+    """follow-own: an own botlet's square is free when it leaves by a move that stands."""
+    live = {i for i, b in enumerate(j.broken) if not b and i not in j.stays}
+    leaves = {j.moves[i][0]: i for i in live}
+    if not r.swap_ok:
+        for i in list(live):
+            f, t = j.moves[i]
+            back = leaves.get(t)
+            if grid[t] == own and back is not None and j.moves[back][1] == f:
+                j.broken[i].add("BOTWARS-MOVE-SWAP")
+        live = {i for i in live if not j.broken[i]}
+    while True:
+        leaving = {j.moves[i][0] for i in live}
+        stuck = {i for i in live if grid[j.moves[i][1]] == own
+                 and j.moves[i][1] not in leaving}
+        if not stuck:
+            return
+        for i in stuck:
+            j.broken[i].add("BOTWARS-MOVE-OCCUPIED")
+        live -= stuck
+
+
+def moves_of(action: JSON) -> list[tuple[Any, Any]]:
+    return [(m["from"], m["to"]) for m in action.get("moves", [])]
+
+
+def engine_invalid(events: list[JSON], player: str) -> dict[int, str]:
+    """The entries the engine says are invalid: index -> the rule it names."""
+    out: dict[int, str] = {}
+    for e in events:
+        if e.get("player") != player:
+            continue
+        if e["type"] == "move-invalid":
+            out[e["index"]] = e["breaks"]
+        elif e["type"] == "turn-lost":
+            for bad in e["invalid"]:
+                out[bad["index"]] = bad["breaks"]
+    return out
+
+
+def engine_carried(t_before: JSON, t_after: JSON, events: list[JSON],
+                   player: str) -> list[tuple[int, int]] | None:
+    """The moves the engine took from `player`'s list (before collisions), or None when the
+    transition does not show them."""
+    if player == "p1":
+        if t_after["phase"] != "p2" or t_after["pending"] is None:
+            return None
+        return sorted((m["from"], m["to"]) for m in t_after["pending"])
+    return sorted((e["from"], e["to"]) for e in events if e.get("player") == "p2"
+                  and e["type"] in ("moved", "bounced", "collided"))
+
+
+def is_submission(before: JSON, action: JSON) -> bool:
+    return before["phase"] in ("p1", "p2") and action.get("type") == "moves"
+
+
+def is_resolution(before: JSON, action: JSON, r: Readings) -> bool:
+    """Does this transition carry out a turn (p2's list, or p2's time-out as an empty one)?"""
+    if before["phase"] != "p2":
+        return False
+    return action.get("type") == "moves" or (action.get("type") == "timeout"
+                                              and not r.timeout_dq)
+
+
+# --- the field step by step, from the engine's own account --------------------------------
+def cleared(grid: str) -> list[str]:
+    return ["." if c in "xX" else c for c in grid]
+
+
+def after_moves(before: JSON, events: list[JSON]) -> list[str]:
+    """The field after step 1 as the engine reports it: the moves at once, then the
+    collision deaths."""
+    g = cleared(before["grid"])
+    moved = [e for e in events if e["type"] == "moved"]
+    for e in moved:
+        g[e["from"]] = "."
+    for e in moved:
+        g[e["to"]] = LIVE[SIDE[e["player"]]]
+    for e in events:
+        if e["type"] == "died" and e["rule"] == "BOTWARS-MOVE-COLLIDE":
+            g[e["at"]] = DEAD[SIDE[e["player"]]]
+    return g
+
+
+def after_battles(before: JSON, events: list[JSON]) -> list[str]:
+    g = after_moves(before, events)
+    for e in events:
+        if e["type"] == "died" and e["rule"] == "BOTWARS-BATTLE":
+            g[e["at"]] = DEAD[SIDE[e["player"]]]
+    return g
+
+
+def after_spawns(before: JSON, events: list[JSON]) -> list[str]:
+    g = after_battles(before, events)
+    for e in events:
+        if e["type"] == "spawned":
+            g[e["at"]] = LIVE[SIDE[e["player"]]]
+    return g
+
+
+def squares(grid: Iterable[str], char: str) -> list[int]:
+    return [i for i, c in enumerate(grid) if c == char]
+
+
+def battle_deaths(r: Readings, grid: list[str] | str) -> dict[int, list[int]]:
+    """BOTWARS-BATTLE on a post-move field: dead square -> its adjacent enemy squares."""
+    foes: dict[int, list[int]] = {}
+    for sq, c in enumerate(grid):
+        if c in "12":
+            enemy = "2" if c == "1" else "1"
+            near = sorted(n for n in r.adjacent(sq) if grid[n] == enemy)
+            if near:
+                foes[sq] = near
+    dead = {}
+    for sq, near in foes.items():
+        mine = len(near)
+        weaker_or_equal = [len(foes[n]) <= mine for n in near]
+        if (all(weaker_or_equal) if r.every_fight else any(weaker_or_equal)):
+            dead[sq] = near
+    return dead
+
+
+def live_counts(grid: Iterable[str]) -> tuple[int, int]:
+    g = list(grid)
+    return g.count("1"), g.count("2")
+
+
+def events_of(events: list[JSON], kind: str, rule: str | None = None) -> list[JSON]:
+    return [e for e in events if e["type"] == kind and (rule is None or e["rule"] == rule)]

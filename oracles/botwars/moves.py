@@ -1,0 +1,278 @@
+"""Oracles for the moves: BOTWARS-MOVE and its open points, collisions, invalid moves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from oracles.base import NA, OK, Transition, Verdict, Violation
+from oracles.botwars import model as m
+from spec import Profile
+
+
+def _verdict(problems: list[str]) -> Verdict:
+    return Violation("; ".join(problems)) if problems else OK
+
+
+def combine(*verdicts: Verdict) -> Verdict:
+    """The first violation; else OK when any part applied; else NA."""
+    for v in verdicts:
+        if isinstance(v, Violation):
+            return v
+    return OK if any(v is OK for v in verdicts) else NA
+
+
+def _list_context(t: Transition, profile: Profile) -> tuple[m.Readings, m.ListJudgement,
+                                                            str] | None:
+    """The judged list of a submission transition, or None."""
+    if not m.is_submission(t.before, t.action):
+        return None
+    r = m.readings(profile)
+    player = t.before["phase"]
+    judged = m.judge_list(r, t.before["grid"], m.SIDE[player], m.moves_of(t.action))
+    return r, judged, player
+
+
+def _entries_checked(t: Transition, profile: Profile,
+                     concerns: Callable[[m.Readings, str, int, m.ListJudgement, int], bool]
+                     ) -> Verdict:
+    """For the entries that `concerns` picks: does the engine call each valid or invalid as
+    the rules do, and name a rule the entry really breaks?"""
+    ctx = _list_context(t, profile)
+    if ctx is None:
+        return NA
+    r, judged, player = ctx
+    side = m.SIDE[player]
+    picked = [i for i in range(len(judged.moves))
+              if concerns(r, t.before["grid"], side, judged, i)]
+    if not picked:
+        return NA
+    said = m.engine_invalid(t.events, player)
+    problems = []
+    for i in picked:
+        f, to = judged.moves[i]
+        want = judged.broken[i]
+        if bool(want) != (i in said):
+            verdict = "invalid, breaking " + ", ".join(sorted(want)) if want else "valid"
+            problems.append(f"{player}'s entry {i} ({f} -> {to}) is {verdict}, but the "
+                            f"engine calls it {'invalid' if i in said else 'valid'}")
+        elif i in said and said[i] not in want:
+            problems.append(f"{player}'s entry {i} ({f} -> {to}) is said to break {said[i]}, "
+                            f"but it breaks {', '.join(sorted(want))}")
+    return _verdict(problems)
+
+
+def _own_single(grid: str, side: int, f: object) -> bool:
+    return isinstance(f, int) and 0 <= f < len(grid) and grid[f] == m.LIVE[side]
+
+
+def _step_onto(r: m.Readings, grid: str, side: int, judged: m.ListJudgement, i: int,
+               chars: str) -> bool:
+    f, to = judged.moves[i]
+    return (_own_single(grid, side, f) and f != to and r.on_field(to)
+            and to in r.adjacent(f) and grid[to] in chars)
+
+
+# --- BOTWARS-MOVE --------------------------------------------------------------------------
+def move_check(t: Transition, profile: Profile) -> Verdict:
+    """Each entry judged as the rules judge it, the moves carried out are exactly the valid
+    ones that BOTWARS-MOVE-INVALID keeps, and on the field each is one step of a live own
+    botlet."""
+    return combine(_entries_checked(t, profile, lambda *_: True),
+                   _carried(t, profile), _moves_on_field(t, profile))
+
+
+def _carried(t: Transition, profile: Profile) -> Verdict:
+    ctx = _list_context(t, profile)
+    if ctx is None or not ctx[1].moves:
+        return NA
+    r, judged, player = ctx
+    took = m.engine_carried(t.before, t.after, t.events, player)
+    want = judged.carried_out(r)
+    if took is not None and took != want:
+        return Violation(f"{player}'s moves carried out are {took}, the rules carry out {want}")
+    return OK
+
+
+def _moves_on_field(t: Transition, profile: Profile) -> Verdict:
+    """On a resolution: the moves that happened are one step of a live own botlet, each
+    botlet at most once, only from the accepted lists."""
+    r = m.readings(profile)
+    if not m.is_resolution(t.before, t.action, r):
+        return NA
+    moved = m.events_of(t.events, "moved")
+    if not moved:
+        return NA
+    problems = []
+    accepted = {"p1": {(x["from"], x["to"]) for x in t.before["pending"]},
+                "p2": set(m.engine_carried(t.before, t.after, t.events, "p2") or [])}
+    start = m.cleared(t.before["grid"])
+    seen: set[int] = set()
+    for e in moved:
+        f, to, player = e["from"], e["to"], e["player"]
+        if start[f] != m.LIVE[m.SIDE[player]] or to not in r.adjacent(f):
+            problems.append(f"{player} moved {f} -> {to}: not one step of its own botlet")
+        if f in seen:
+            problems.append(f"the botlet on {f} moved twice")
+        seen.add(f)
+        if (f, to) not in accepted[player]:
+            problems.append(f"{player} moved {f} -> {to}, which its list did not carry")
+    return _verdict(problems)
+
+
+# --- the open points of a single move ------------------------------------------------------
+def stay_check(t: Transition, profile: Profile) -> Verdict:
+    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
+        f, to = j.moves[i]
+        return f == to and _own_single(grid, side, f)
+    return combine(_entries_checked(t, profile, concerns),
+                   _stays_reported(t, profile))
+
+
+def _stays_reported(t: Transition, profile: Profile) -> Verdict:
+    """no-op: every valid stay of a turn that is not lost is reported, and nothing else."""
+    ctx = _list_context(t, profile)
+    if ctx is None:
+        return NA
+    r, judged, player = ctx
+    stayed = {e["at"] for e in m.events_of(t.events, "stayed") if e["player"] == player}
+    want = set() if judged.invalid and r.lose_turn else {judged.moves[i][0] for i in judged.stays}
+    if not stayed and not want:
+        return NA
+    if stayed != want:
+        return Violation(f"{player}'s botlets staying put are {sorted(want)}, the engine "
+                         f"reports {sorted(stayed)}")
+    return OK
+
+
+def occupied_check(t: Transition, profile: Profile) -> Verdict:
+    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
+        return _step_onto(r, grid, side, j, i, "12")
+    return _entries_checked(t, profile, concerns)
+
+
+def swap_check(t: Transition, profile: Profile) -> Verdict:
+    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
+        if not _step_onto(r, grid, side, j, i, m.LIVE[side]):
+            return False
+        f, to = j.moves[i]
+        return any(k != i and j.moves[k] == (to, f) for k in range(len(j.moves)))
+    return _entries_checked(t, profile, concerns)
+
+
+def same_target_check(t: Transition, profile: Profile) -> Verdict:
+    rule = "BOTWARS-MOVE-SAME-TARGET"
+
+    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
+        if rule in j.broken[i]:
+            return True
+        return not j.broken[i] and any(k != i and j.moves[k][1] == j.moves[i][1]
+                                       and rule in j.broken[k] for k in range(len(j.moves)))
+    return _entries_checked(t, profile, concerns)
+
+
+def energy_check(t: Transition, profile: Profile) -> Verdict:
+    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
+        return _step_onto(r, grid, side, j, i, "*")
+    return combine(_entries_checked(t, profile, concerns),
+                   _energy_on_field(t, profile))
+
+
+def _energy_on_field(t: Transition, profile: Profile) -> Verdict:
+    """On a resolution: a botlet that stepped onto energy gathered it (gather); under
+    blocked none did."""
+    r = m.readings(profile)
+    if not m.is_resolution(t.before, t.action, r):
+        return NA
+    start = m.cleared(t.before["grid"])
+    want = sorted((e["player"], e["to"]) for e in m.events_of(t.events, "moved")
+                  if start[e["to"]] == "*")
+    got = sorted((e["player"], e["at"]) for e in
+                 m.events_of(t.events, "energy-collected", "BOTWARS-MOVE-ENERGY"))
+    if not want and not got:
+        return NA
+    if not r.gather and want:
+        return Violation(f"botlets moved onto energy at {[sq for _, sq in want]}")
+    if got != want:
+        return Violation(f"energy gathered by moving onto it should be {want}, the engine "
+                         f"reports {got}")
+    return OK
+
+
+# --- BOTWARS-MOVE-COLLIDE ------------------------------------------------------------------
+def collide_check(t: Transition, profile: Profile) -> Verdict:
+    r = m.readings(profile)
+    if not m.is_resolution(t.before, t.action, r):
+        return NA
+    lists = {"p1": [(x["from"], x["to"]) for x in t.before["pending"]],
+             "p2": m.engine_carried(t.before, t.after, t.events, "p2") or []}
+    into = {p: {to: f for f, to in lists[p]} for p in lists}
+    clash = set(into["p1"]) & set(into["p2"])
+    reported = [e for e in t.events if e["rule"] == "BOTWARS-MOVE-COLLIDE"]
+    if not clash and not reported:
+        return NA
+    stopped: dict[str, set[int]] = {p: {into[p][sq] for sq in clash} for p in lists}
+    for p in lists:
+        while True:
+            more = {f for f, to in lists[p] if to in stopped[p]} - stopped[p]
+            if not more:
+                break
+            stopped[p] |= more
+    problems = []
+    for p in lists:
+        halted = {e["from"] for e in reported if e["player"] == p
+                  and e["type"] in ("bounced", "collided")}
+        if halted != stopped[p]:
+            problems.append(f"{p}'s botlets that must stay put are {sorted(stopped[p])}, the "
+                            f"engine stops {sorted(halted)}")
+        moved_from = {e["from"] for e in m.events_of(t.events, "moved") if e["player"] == p}
+        if moved_from & stopped[p]:
+            problems.append(f"{p}'s botlets on {sorted(moved_from & stopped[p])} moved anyway")
+        dead = {e["at"] for e in reported if e["type"] == "died" and e["player"] == p}
+        want_dead = {into[p][sq] for sq in clash} if r.collide_kills else set()
+        if dead != want_dead:
+            problems.append(f"{p}'s botlets killed by collisions should be {sorted(want_dead)}, "
+                            f"the engine kills {sorted(dead)}")
+    return _verdict(problems)
+
+
+# --- BOTWARS-MOVE-INVALID ------------------------------------------------------------------
+def invalid_check(t: Transition, profile: Profile) -> Verdict:
+    ctx = _list_context(t, profile)
+    if ctx is None:
+        return NA
+    r, judged, player = ctx
+    said = m.engine_invalid(t.events, player)
+    if not judged.invalid and not said:
+        return NA
+    problems = []
+    if sorted(said) != judged.invalid:
+        problems.append(f"{player}'s invalid entries are {judged.invalid}, the engine reports "
+                        f"{sorted(said)}")
+    took = m.engine_carried(t.before, t.after, t.events, player)
+    want = judged.carried_out(r)
+    if took is not None and took != want:
+        reading = "the whole turn is lost" if r.lose_turn else "only invalid moves are dropped"
+        problems.append(f"{reading}: {player}'s moves carried out should be {want}, the engine "
+                        f"carries out {took}")
+    lost = [e for e in t.events if e["type"] == "turn-lost" and e["player"] == player]
+    if judged.invalid and bool(lost) != r.lose_turn:
+        problems.append("a list with invalid moves should be reported as "
+                        + ("a lost turn" if r.lose_turn else "dropped moves"))
+    if t.after["phase"] == "over" and t.after["endReason"] == "disqualified":
+        problems.append("invalid moves never disqualify")
+    return _verdict(problems)
+
+
+def invalid_judge(state: object, action: object, accepted: bool, profile: Profile) -> Verdict:
+    """Every well-formed list is accepted when a bot is to move: invalid moves are ignored,
+    never refused."""
+    if not (isinstance(state, dict) and isinstance(action, dict)):
+        return NA
+    if state.get("phase") not in ("p1", "p2") or action.get("type") != "moves":
+        return NA
+    r = m.readings(profile)
+    moves = m.moves_of(action)
+    if not m.judge_list(r, state["grid"], m.SIDE[state["phase"]], moves).invalid:
+        return NA
+    return OK if accepted else Violation("a list with invalid moves was refused; the rules "
+                                         "ignore invalid moves")

@@ -1,0 +1,7 @@
+"""Bot Wars reference engine."""
+
+from reference_engine.botwars.engine import BotWars, BotWarsConfig, BotWarsState
+
+ENGINE = BotWars
+
+__all__ = ["ENGINE", "BotWars", "BotWarsConfig", "BotWarsState"]
