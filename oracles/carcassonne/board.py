@@ -1,0 +1,272 @@
+"""An independent reading of a canonical Carcassonne state, for the oracles.
+
+Works from the canonical JSON and the tile catalogue file only (never the reference engine),
+and computes features from scratch by a flood fill, so it is a second opinion on the
+engine's incremental joining.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+JSON = Any
+Cell = tuple[int, int]
+SIDES = ("top", "right", "bottom", "left")
+STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
+AROUND = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
+
+
+@dataclass(frozen=True)
+class TileInfo:
+    id: str
+    set: str
+    role: str | None
+    count: int
+    edges: tuple[str, ...]
+    features: tuple[tuple[str, tuple[int, ...], bool], ...]  # kind, sides, banner
+
+
+@cache
+def catalogue() -> dict[str, TileInfo]:
+    text = resources.files("spec").joinpath("tiles/carcassonne.json").read_text("utf-8")
+    out = {}
+    for t in json.loads(text)["tiles"]:
+        feats = tuple((f["kind"], tuple(SIDES.index(s) for s in f.get("sides", [])),
+                       bool(f.get("banner", False))) for f in t["features"])
+        out[t["id"]] = TileInfo(t["id"], t["set"], t.get("role"), t["count"], tuple(t["edges"]),
+                                feats)
+    return out
+
+
+def edge(tile: str, rotation: int, side: int) -> str:
+    return catalogue()[tile].edges[(side - rotation) % 4]
+
+
+def parts(tile: str, rotation: int) -> list[tuple[str, frozenset[int], bool, str]]:
+    """Roads, towns and monasteries of a placed tile: kind, board sides, banner, spot name."""
+    out = []
+    for kind, sides, banner in catalogue()[tile].features:
+        if kind == "river":
+            continue
+        turned = frozenset((s + rotation) % 4 for s in sides)
+        spot = SIDES[min(turned)] if turned else "monastery"
+        out.append(("city" if kind == "city" else kind, turned, banner, spot))
+    return out
+
+
+def river_sides(tile: str, rotation: int) -> list[int]:
+    for kind, sides, _ in catalogue()[tile].features:
+        if kind == "river":
+            return sorted((s + rotation) % 4 for s in sides)
+    return []
+
+
+@dataclass
+class Feature:
+    kind: str
+    parts: set[tuple[Cell, int]] = field(default_factory=set)
+    tiles: set[Cell] = field(default_factory=set)
+    open_sides: int = 0
+    banners: int = 0
+    meeples: list[int] = field(default_factory=list)
+    present: int = 0  # monastery: itself and the tiles around it
+
+    @property
+    def complete(self) -> bool:
+        return self.open_sides == 0 if self.kind != "monastery" else self.present == 9
+
+    def tile_list(self) -> list[list[int]]:
+        return sorted([x, y] for x, y in self.tiles)
+
+
+@dataclass(frozen=True)
+class Course:
+    """The river from the spring: its tiles in order, the turn each made, where it is open."""
+
+    cells: tuple[Cell, ...]
+    turns: tuple[int, ...]  # 0 straight, 1 right, 3 left, per tile after the spring
+    open_cell: Cell | None  # None once the lake closed it
+    flow: int
+
+
+class Board:
+    def __init__(self, state: JSON, players: int | None = None) -> None:
+        self.state = state
+        self.players = players or state["players"]
+        self.cells: dict[Cell, tuple[str, int]] = {
+            (b["at"][0], b["at"][1]): (b["tile"], b["rotation"]) for b in state["board"]}
+        self._features: list[Feature] | None = None
+        self._index: dict[tuple[Cell, int], Feature] = {}
+
+    # --- placement -------------------------------------------------------------------------
+    def edge_at(self, cell: Cell, side: int) -> str | None:
+        there = self.cells.get(cell)
+        return None if there is None else edge(there[0], there[1], side)
+
+    def neighbour(self, cell: Cell, side: int) -> Cell:
+        return cell[0] + STEP[side][0], cell[1] + STEP[side][1]
+
+    def open_cells(self) -> set[Cell]:
+        out = set()
+        for cell in self.cells:
+            for s in range(4):
+                n = self.neighbour(cell, s)
+                if n not in self.cells:
+                    out.add(n)
+        return out
+
+    def mismatch(self, tile: str, cell: Cell, rotation: int) -> str | None:
+        """Why `tile` does not fit at `cell` (occupied, alone, or an edge that differs)."""
+        if cell in self.cells:
+            return "the cell is occupied"
+        touching = False
+        for s in range(4):
+            theirs = self.edge_at(self.neighbour(cell, s), (s + 2) % 4)
+            if theirs is None:
+                continue
+            touching = True
+            mine = edge(tile, rotation, s)
+            if mine != theirs:
+                return f"its {SIDES[s]} edge ({mine}) faces a {theirs} edge"
+        return None if touching else "it touches no tile"
+
+    # --- the river -------------------------------------------------------------------------
+    def course(self) -> Course:
+        cell: Cell = (0, 0)
+        tile, rot = self.cells[cell]
+        flow = river_sides(tile, rot)[0]
+        cells: list[Cell] = [cell]
+        turns: list[int] = []
+        while True:
+            nxt = self.neighbour(cell, flow)
+            if nxt not in self.cells:
+                return Course(tuple(cells), tuple(turns), nxt, flow)
+            tile, rot = self.cells[nxt]
+            sides = river_sides(tile, rot)
+            entry = (flow + 2) % 4
+            if entry not in sides:
+                return Course(tuple(cells), tuple(turns), None, flow)
+            cells.append(nxt)
+            cell = nxt
+            if len(sides) == 1:
+                return Course(tuple(cells), tuple(turns), None, flow)
+            out = sides[0] if sides[1] == entry else sides[1]
+            turns.append((out - flow) % 4)
+            flow = out
+
+    # --- features --------------------------------------------------------------------------
+    def features(self) -> list[Feature]:
+        if self._features is None:
+            self._features = self._flood()
+        return self._features
+
+    def part_at(self, cell: Cell, spot: str) -> int | None:
+        """The part of the tile at `cell` that `spot` (any of its sides, or "monastery") names."""
+        tile, rot = self.cells[cell]
+        for i, (_, sides, _, name) in enumerate(parts(tile, rot)):
+            if name == spot or (spot in SIDES and SIDES.index(spot) in sides):
+                return i
+        return None
+
+    def feature_at(self, cell: Cell, spot: str) -> Feature | None:
+        self.features()
+        i = self.part_at(cell, spot)
+        return None if i is None else self._index[(cell, i)]
+
+    def features_on(self, cell: Cell) -> list[Feature]:
+        self.features()
+        tile, rot = self.cells[cell]
+        out: list[Feature] = []
+        for i in range(len(parts(tile, rot))):
+            f = self._index[(cell, i)]
+            if all(f is not g for g in out):
+                out.append(f)
+        return out
+
+    def monasteries_near(self, cell: Cell) -> list[Feature]:
+        out = []
+        for dx, dy in [(0, 0), *AROUND]:
+            c = (cell[0] + dx, cell[1] + dy)
+            if c in self.cells:
+                f = self.feature_at(c, "monastery")
+                if f is not None:
+                    out.append(f)
+        return out
+
+    def _flood(self) -> list[Feature]:
+        found: list[Feature] = []
+        for cell, (tile, rot) in sorted(self.cells.items()):
+            for i, (kind, _, _, _) in enumerate(parts(tile, rot)):
+                if (cell, i) in self._index:
+                    continue
+                f = Feature(kind, meeples=[0] * self.players)
+                found.append(f)
+                if kind == "monastery":
+                    f.parts.add((cell, i))
+                    f.tiles.add(cell)
+                    f.present = 1 + sum(1 for dx, dy in AROUND
+                                        if (cell[0] + dx, cell[1] + dy) in self.cells)
+                    self._index[(cell, i)] = f
+                    continue
+                todo = [(cell, i)]
+                self._index[(cell, i)] = f
+                while todo:
+                    c, j = todo.pop()
+                    t, r = self.cells[c]
+                    k2, sides2, banner2, _ = parts(t, r)[j]
+                    f.parts.add((c, j))
+                    f.tiles.add(c)
+                    f.banners += banner2
+                    for s in sides2:
+                        n = self.neighbour(c, s)
+                        if n not in self.cells:
+                            f.open_sides += 1
+                            continue
+                        nt, nr = self.cells[n]
+                        back = (s + 2) % 4
+                        for m, (k3, sides3, _, _) in enumerate(parts(nt, nr)):
+                            if back in sides3 and k3 == k2 and (n, m) not in self._index:
+                                self._index[(n, m)] = f
+                                todo.append((n, m))
+        for m in self.state["meeples"]:
+            cell = (m["at"][0], m["at"][1])
+            part = self.part_at(cell, m["on"]) if cell in self.cells else None
+            if part is not None:
+                self._index[(cell, part)].meeples[m["player"] - 1] += 1
+        return found
+
+
+def hand_fits(board: Board, tiles: Iterable[str]) -> list[tuple[str, Cell, int]]:
+    """Every (tile, cell, rotation) where a tile of `tiles` fits the board's edges."""
+    out = []
+    cells = sorted(board.open_cells())
+    for tile in sorted(set(tiles)):
+        for cell in cells:
+            for r in range(4):
+                if board.mismatch(tile, cell, r) is None:
+                    out.append((tile, cell, r))
+    return out
+
+
+def tile_totals(state: JSON) -> dict[str, int]:
+    found: dict[str, int] = {}
+
+    def add(tile: str, n: int = 1) -> None:
+        found[tile] = found.get(tile, 0) + n
+
+    for b in state["board"]:
+        add(b["tile"])
+    for hand in state["hands"]:
+        for tile in hand:
+            add(tile)
+    for pile in ("deck", "river_pile"):
+        for tile, n in state[pile].items():
+            add(tile, n)
+    for tile in state["discarded"]:
+        add(tile)
+    return found

@@ -1,0 +1,770 @@
+"""One oracle per Carcassonne rule id (`spec/carcassonne.json`), on canonical JSON only."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import OrderedDict
+from typing import Any
+
+from oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from oracles.carcassonne.board import (
+    SIDES,
+    Board,
+    Cell,
+    Feature,
+    catalogue,
+    hand_fits,
+    parts,
+    river_sides,
+    tile_totals,
+)
+from schemas import first_error
+from spec import Profile
+
+JSON = Any
+COMPLETE_KIND = {"CARC-ROAD-COMPLETE": "road", "CARC-TOWN-COMPLETE": "city",
+                 "CARC-MONASTERY-COMPLETE": "monastery"}
+PLACED_ON = {"top_edge": "top", "right_edge": "right", "bottom_edge": "bottom",
+             "left_edge": "left", "MONASTARY": "monastery"}
+
+_boards: OrderedDict[int, tuple[JSON, Board]] = OrderedDict()
+
+
+def board(state: JSON) -> Board:
+    """The analysis of `state`, shared by the oracles that look at the same transition."""
+    hit = _boards.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    b = Board(state)
+    _boards[id(state)] = (state, b)  # holding `state` keeps its id from being reused
+    if len(_boards) > 8:
+        _boards.popitem(last=False)
+    return b
+
+
+def _n(p: Profile) -> int:
+    players: int = p.param("CARC-PLAYERS", "players")
+    return players
+
+
+def _events(t: Transition, *types: str) -> list[JSON]:
+    return [e for e in t.events if e.get("type") in types]
+
+
+def _cell(xy: list[int]) -> Cell:
+    return xy[0], xy[1]
+
+
+def _is(t: Transition, kind: str) -> bool:
+    return isinstance(t.action, dict) and t.action.get("type") == kind
+
+
+def _action_of(action: JSON, kind: str) -> bool:
+    """`action` is a well-formed action of this kind (judges also see malformed probes)."""
+    return (isinstance(action, dict) and action.get("type") == kind
+            and first_error("carcassonne-action", action) is None)
+
+
+# --- equipment, players, board ---------------------------------------------------------------
+def tiles_conserved(s: JSON, p: Profile) -> Verdict:
+    want = {tid: info.count for tid, info in catalogue().items()}
+    got = tile_totals(s)
+    diff = {k: got.get(k, 0) - n for k, n in want.items() if got.get(k, 0) != n}
+    extra = sorted(set(got) - set(want))
+    return expect(not diff and not extra, f"tile counts off by {diff} {extra or ''} (board + "
+                                           f"hands + piles + discards must hold the set)")
+
+
+def players_sized(a: JSON, p: Profile) -> Verdict:
+    n = _n(p)
+    sizes = {len(a["scores"]), len(a["supply"]), len(a["hands"]), a["players"]}
+    if sizes != {n}:
+        return Violation(f"per-player lists have sizes {sorted(sizes)}, the profile has {n}")
+    return expect(a["to_move"] is None or 1 <= a["to_move"] <= n,
+                  f"to_move {a['to_move']} is not a player 1-{n}")
+
+
+def turn_order(t: Transition, p: Profile) -> Verdict:
+    b, a = t.before, t.after
+    if a["to_move"] is None or b["to_move"] is None or a["to_move"] == b["to_move"]:
+        return NA
+    n = _n(p)
+    if _events(t, "river-phase-ended") and p.variant("CARC-TURN-ORDER") == "restart":
+        want = 1
+    else:
+        skips = len(_events(t, "turn-skipped"))
+        want = (b["to_move"] + skips) % n + 1
+    return expect(a["to_move"] == want, f"player {a['to_move']} moves after player "
+                                        f"{b['to_move']}; the turn order gives {want}")
+
+
+def coords(t: Transition, p: Profile) -> Verdict:
+    if not _is(t, "place"):
+        return NA
+    act = t.action
+    entry = {"at": act["at"], "tile": act["tile"], "rotation": act["rotation"]}
+    if entry not in t.after["board"]:
+        return Violation(f"the board lacks the placed {entry}")
+    placed = _events(t, "tile-placed")
+    cells = [tuple(b["at"]) for b in t.after["board"]]
+    if len(set(cells)) != len(cells):
+        return Violation("two tiles share a cell")
+    return expect(len(placed) == 1 and placed[0]["at"] == act["at"]
+                  and placed[0]["rotation"] == act["rotation"],
+                  f"tile-placed event {placed} does not match the action {act}")
+
+
+def spring(s: JSON, p: Profile) -> Verdict:
+    ok = {"at": [0, 0], "tile": "RS", "rotation": 0} in s["board"]
+    return expect(ok, "the spring is not at [0, 0] with rotation 0")
+
+
+# --- the river -------------------------------------------------------------------------------
+def river_draw(t: Transition, p: Profile) -> Verdict:
+    b = t.before
+    if b["phase"] != "river" or not _is(t, "draw"):
+        return NA
+    tile = t.action["tile"]
+    if catalogue()[tile].set != "river":
+        return Violation(f"{tile} drawn in the river phase is not a river tile")
+    if b["pending"] != [b["to_move"]]:
+        return Violation(f"a river turn draws one tile for the player to move, pending "
+                         f"{b['pending']}")
+    return expect(t.after["hands"][b["to_move"] - 1] == [tile],
+                  f"player {b['to_move']} should hold just the drawn {tile}")
+
+
+def _river_place(t: Transition) -> bool:
+    return _is(t, "place") and t.before["phase"] == "river"
+
+
+def river_contiguous(t: Transition, p: Profile) -> Verdict:
+    if not _river_place(t):
+        return NA
+    course = board(t.before).course()
+    return expect(course.open_cell is not None and _cell(t.action["at"]) == course.open_cell,
+                  f"river tile at {t.action['at']}, but the river continues at "
+                  f"{course.open_cell}")
+
+
+def river_meets_river(t: Transition, p: Profile) -> Verdict:
+    if not _is(t, "place"):
+        return NA
+    bd, act = board(t.before), t.action
+    cell = _cell(act["at"])
+    for s in range(4):
+        theirs = bd.edge_at(bd.neighbour(cell, s), (s + 2) % 4)
+        mine = catalogue()[act["tile"]].edges[(s - act["rotation"]) % 4]
+        if theirs is not None and (theirs == "river") != (mine == "river"):
+            return Violation(f"{act['tile']} at {act['at']}: its {SIDES[s]} edge ({mine}) "
+                             f"faces a {theirs} edge")
+    return OK
+
+
+def uturn_verdict(before: JSON, tile: str, cell: Cell, rotation: int, variant: str) -> Verdict:
+    """CARC-RIVER-NO-UTURN for one river placement at the river's open end."""
+    bd = board(before)
+    course = bd.course()
+    sides = river_sides(tile, rotation)
+    entry = (course.flow + 2) % 4
+    if len(sides) != 2 or entry not in sides:
+        return NA
+    out = sides[0] if sides[1] == entry else sides[1]
+    turn = (out - course.flow) % 4
+    last = course.turns[-1] if course.turns else 0
+    curves = [x for x in course.turns if x]
+    last_curve = curves[-1] if curves else 0
+    if turn and variant == "alternate" and turn == last_curve:
+        return Violation(f"{tile} at {list(cell)} turns the same way as the previous curve")
+    if turn and variant != "alternate" and turn == last:
+        return Violation(f"{tile} at {list(cell)} turns the same way as the tile before: U-turn")
+    ahead = bd.neighbour(cell, out)
+    if variant == "lookahead" and ahead in bd.cells:
+        return Violation(f"{tile} at {list(cell)} sends the river into the tile at {ahead}")
+    return OK
+
+
+def river_no_uturn(t: Transition, p: Profile) -> Verdict:
+    if not _river_place(t):
+        return NA
+    act = t.action
+    return uturn_verdict(t.before, act["tile"], _cell(act["at"]), act["rotation"],
+                         p.variant("CARC-RIVER-NO-UTURN"))
+
+
+def lake_ends(t: Transition, p: Profile) -> Verdict:
+    b, a = t.before, t.after
+    lake_last = p.variant("CARC-RIVER-LAKE-ENDS") == "lake-last"
+    if b["phase"] == "river" and _is(t, "draw") and t.action["tile"] == "RE":
+        others = sum(n for k, n in b["river_pile"].items() if k != "RE")
+        return expect(not lake_last or others == 0,
+                      f"the lake was drawn with {others} other river tiles left (lake-last)")
+    if a["phase"] == "river" and board(a).course().open_cell is None:
+        return expect(a["step"] == "claim", "the lake is placed but the river phase goes on")
+    if b["phase"] != "river" or a["phase"] == "river":
+        return NA
+    ended = _events(t, "river-phase-ended")
+    if len(ended) != 1:
+        return Violation("the river phase ended without a river-phase-ended event")
+    closed = board(a).course().open_cell is None
+    pile_empty = not b["river_pile"] and not any(h for h in b["hands"])
+    if not (closed or pile_empty):
+        return Violation("the river phase ended with the river open and river tiles left")
+    left = sorted(k for k, n in b["river_pile"].items() for _ in range(n))
+    return expect(ended[0]["removed"] == left,
+                  f"river tiles removed {ended[0]['removed']}, the pile held {left}")
+
+
+# --- tiles and hands -------------------------------------------------------------------------
+def deck_draw(t: Transition, p: Profile) -> Verdict:
+    if not _is(t, "draw"):
+        return NA
+    b, a, tile = t.before, t.after, t.action["tile"]
+    pile = "river_pile" if b["phase"] == "river" else "deck"
+    had = b[pile].get(tile, 0)
+    if had <= 0:
+        return Violation(f"{tile} was drawn but the {pile} held none")
+    now = a[pile].get(tile, 0)
+    if now != had - 1:
+        return Violation(f"the {pile} held {had} {tile}, after the draw {now}")
+    who = b["pending"][0]
+    return expect(a["hands"][who - 1].count(tile) == b["hands"][who - 1].count(tile) + 1,
+                  f"player {who} did not receive the drawn {tile}")
+
+
+def opening_deal(t: Transition, p: Profile) -> Verdict:
+    if not _events(t, "river-phase-ended"):
+        return NA
+    a = t.after
+    deal = p.param("CARC-HAND-DEAL", "opening_deal")
+    left = sum(a["deck"].values())
+    want: list[int] = []
+    for player in range(1, _n(p) + 1):
+        k = min(deal, left)
+        want += [player] * k
+        left -= k
+    return expect(a["pending"][:len(want)] == want,
+                  f"opening deal pending {a['pending']}, expected to start with {want}")
+
+
+def hand_bound(a: JSON, p: Profile) -> Verdict:
+    cap = p.param("CARC-HAND-SIZE", "hand_max")
+    sizes = [len(h) for h in a["hands"]]
+    return expect(max(sizes) <= cap, f"hand sizes {sizes} exceed {cap}")
+
+
+def hand_size(t: Transition, p: Profile) -> Verdict:
+    a = t.after
+    cap = p.param("CARC-HAND-SIZE", "hand_max")
+    draws_done = t.before["step"] == "draw" and a["step"] == "place"
+    if a["phase"] != "land" or not draws_done or a["to_move"] != t.before["to_move"]:
+        return NA
+    per_turn = p.param("CARC-HAND-SIZE", "draw_per_turn")
+    deal = p.param("CARC-HAND-DEAL", "opening_deal")
+    if per_turn < 1 or deal + per_turn < cap:
+        return OK  # parameters under which a hand need not be full after the draws
+    size = len(a["hands"][a["to_move"] - 1])
+    return expect(size == cap or not a["deck"],
+                  f"player {a['to_move']} starts placing with {size} tiles while the deck "
+                  f"still holds tiles")
+
+
+def _nothing_fits(state: JSON, p: Profile) -> bool:
+    hand = state["hands"][state["to_move"] - 1]
+    bd = board(state)
+    if state["phase"] != "river":
+        return not hand_fits(bd, hand)
+    cell = bd.course().open_cell
+    if cell is None:
+        return True
+    variant = p.variant("CARC-RIVER-NO-UTURN")
+    return not any(bd.mismatch(tile, cell, r) is None
+                   and not isinstance(uturn_verdict(state, tile, cell, r, variant), Violation)
+                   for tile in set(hand) for r in range(4))
+
+
+def nofit(t: Transition, p: Profile) -> Verdict:
+    if not _is(t, "discard"):
+        return NA
+    if not _nothing_fits(t.before, p):
+        return Violation("a tile was discarded although a tile of the hand fits")
+    tile = t.action["tile"]
+    return expect(t.after["discarded"].count(tile) == t.before["discarded"].count(tile) + 1,
+                  f"the discarded {tile} is not among the discarded tiles")
+
+
+def nofit_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
+    if not _action_of(action, "discard"):
+        return NA
+    if state["step"] != "place" or action.get("tile") not in state["hands"][state["to_move"] - 1]:
+        return NA
+    allowed = _nothing_fits(state, p)
+    if accepted and not allowed:
+        return Violation("the engine accepted a discard while a tile of the hand fits")
+    return expect(accepted or not allowed, "the engine refused the discard although no tile of "
+                                           "the hand fits anywhere")
+
+
+# --- placement -------------------------------------------------------------------------------
+def adjacent(t: Transition, p: Profile) -> Verdict:
+    if not _is(t, "place"):
+        return NA
+    return _adjacent_problem(t.before, t.action) or OK
+
+
+def _adjacent_problem(state: JSON, action: JSON) -> Verdict | None:
+    bd, cell = board(state), _cell(action["at"])
+    if cell in bd.cells:
+        return Violation(f"{action['at']} already held a tile")
+    if not any(bd.neighbour(cell, s) in bd.cells for s in range(4)):
+        return Violation(f"{action['at']} touches no placed tile")
+    return None
+
+
+def _match_problem(state: JSON, action: JSON) -> Verdict | None:
+    bd = board(state)
+    why = bd.mismatch(action["tile"], _cell(action["at"]), action["rotation"])
+    if why and "edge" in why:
+        return Violation(f"{action['tile']} at {action['at']} rotation {action['rotation']}: "
+                         f"{why}")
+    return None
+
+
+def match(t: Transition, p: Profile) -> Verdict:
+    if not _is(t, "place"):
+        return NA
+    return _match_problem(t.before, t.action) or OK
+
+
+def _place_judge(problem: Any) -> Any:
+    def judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
+        if not accepted or not _action_of(action, "place"):
+            return NA
+        if state["step"] != "place":
+            return NA
+        return problem(state, action, p) or OK
+    return judge
+
+
+def _river_cell_problem(state: JSON, action: JSON, p: Profile) -> Verdict | None:
+    if state["phase"] != "river":
+        return None
+    open_cell = board(state).course().open_cell
+    if _cell(action["at"]) != open_cell:
+        return Violation(f"accepted a river tile at {action['at']}; the river continues at "
+                         f"{open_cell}")
+    return None
+
+
+def _uturn_problem(state: JSON, action: JSON, p: Profile) -> Verdict | None:
+    if state["phase"] != "river" or _cell(action["at"]) != board(state).course().open_cell:
+        return None
+    v = uturn_verdict(state, action["tile"], _cell(action["at"]), action["rotation"],
+                      p.variant("CARC-RIVER-NO-UTURN"))
+    return v if isinstance(v, Violation) else None
+
+
+# --- features and claims ---------------------------------------------------------------------
+def _feature_for_event(bd: Board, e: JSON) -> Feature | None:
+    """The feature an event names: same kind and tiles, complete exactly when the event
+    says it was completed (a tile can hold several roads, so tiles alone are ambiguous)."""
+    tiles = sorted(e["tiles"])
+    complete = e.get("type") == "feature-completed"
+    for f in bd.features():
+        if f.kind == e["feature"] and f.tile_list() == tiles and f.complete == complete:
+            return f
+    return None
+
+
+def feature_join(t: Transition, p: Profile) -> Verdict:
+    events = _events(t, "feature-completed", "feature-final")
+    if not events:
+        return NA
+    bd = board(t.after)
+    for e in events:
+        f = _feature_for_event(bd, e)
+        if f is None:
+            state = "completed" if e["type"] == "feature-completed" else "open"
+            return Violation(f"no {state} {e['feature']} on the board covers exactly "
+                             f"{e['tiles']}")
+        if f.banners != e["banners"]:
+            return Violation(f"the {e['feature']} at {e['tiles'][0]} has {f.banners} banners, "
+                             f"the event says {e['banners']}")
+    return OK
+
+
+def claim_one(t: Transition, p: Profile) -> Verdict:
+    placed = _events(t, "meeple-placed")
+    if _is(t, "claim"):
+        return expect(len(placed) == 1 and t.after["step"] != "claim",
+                      "a claim must place exactly one meeple and end the claim step")
+    if _is(t, "pass"):
+        return expect(not placed and t.after["step"] != "claim", "a pass must place no meeple")
+    return expect(not placed, "only a claim places a meeple") if placed else NA
+
+
+def claim_placed_tile(t: Transition, p: Profile) -> Verdict:
+    if not _is(t, "claim"):
+        return NA
+    placed = _events(t, "meeple-placed")
+    if not placed or placed[0]["at"] != t.before["placed"]:
+        return Violation(f"the meeple went to {placed[0]['at'] if placed else None}, not on the "
+                         f"tile just placed {t.before['placed']}")
+    return expect(placed[0]["feature"] in ("road", "city", "monastery"),
+                  f"a meeple was put on a {placed[0]['feature']}")
+
+
+def _claim_target(state: JSON, action: JSON) -> Feature | None:
+    if state["step"] != "claim" or state["placed"] is None:
+        return None
+    return board(state).feature_at(_cell(state["placed"]), action["on"])
+
+
+def claim_unclaimed(t: Transition, p: Profile) -> Verdict:
+    if not _is(t, "claim"):
+        return NA
+    return _unclaimed_problem(t.before, t.action) or OK
+
+
+def _unclaimed_problem(state: JSON, action: JSON) -> Verdict | None:
+    f = _claim_target(state, action)
+    if f is None:
+        return Violation(f"the placed tile has no feature on {action['on']!r}")
+    if any(f.meeples):
+        return Violation(f"the {f.kind} already held meeples {f.meeples}")
+    bd = board(state)
+    blocked = [bd.feature_at(_cell(state["placed"]), s) for s in state["claim_blocked"]]
+    if any(f is g for g in blocked):
+        return Violation(f"the {f.kind} was scored at placement this turn")
+    return None
+
+
+def _claim_judge(problem: Any) -> Any:
+    def judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
+        if not accepted or not _action_of(action, "claim"):
+            return NA
+        return problem(state, action) or OK
+    return judge
+
+
+def _placed_tile_problem(state: JSON, action: JSON) -> Verdict | None:
+    if state["step"] != "claim":
+        return Violation("a claim was accepted outside the claim step")
+    return None if _claim_target(state, action) else Violation(
+        f"accepted a claim on {action['on']!r}, where the placed tile has no road, town or "
+        f"monastery")
+
+
+def supply_state(a: JSON, p: Profile) -> Verdict:
+    total = p.param("CARC-MEEPLE-SUPPLY", "meeples")
+    on_board = [0] * _n(p)
+    for m in a["meeples"]:
+        on_board[m["player"] - 1] += 1
+    bad = [i + 1 for i in range(_n(p)) if on_board[i] + a["supply"][i] != total]
+    return expect(not bad, f"players {bad} do not own {total} meeples (board {on_board}, "
+                           f"supply {a['supply']})")
+
+
+def supply(t: Transition, p: Profile) -> Verdict:
+    if not _is(t, "claim"):
+        return NA
+    return expect(t.before["supply"][t.before["to_move"] - 1] > 0,
+                  "a player with an empty supply claimed a feature")
+
+
+def supply_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
+    if not accepted or not _action_of(action, "claim") or state["to_move"] is None:
+        return NA
+    return expect(state["supply"][state["to_move"] - 1] > 0,
+                  "the engine accepted a claim from a player with no meeple in the supply")
+
+
+def meeple_return(a: JSON, p: Profile) -> Verdict:
+    if not a["meeples"]:
+        return NA
+    bd = board(a)
+    waiting: list[Feature] = []
+    if a["step"] == "claim" and p.variant("CARC-SCORE-TIMING") == "after-claim":
+        cell = _cell(a["placed"])
+        waiting = bd.features_on(cell) + bd.monasteries_near(cell)
+    for f in bd.features():
+        if any(f.meeples) and f.complete and all(f is not w for w in waiting):
+            return Violation(f"meeples {f.meeples} stay on a completed {f.kind} at "
+                             f"{f.tile_list()[0]}")
+    return OK
+
+
+def _value(kind: str, tiles: int, banners: int, present: int, p: Profile,
+           complete: bool) -> int:
+    """What the catalogue says a feature is worth (CARC-*-COMPLETE, CARC-SCORE-INCOMPLETE)."""
+    def param(rule: str, name: str) -> int:
+        return int(p.param(rule, name))
+    if complete:
+        if kind == "road":
+            return tiles * param("CARC-ROAD-COMPLETE", "points_per_tile")
+        if kind == "city":
+            return (tiles * param("CARC-TOWN-COMPLETE", "points_per_tile")
+                    + banners * param("CARC-TOWN-COMPLETE", "points_per_banner"))
+        return param("CARC-MONASTERY-COMPLETE", "points")
+    r = "CARC-SCORE-INCOMPLETE"
+    if kind == "road":
+        return tiles * param(r, "road_per_tile")
+    if kind == "city":
+        return tiles * param(r, "town_per_tile") + banners * param(r, "town_per_banner")
+    return present * param(r, "monastery_per_tile")
+
+
+def _completion(kind: str) -> Any:
+    def check(t: Transition, p: Profile) -> Verdict:
+        events = [e for e in _events(t, "feature-completed") if e["feature"] == kind]
+        if not events:
+            return NA
+        bd = board(t.after)
+        for e in events:
+            f = _feature_for_event(bd, e)
+            if f is None or not f.complete:
+                return Violation(f"the {kind} at {e['tiles'][:1]} scored as completed is open")
+            want = _value(kind, len(e["tiles"]), e["banners"], f.present, p, True)
+            if e["points"] != want:
+                return Violation(f"a completed {kind} of {len(e['tiles'])} tiles and "
+                                 f"{e['banners']} banners is worth {want}, not {e['points']}")
+        return OK
+    return check
+
+
+def majority(t: Transition, p: Profile) -> Verdict:
+    events = _events(t, "feature-completed", "feature-final")
+    if not events:
+        return NA
+    gained = [0] * _n(p)
+    for e in events:
+        counts = e["meeples"]
+        top = max(counts)
+        want = [i + 1 for i, c in enumerate(counts) if c == top and c > 0]
+        if e["scorers"] != want:
+            return Violation(f"{e['feature']} with meeples {counts}: scorers {e['scorers']}, "
+                             f"the majority rule gives {want}")
+        for s in want:
+            gained[s - 1] += e["points"]
+    delta = [x - y for x, y in zip(t.after["scores"], t.before["scores"], strict=True)]
+    return expect(delta == gained, f"scores moved by {delta}, the scored features give {gained}")
+
+
+def score_timing(t: Transition, p: Profile) -> Verdict:
+    if not _is(t, "place"):
+        return NA
+    done = _events(t, "feature-completed")
+    if p.variant("CARC-SCORE-TIMING") == "after-claim":
+        return expect(not done, "a feature was scored at placement (after-claim scores after "
+                                "the claim step)")
+    bd = board(t.after)
+    cell = _cell(t.action["at"])
+    held = set()  # (cell, part index) that held a meeple before the tile came
+    for m in t.before["meeples"]:
+        c = _cell(m["at"])
+        for i, part in enumerate(parts(*bd.cells[c])):
+            if part[3] == m["on"]:
+                held.add((c, i))
+    scored = {(e["feature"], tuple(map(tuple, e["tiles"]))) for e in done}
+    for f in bd.features_on(cell) + bd.monasteries_near(cell):
+        key = (f.kind, tuple(map(tuple, f.tile_list())))
+        if f.complete and f.parts & held and key not in scored:
+            return Violation(f"the {f.kind} at {f.tile_list()[0]} was completed holding meeples "
+                             f"but not scored at placement")
+    return OK
+
+
+def _key(kind: str, tiles: list[list[int]]) -> tuple[str, tuple[tuple[int, ...], ...]]:
+    return kind, tuple(sorted(tuple(c) for c in tiles))
+
+
+def incomplete(t: Transition, p: Profile) -> Verdict:
+    finals = _events(t, "feature-final")
+    if not _events(t, "game-ended"):
+        return expect(not finals, "features were scored as incomplete before the end") if \
+            finals else NA
+    bd = board(t.after)
+    for e in finals:
+        f = _feature_for_event(bd, e)
+        if f is None:
+            return Violation(f"no {e['feature']} covers {e['tiles']}")
+        want = _value(e["feature"], len(e["tiles"]), f.banners, f.present, p, False)
+        if e["points"] != want:
+            return Violation(f"an incomplete {e['feature']} at {e['tiles'][0]} is worth {want}, "
+                             f"not {e['points']}")
+    # every feature still holding meeples when the game ended is scored once
+    before = board(t.before)
+    held = {_key(f.kind, f.tile_list()) for f in before.features() if any(f.meeples)}
+    scored_in_game = {_key(e["feature"], e["tiles"]) for e in _events(t, "feature-completed")}
+    finals_keys = {_key(e["feature"], e["tiles"]) for e in finals}
+    if len(finals_keys) != len(finals):
+        return Violation("a feature was scored twice at the end")
+    if _is(t, "place") or _is(t, "claim"):
+        return OK  # the last tile may have grown or joined features; counted above
+    missing = held - scored_in_game - finals_keys
+    return expect(not missing, f"features with meeples left unscored at the end: "
+                               f"{sorted(missing)[:2]}")
+
+
+def _pre_final(t: Transition) -> list[int]:
+    scores = list(t.after["scores"])
+    for e in _events(t, "feature-final"):
+        for s in e["scorers"]:
+            scores[s - 1] -= e["points"]
+    return scores
+
+
+def points_open(a: JSON, p: Profile) -> Verdict:
+    limit = p.param("CARC-END-POINTS", "points")
+    if a["result"] is not None:
+        return NA
+    return expect(max(a["scores"]) < limit,
+                  f"a score of {max(a['scores'])} reached {limit} but the game goes on")
+
+
+def end_points(t: Transition, p: Profile) -> Verdict:
+    limit = p.param("CARC-END-POINTS", "points")
+    a = t.after
+    if not _events(t, "game-ended"):
+        return NA
+    reached = max(_pre_final(t)) >= limit
+    reason = a["result"]["reason"]
+    return expect(reached == (reason == "points-limit"),
+                  f"the game ended for {reason!r} with scores {_pre_final(t)} before the final "
+                  f"scoring")
+
+
+def tiles_left(a: JSON, p: Profile) -> Verdict:
+    empty = not a["deck"] and not any(a["hands"])
+    if a["result"] is None:
+        if a["phase"] != "land" or a["step"] == "claim":  # the last tile's claim step
+            return NA
+        return expect(not empty, "the deck and every hand are empty but the game goes on")
+    if a["result"]["reason"] == "tiles-exhausted":
+        return expect(empty, "the game ended for tiles-exhausted with tiles left")
+    return NA
+
+
+def end_tiles(t: Transition, p: Profile) -> Verdict:
+    a = t.after
+    skipped = _events(t, "turn-skipped")
+    if not skipped:
+        return NA
+    for e in skipped:
+        if a["deck"] or a["hands"][e["player"] - 1]:
+            return Violation(f"player {e['player']} was skipped while holding or able to draw "
+                             f"a tile")
+    return OK
+
+
+def winner(s: JSON, p: Profile) -> Verdict:
+    r = s["result"]
+    if r is None:
+        return NA
+    top = max(r["scores"])
+    tied = [i + 1 for i, s in enumerate(r["scores"]) if s == top]
+    want = tied if len(tied) == 1 or p.variant("CARC-WINNER") == "shared" else []
+    return expect(r["winners"] == want, f"winners {r['winners']}, the scores "
+                                        f"{r['scores']} give {want}")
+
+
+# --- the protocol ----------------------------------------------------------------------------
+FRAME = re.compile(r"(\d+),(.*)", re.DOTALL)
+
+
+def _frame(text: str, p: Profile) -> JSON:
+    m = FRAME.fullmatch(text)
+    limit = p.param("CARC-PROTO-FRAME", "max_chars")
+    if not m or int(m.group(1)) != len(m.group(2)) or len(text) > limit:
+        return None
+    try:
+        return json.loads(m.group(2))
+    except ValueError:
+        return None
+
+
+def proto_frame(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
+    data = _frame(text, p)
+    return expect(isinstance(data, dict), f"the engine accepted the malformed message "
+                                          f"{text[:60]!r}")
+
+
+def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
+    data = _frame(text, p)
+    if not isinstance(data, dict):
+        return NA
+    if not isinstance(action, dict):
+        return Violation(f"the referee's answer {action!r} is not an action")
+    centre = p.param("CARC-PROTO-REPLY", "centre")
+    kind = data.get("event_type")
+    if data.get("player_id") != (state["to_move"] or 0) - 1:
+        return Violation(f"accepted a reply with player_id {data.get('player_id')!r} for player "
+                         f"{state['to_move']}")
+    raw = data.get("tile")
+    tile: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    if kind == "move_place_tile":
+        pos = tile.get("pos") or [0, 0]
+        want = {"type": "place", "tile": tile.get("tile_type"),
+                "at": [pos[0] - centre, pos[1] - centre], "rotation": tile.get("rotation")}
+        return expect(action == want, f"the reply asked for {want}, the referee made {action}")
+    if kind == "move_discard_tile":
+        return expect(action == {"type": "discard", "tile": tile.get("tile_type")},
+                      f"the discard reply became {action}")
+    if kind == "move_place_meeple_pass":
+        return expect(action == {"type": "pass"}, f"the pass reply became {action}")
+    if kind == "move_place_meeple":
+        spot = PLACED_ON.get(str(data.get("placed_on")))
+        if spot is None or action.get("type") != "claim":
+            return Violation(f"the claim reply became {action}")
+        bd = board(state)
+        cell = _cell(state["placed"])
+        same = bd.feature_at(cell, spot) is bd.feature_at(cell, action["on"])
+        return expect(same and bd.feature_at(cell, spot) is not None,
+                      f"placed_on {data.get('placed_on')} became a claim on {action['on']}")
+    return Violation(f"the referee accepted event_type {kind!r}")
+
+
+ORACLES: list[Oracle] = [
+    Oracle("CARC-TILES", state=tiles_conserved),
+    Oracle("CARC-PLAYERS", state=players_sized),
+    Oracle("CARC-TURN-ORDER", check=turn_order),
+    Oracle("CARC-BOARD-COORDS", check=coords),
+    Oracle("CARC-RIVER-SPRING", state=spring),
+    Oracle("CARC-RIVER-DRAW", check=river_draw),
+    Oracle("CARC-RIVER-CONTIGUOUS", check=river_contiguous,
+           judge=_place_judge(_river_cell_problem)),
+    Oracle("CARC-RIVER-MEETS-RIVER", check=river_meets_river),
+    Oracle("CARC-RIVER-NO-UTURN", check=river_no_uturn, judge=_place_judge(_uturn_problem)),
+    Oracle("CARC-RIVER-LAKE-ENDS", check=lake_ends),
+    Oracle("CARC-DECK-DRAW", check=deck_draw),
+    Oracle("CARC-HAND-DEAL", check=opening_deal),
+    Oracle("CARC-HAND-SIZE", state=hand_bound, check=hand_size),
+    Oracle("CARC-HAND-NOFIT", check=nofit, judge=nofit_judge),
+    Oracle("CARC-PLACE-ADJACENT", check=adjacent,
+           judge=_place_judge(lambda s, a, p: _adjacent_problem(s, a))),
+    Oracle("CARC-PLACE-MATCH", check=match,
+           judge=_place_judge(lambda s, a, p: _match_problem(s, a))),
+    Oracle("CARC-FEATURE-JOIN", check=feature_join),
+    Oracle("CARC-CLAIM-ONE", check=claim_one),
+    Oracle("CARC-CLAIM-PLACED-TILE", check=claim_placed_tile,
+           judge=_claim_judge(_placed_tile_problem)),
+    Oracle("CARC-CLAIM-UNCLAIMED", check=claim_unclaimed,
+           judge=_claim_judge(_unclaimed_problem)),
+    Oracle("CARC-MEEPLE-SUPPLY", state=supply_state, check=supply, judge=supply_judge),
+    Oracle("CARC-MEEPLE-RETURN", state=meeple_return),
+    Oracle("CARC-ROAD-COMPLETE", check=_completion("road")),
+    Oracle("CARC-TOWN-COMPLETE", check=_completion("city")),
+    Oracle("CARC-MONASTERY-COMPLETE", check=_completion("monastery")),
+    Oracle("CARC-SCORE-MAJORITY", check=majority),
+    Oracle("CARC-SCORE-TIMING", check=score_timing),
+    Oracle("CARC-SCORE-INCOMPLETE", check=incomplete),
+    Oracle("CARC-END-POINTS", state=points_open, check=end_points),
+    Oracle("CARC-END-TILES", state=tiles_left, check=end_tiles),
+    Oracle("CARC-WINNER", state=winner),
+    Oracle("CARC-PROTO-FRAME", referee=proto_frame),
+    Oracle("CARC-PROTO-REPLY", referee=proto_reply),
+]
+
+HARNESS_RULES = ("CARC-PROTO-LIMITS",)
+"""Rules no oracle can see in canonical JSON (time limits, bans): the harness enforces them."""

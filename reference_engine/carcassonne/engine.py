@@ -1,0 +1,919 @@
+"""Carcassonne (SYNCS Bot Battle 2025, stage 1), played exactly as `spec/carcassonne.json` says.
+
+Internal actions are small tuples; `action_to_json` / `action_from_json` give the canonical
+JSON forms:
+
+* ("draw", kind)               chance: the next pending player draws a tile of `kind`
+* ("place", kind, pos, rot)    the player to move places a tile from the hand
+* ("discard", kind)            no tile of the hand fits: discard one (CARC-HAND-NOFIT)
+* ("claim", seg)               claim segment `seg` of the tile just placed
+* ("pass",)                    no claim this turn
+
+Positions are packed ints `(y + OFF) * ROW + (x + OFF)`. A segment is a road, town or
+monastery part of one placed tile; its node id is `pos * 8 + seg`. Features (joined
+segments) are kept incrementally: each placement joins the new segments to their neighbours'
+features (`owner` maps node -> feature id, `feats` holds one record per feature), so nothing
+is recomputed from the whole board. States are immutable by convention: dicts inside a
+state are copied before any change and never mutated afterwards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any, NamedTuple
+
+from reference_engine.carcassonne import rules
+from reference_engine.carcassonne.tiles import EDGE_KINDS, SIDES, TileKind, TileSet, load_tiles
+from reference_engine.contract import CHANCE, TERMINAL, IllegalAction, Outcome
+from schemas import first_error
+from spec import CatalogueError, Profile
+
+Action = tuple[Any, ...]
+JSON = Any
+
+OFF, ROW = 128, 256
+LIMIT = 120  # |x|, |y| bound for loaded positions: 84 tiles never reach it
+DELTA = (-ROW, 1, ROW, -1)  # top, right, bottom, left
+AROUND = (-ROW - 1, -ROW, -ROW + 1, -1, 1, ROW - 1, ROW, ROW + 1)
+ROAD, CITY, MONASTERY = 1, 2, 4
+FEATURE_NAMES = {ROAD: "road", CITY: "city", MONASTERY: "monastery"}
+SPOTS = ("top", "right", "bottom", "left", "monastery")
+RIVER_EDGE = 3
+RIVER_PHASE, LAND_PHASE, OVER = 0, 1, 2
+DRAW, PLACE, CLAIM, DONE = 0, 1, 2, 3
+PHASE_NAMES = ("river", "land", "over")
+STEP_NAMES = ("draw", "place", "claim", "over")
+STRAIGHT, RIGHT, LEFT = 0, 1, 3
+PASS: Action = ("pass",)
+COMPLETE_RULE = {ROAD: "CARC-ROAD-COMPLETE", CITY: "CARC-TOWN-COMPLETE",
+                 MONASTERY: "CARC-MONASTERY-COMPLETE"}
+
+
+def pack(x: int, y: int) -> int:
+    return (y + OFF) * ROW + (x + OFF)
+
+
+def unpack(pos: int) -> list[int]:
+    return [pos % ROW - OFF, pos // ROW - OFF]
+
+
+# --- compiled tile tables ------------------------------------------------------------------
+class Seg(NamedTuple):
+    kind: int  # ROAD, CITY or MONASTERY
+    sides: tuple[int, ...]  # board sides, after rotation
+    banner: bool
+    spot: int  # canonical claim spot: lowest side, or 4 for the monastery
+
+
+class Rot(NamedTuple):
+    code: int  # edge kinds, two bits per side
+    edges: tuple[int, int, int, int]
+    segs: tuple[Seg, ...]
+    side_seg: tuple[int, int, int, int]  # segment on each side, -1 if none
+    river: tuple[int, ...]  # river sides
+    monastery: int  # segment index of the monastery, -1 if none
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    tiles: TileSet
+    ids: tuple[str, ...]
+    index: dict[str, int]
+    rot: tuple[tuple[Rot, Rot, Rot, Rot], ...]
+    land: tuple[int, ...]
+    river: tuple[int, ...]
+    spring: int
+    lake: int
+    counts: tuple[int, ...]
+    sort_key: tuple[str, ...]  # hands and discards are listed sorted by tile id
+
+
+def _rot(kind: TileKind, r: int) -> Rot:
+    edges = tuple(EDGE_KINDS.index(kind.edge(s, r)) for s in range(4))
+    segs: list[Seg] = []
+    side_seg = [-1, -1, -1, -1]
+    river: tuple[int, ...] = ()
+    monastery = -1
+    for f in kind.features:
+        sides = tuple(sorted((s + r) % 4 for s in f.sides))
+        if f.kind == "river":
+            river = sides
+            continue
+        code = {"road": ROAD, "city": CITY, "monastery": MONASTERY}[f.kind]
+        if code == MONASTERY:
+            monastery = len(segs)
+        for s in sides:
+            side_seg[s] = len(segs)
+        segs.append(Seg(code, sides, f.banner, sides[0] if sides else 4))
+    code_bits = sum(e << (2 * s) for s, e in enumerate(edges))
+    return Rot(code_bits, edges, tuple(segs), tuple(side_seg), river,  # type: ignore[arg-type]
+               monastery)
+
+
+@cache
+def tables(tiles: TileSet) -> Tables:
+    kinds = tiles.tiles
+    rot = tuple(tuple(_rot(k, r) for r in range(4)) for k in kinds)
+    spring = next(i for i, k in enumerate(kinds) if k.role == "spring")
+    lake = next(i for i, k in enumerate(kinds) if k.role == "lake")
+    return Tables(tiles, tuple(k.id for k in kinds), {k.id: i for i, k in enumerate(kinds)},
+                  rot, tuple(i for i, k in enumerate(kinds) if k.set == "land"),  # type: ignore[arg-type]
+                  tuple(i for i, k in enumerate(kinds) if k.set == "river"), spring, lake,
+                  tuple(k.count for k in kinds), tuple(k.id for k in kinds))
+
+
+# --- configuration -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CarcConfig:
+    """A profile's parameters and chosen variants, resolved once."""
+
+    profile: Profile
+    t: Tables
+    players: int
+    meeples: int
+    hand_max: int
+    opening_deal: int
+    draw_per_turn: int
+    end_points: int
+    road_pts: int
+    town_pts: int
+    banner_pts: int
+    monastery_pts: int
+    inc_road: int
+    inc_town: int
+    inc_banner: int
+    inc_monastery: int
+    uturn: str  # CARC-RIVER-NO-UTURN: immediate, alternate, lookahead
+    lake_last: bool  # CARC-RIVER-LAKE-ENDS = lake-last
+    score_at_placement: bool  # CARC-SCORE-TIMING = at-placement
+    nofit_continue: bool  # CARC-HAND-NOFIT = continue
+    land_continue: bool  # CARC-TURN-ORDER = continue
+    shared_win: bool  # CARC-WINNER = shared
+    centre: int
+    max_chars: int
+
+    @staticmethod
+    def of(profile: Profile) -> CarcConfig:
+        return _config(profile)
+
+
+@cache
+def _config(profile: Profile) -> CarcConfig:
+    p, v = profile.param, profile.variant
+    players = p("CARC-PLAYERS", "players")
+    if not 2 <= players <= 5:
+        raise CatalogueError(f"profile {profile.id!r}: CARC-PLAYERS.players must be 2 to 5, "
+                             f"not {players}")
+    return CarcConfig(
+        profile, tables(load_tiles()), players, p("CARC-MEEPLE-SUPPLY", "meeples"),
+        p("CARC-HAND-SIZE", "hand_max"), p("CARC-HAND-DEAL", "opening_deal"),
+        p("CARC-HAND-SIZE", "draw_per_turn"), p("CARC-END-POINTS", "points"),
+        p("CARC-ROAD-COMPLETE", "points_per_tile"), p("CARC-TOWN-COMPLETE", "points_per_tile"),
+        p("CARC-TOWN-COMPLETE", "points_per_banner"), p("CARC-MONASTERY-COMPLETE", "points"),
+        p("CARC-SCORE-INCOMPLETE", "road_per_tile"), p("CARC-SCORE-INCOMPLETE", "town_per_tile"),
+        p("CARC-SCORE-INCOMPLETE", "town_per_banner"),
+        p("CARC-SCORE-INCOMPLETE", "monastery_per_tile"),
+        v("CARC-RIVER-NO-UTURN"), v("CARC-RIVER-LAKE-ENDS") == "lake-last",
+        v("CARC-SCORE-TIMING") == "at-placement", v("CARC-HAND-NOFIT") == "continue",
+        v("CARC-TURN-ORDER") == "continue", v("CARC-WINNER") == "shared",
+        p("CARC-PROTO-REPLY", "centre"), p("CARC-PROTO-FRAME", "max_chars"))
+
+
+# --- state ---------------------------------------------------------------------------------
+class Feat(NamedTuple):
+    kind: int
+    nodes: tuple[int, ...]
+    tiles: frozenset[int]
+    open: int  # open edges (roads, towns) or empty cells around (monastery)
+    banners: int
+    meeples: tuple[int, ...]  # per player, index 0 = player 1
+
+
+class River(NamedTuple):
+    open_pos: int  # the cell the river flows into next; -1 once the lake closed it
+    flow: int  # the side through which the river leaves its last tile
+    last_turn: int  # STRAIGHT, RIGHT or LEFT for the last river tile (the spring: STRAIGHT)
+    last_curve: int  # the turn of the last curve, STRAIGHT if none yet
+
+
+class CarcState(NamedTuple):
+    cfg: CarcConfig
+    phase: int
+    step: int
+    to_move: int  # the player whose turn it is; 0 when over
+    pending: tuple[int, ...]  # players receiving the next draws, in order
+    then_next: bool  # once `pending` is drawn: next turn (True) or place (False)
+    board: dict[int, tuple[int, int]]  # pos -> (kind, rotation)
+    cells: dict[int, tuple[int, int]]  # open cell -> (mask, value) edge constraints
+    owner: dict[int, int]  # node -> feature id
+    feats: dict[int, Feat]
+    meeples: dict[int, int]  # node -> player
+    supply: tuple[int, ...]
+    scores: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]  # land tiles left, per kind
+    river_pile: tuple[int, ...]  # river tiles left, per kind
+    discarded: tuple[int, ...]
+    placed: int  # the tile just placed (claim step), -1 otherwise
+    blocked: frozenset[int]  # segments of `placed` scored at placement: not claimable
+    river: River
+    result: dict[str, Any] | None = None
+
+    @property
+    def profile(self) -> Profile:
+        return self.cfg.profile
+
+
+def _add(tup: tuple[int, ...], i: int, amount: int) -> tuple[int, ...]:
+    out = list(tup)
+    out[i] += amount
+    return tuple(out)
+
+
+def _sorted_hand(t: Tables, hand: list[int]) -> tuple[int, ...]:
+    return tuple(sorted(hand, key=t.sort_key.__getitem__))
+
+
+# --- board building (shared by apply and load) ---------------------------------------------
+def lay(t: Tables, board: dict[int, tuple[int, int]], cells: dict[int, tuple[int, int]],
+        owner: dict[int, int], feats: dict[int, Feat], pos: int, kind: int, rot: int,
+        players: int) -> None:
+    """Put a tile on the board, joining its segments to the features around (CARC-FEATURE-JOIN).
+
+    Mutates the given dicts, which the caller has copied. Does not check legality.
+    """
+    rt = t.rot[kind][rot]
+    board[pos] = (kind, rot)
+    cells.pop(pos, None)
+    zero = (0,) * players
+    base = pos * 8
+    for i, seg in enumerate(rt.segs):
+        node = base + i
+        if seg.kind == MONASTERY:
+            filled = sum(1 for d in AROUND if pos + d in board)
+            feats[node] = Feat(MONASTERY, (node,), frozenset((pos,)), 8 - filled, 0, zero)
+        else:
+            feats[node] = Feat(seg.kind, (node,), frozenset((pos,)), len(seg.sides),
+                               1 if seg.banner else 0, zero)
+        owner[node] = node
+    for s in range(4):
+        npos = pos + DELTA[s]
+        ns = (s + 2) % 4
+        there = board.get(npos)
+        if there is None:
+            m, v = cells.get(npos, (0, 0))
+            cells[npos] = (m | 3 << (2 * ns), v | rt.edges[s] << (2 * ns))
+            continue
+        mine = rt.side_seg[s]
+        if mine < 0:
+            continue
+        theirs = t.rot[there[0]][there[1]].side_seg[ns]
+        _join(owner, feats, owner[base + mine], owner[npos * 8 + theirs])
+    for d in AROUND:
+        there = board.get(pos + d)
+        if there is not None:
+            m = t.rot[there[0]][there[1]].monastery
+            if m >= 0:
+                fid = owner[(pos + d) * 8 + m]
+                f = feats[fid]
+                feats[fid] = f._replace(open=f.open - 1)
+
+
+def _join(owner: dict[int, int], feats: dict[int, Feat], a: int, b: int) -> None:
+    """Join features a and b across one matched edge (a == b: the edge closes a loop)."""
+    fa = feats[a]
+    if a == b:
+        feats[a] = fa._replace(open=fa.open - 2)
+        return
+    fb = feats[b]
+    if len(fa.nodes) < len(fb.nodes):
+        a, b, fa, fb = b, a, fb, fa
+    for node in fb.nodes:
+        owner[node] = a
+    feats[a] = Feat(fa.kind, fa.nodes + fb.nodes, fa.tiles | fb.tiles, fa.open + fb.open - 2,
+                    fa.banners + fb.banners,
+                    tuple(x + y for x, y in zip(fa.meeples, fb.meeples, strict=True)))
+    del feats[b]
+
+
+def river_step(t: Tables, river: River, kind: int, rot: int, pos: int) -> tuple[River, int]:
+    """The river after a river tile at the open end; also the turn it makes."""
+    rt = t.rot[kind][rot]
+    if len(rt.river) == 1:  # the lake closes the river
+        return River(-1, river.flow, STRAIGHT, river.last_curve), STRAIGHT
+    entry = (river.flow + 2) % 4
+    exit_side = rt.river[0] if rt.river[1] == entry else rt.river[1]
+    turn = (exit_side - river.flow) % 4
+    curve = turn if turn != STRAIGHT else river.last_curve
+    return River(pos + DELTA[exit_side], exit_side, turn, curve), turn
+
+
+def uturn_problem(cfg: CarcConfig, board: dict[int, tuple[int, int]], river: River,
+                  kind: int, rot: int, pos: int) -> str | None:
+    """CARC-RIVER-NO-UTURN: why this river placement is refused, or None."""
+    after, turn = river_step(cfg.t, river, kind, rot, pos)
+    if turn == STRAIGHT:
+        if cfg.uturn == "lookahead" and after.open_pos >= 0 and after.open_pos in board:
+            return "the river would flow into a placed tile (lookahead)"
+        return None
+    way = "right" if turn == RIGHT else "left"
+    if cfg.uturn == "alternate":
+        if turn == river.last_curve:
+            return f"the river's previous curve also turned {way} (curves must alternate)"
+        return None
+    if turn == river.last_turn:
+        return f"the previous river tile also turned {way}: a U-turn"
+    if cfg.uturn == "lookahead" and after.open_pos in board:
+        return "the river would flow into a placed tile (lookahead)"
+    return None
+
+
+# --- the game ------------------------------------------------------------------------------
+class Carcassonne:
+    """The Carcassonne reference engine (`reference_engine.contract.Game`)."""
+
+    name = "carcassonne"
+
+    # --- contract ------------------------------------------------------------------------
+    def initial(self, profile: Profile, seed: int | None = None) -> CarcState:
+        cfg = CarcConfig.of(profile)
+        t = cfg.t
+        n = cfg.players
+        board: dict[int, tuple[int, int]] = {}
+        cells: dict[int, tuple[int, int]] = {}
+        owner: dict[int, int] = {}
+        feats: dict[int, Feat] = {}
+        origin = pack(0, 0)
+        lay(t, board, cells, owner, feats, origin, t.spring, 0, n)  # CARC-RIVER-SPRING
+        flow = t.rot[t.spring][0].river[0]
+        river = River(origin + DELTA[flow], flow, STRAIGHT, STRAIGHT)
+        deck = tuple(c if i in t.land else 0 for i, c in enumerate(t.counts))
+        pile = tuple(c if i in t.river and i != t.spring else 0 for i, c in enumerate(t.counts))
+        return CarcState(cfg, RIVER_PHASE, DRAW, 1, (1,), False, board, cells, owner, feats, {},
+                         (cfg.meeples,) * n, (0,) * n, ((),) * n, deck, pile, (), -1,
+                         frozenset(), river)
+
+    def current(self, state: CarcState) -> int:
+        if state.step == DONE:
+            return TERMINAL
+        if state.step == DRAW:
+            return CHANCE
+        return state.to_move
+
+    def scores(self, state: CarcState) -> list[int]:
+        return list(state.scores)
+
+    def award_points(self, counts: Any, points: Any, max2: rules.Max2 = max,
+                     ite: rules.Ite = rules.py_ite) -> list[Any]:
+        """CARC-SCORE-MAJORITY as the engine scores it; runs on z3 terms for the proof."""
+        return rules.award(counts, points, max2, ite)
+
+    # --- legal moves ---------------------------------------------------------------------
+    def placements(self, state: CarcState, kinds: Any = None) -> list[Action]:
+        """Every legal ("place", kind, pos, rot) for the given kinds (default: the hand)."""
+        t, out = state.cfg.t, []
+        hand = state.hands[state.to_move - 1] if kinds is None else kinds
+        if state.phase == RIVER_PHASE:
+            river = state.river
+            if river.open_pos < 0 or river.open_pos in state.board:
+                return []
+            m, v = state.cells[river.open_pos]
+            for k in sorted(set(hand)):
+                for r in range(4):
+                    if t.rot[k][r].code & m == v and uturn_problem(
+                            state.cfg, state.board, river, k, r, river.open_pos) is None:
+                        out.append(("place", k, river.open_pos, r))
+            return out
+        items = sorted(state.cells.items())
+        add = out.append
+        for k in sorted(set(hand)):
+            rk = t.rot[k]
+            c0, c1, c2, c3 = rk[0].code, rk[1].code, rk[2].code, rk[3].code
+            for pos, (m, v) in items:  # a cell's constraint: edge bits under `m` equal `v`
+                if c0 & m == v:
+                    add(("place", k, pos, 0))
+                if c1 & m == v:
+                    add(("place", k, pos, 1))
+                if c2 & m == v:
+                    add(("place", k, pos, 2))
+                if c3 & m == v:
+                    add(("place", k, pos, 3))
+        return out
+
+    def any_placement(self, state: CarcState) -> bool:
+        """Whether any tile of the hand fits anywhere (CARC-HAND-NOFIT decides on this)."""
+        if state.phase == RIVER_PHASE:
+            return bool(self.placements(state))
+        t = state.cfg.t
+        for k in set(state.hands[state.to_move - 1]):
+            codes = [rt.code for rt in t.rot[k]]
+            for m, v in state.cells.values():
+                for c in codes:
+                    if c & m == v:
+                        return True
+        return False
+
+    def claims(self, state: CarcState) -> list[Action]:
+        """Every legal ("claim", seg) on the tile just placed."""
+        if state.step != CLAIM or state.supply[state.to_move - 1] <= 0:
+            return []
+        kind, rot = state.board[state.placed]
+        out = []
+        base = state.placed * 8
+        for i in range(len(state.cfg.t.rot[kind][rot].segs)):
+            if i in state.blocked:
+                continue
+            if not any(state.feats[state.owner[base + i]].meeples):
+                out.append(("claim", i))
+        return out
+
+    def legal(self, state: CarcState) -> list[Action]:
+        if state.step == PLACE:
+            places = self.placements(state)
+            if places:
+                return places
+            return [("discard", k) for k in sorted(set(state.hands[state.to_move - 1]))]
+        if state.step == CLAIM:
+            return [PASS, *self.claims(state)]
+        return []
+
+    def _pile(self, state: CarcState) -> tuple[int, ...]:
+        return state.river_pile if state.phase == RIVER_PHASE else state.deck
+
+    def _drawable(self, state: CarcState) -> tuple[int, ...]:
+        """CARC-DECK-DRAW and CARC-RIVER-LAKE-ENDS: counts the next draw chooses among."""
+        pile = self._pile(state)
+        if state.phase == RIVER_PHASE and state.cfg.lake_last:
+            lake = state.cfg.t.lake
+            if pile[lake] and sum(pile) > pile[lake]:
+                return _add(pile, lake, -pile[lake])
+        return pile
+
+    def chance(self, state: CarcState) -> list[Outcome[Action]]:
+        if state.step != DRAW:
+            return []
+        pile = self._drawable(state)
+        total = sum(pile)
+        return [Outcome(("draw", k), Fraction(c, total)) for k, c in enumerate(pile) if c]
+
+    def random_chance(self, state: CarcState, rng: random.Random) -> Action:
+        """Draw a chance outcome with its true probability, without listing them all."""
+        pile = self._drawable(state)
+        r = rng.randrange(sum(pile))
+        for k, c in enumerate(pile):
+            if r < c:
+                return ("draw", k)
+            r -= c
+        raise AssertionError("unreachable: r < sum(pile)")
+
+    def random_action(self, state: CarcState, rng: random.Random) -> Action:
+        """A uniformly random legal action of the player to move, for fast random play."""
+        return rng.choice(self.legal(state))
+
+    # --- transitions ---------------------------------------------------------------------
+    def apply(self, state: CarcState, action: Action) -> tuple[CarcState, list[JSON]]:
+        kind = action[0] if isinstance(action, tuple) and action else None
+        step = state.step
+        if step == DONE:
+            raise IllegalAction("the game is over")
+        if step == DRAW:
+            if kind != "draw" or len(action) != 2:
+                raise IllegalAction(f"a tile draw (chance) is due, not {kind!r}")
+            return self._draw(state, action[1])
+        if step == PLACE:
+            if kind == "place" and len(action) == 4:
+                return self._place(state, action[1], action[2], action[3])
+            if kind == "discard" and len(action) == 2:
+                return self._discard(state, action[1])
+            raise IllegalAction(f"player {state.to_move} must place or discard a tile, "
+                                f"not {kind!r}")
+        if kind == "pass" and len(action) == 1:
+            events: list[JSON] = [{"type": "claim-passed", "rule": "CARC-CLAIM-ONE",
+                                   "player": state.to_move}]
+            return self._end_claim(state, events), events
+        if kind == "claim" and len(action) == 2:
+            return self._claim(state, action[1])
+        raise IllegalAction(f"player {state.to_move} must claim or pass, not {kind!r}")
+
+    def _draw(self, state: CarcState, k: Any) -> tuple[CarcState, list[JSON]]:
+        t = state.cfg.t
+        pile = self._drawable(state)
+        if not isinstance(k, int) or not 0 <= k < len(pile) or pile[k] <= 0:
+            name = t.ids[k] if isinstance(k, int) and 0 <= k < len(t.ids) else k
+            raise IllegalAction(f"tile {name!r} cannot be drawn now")
+        who = state.pending[0]
+        hands = list(state.hands)
+        hands[who - 1] = _sorted_hand(t, [*hands[who - 1], k])
+        river_phase = state.phase == RIVER_PHASE
+        state = state._replace(
+            hands=tuple(hands), pending=state.pending[1:],
+            river_pile=_add(state.river_pile, k, -1) if river_phase else state.river_pile,
+            deck=state.deck if river_phase else _add(state.deck, k, -1))
+        events: list[JSON] = [{"type": "tile-drawn", "rule": "CARC-DECK-DRAW", "player": who,
+                               "tile": t.ids[k], "pile": "river" if river_phase else "land"}]
+        if state.pending:
+            return state, events
+        if state.then_next:
+            return self._next_turn(state._replace(then_next=False), events), events
+        return state._replace(step=PLACE), events
+
+    def placement_problem(self, state: CarcState, k: int, pos: int, rot: int) -> str | None:
+        """Why placing kind k at pos with rot is illegal now, or None (the referee's reasons)."""
+        t = state.cfg.t
+        if k not in state.hands[state.to_move - 1]:
+            return f"tile {t.ids[k]} is not in player {state.to_move}'s hand"
+        if rot not in (0, 1, 2, 3):
+            return f"rotation {rot} is not 0-3"
+        x, y = unpack(pos)
+        if pos in state.board:
+            return f"cell [{x}, {y}] already holds a tile"
+        if pos not in state.cells:
+            return f"cell [{x}, {y}] touches no placed tile (CARC-PLACE-ADJACENT)"
+        if state.phase == RIVER_PHASE and pos != state.river.open_pos:
+            ox, oy = unpack(state.river.open_pos)
+            return (f"during the river phase the tile must continue the river at [{ox}, {oy}] "
+                    f"(CARC-RIVER-CONTIGUOUS)")
+        rt = t.rot[k][rot]
+        for s in range(4):
+            there = state.board.get(pos + DELTA[s])
+            if there is None:
+                continue
+            theirs = t.rot[there[0]][there[1]].edges[(s + 2) % 4]
+            if rt.edges[s] != theirs:
+                rule = ("CARC-RIVER-MEETS-RIVER" if RIVER_EDGE in (theirs, rt.edges[s])
+                        else "CARC-PLACE-MATCH")
+                return (f"the {SIDES[s]} edge ({EDGE_KINDS[rt.edges[s]]}) faces a "
+                        f"{EDGE_KINDS[theirs]} edge ({rule})")
+        if state.phase == RIVER_PHASE:
+            why = uturn_problem(state.cfg, state.board, state.river, k, rot, pos)
+            if why:
+                return f"{why} (CARC-RIVER-NO-UTURN {state.cfg.uturn})"
+        return None
+
+    def _place(self, state: CarcState, k: Any, pos: Any, rot: Any) -> tuple[CarcState, list[JSON]]:
+        cfg, t = state.cfg, state.cfg.t
+        if not (isinstance(k, int) and 0 <= k < len(t.ids) and isinstance(pos, int)
+                and isinstance(rot, int)):
+            raise IllegalAction("a placement is (kind, position, rotation) as integers")
+        why = self.placement_problem(state, k, pos, rot)
+        if why:
+            raise IllegalAction(why)
+        board, cells = dict(state.board), dict(state.cells)
+        owner, feats = dict(state.owner), dict(state.feats)
+        lay(t, board, cells, owner, feats, pos, k, rot, cfg.players)
+        river = state.river
+        if state.phase == RIVER_PHASE:
+            river = river_step(t, river, k, rot, pos)[0]
+        hand = list(state.hands[state.to_move - 1])
+        hand.remove(k)
+        hands = list(state.hands)
+        hands[state.to_move - 1] = tuple(hand)
+        events: list[JSON] = [{
+            "type": "tile-placed",
+            "rule": "CARC-RIVER-CONTIGUOUS" if state.phase == RIVER_PHASE else "CARC-PLACE-MATCH",
+            "player": state.to_move, "tile": t.ids[k], "at": unpack(pos), "rotation": rot}]
+        state = state._replace(board=board, cells=cells, owner=owner, feats=feats,
+                               hands=tuple(hands), river=river, step=CLAIM, placed=pos,
+                               blocked=frozenset())
+        if not cfg.score_at_placement:
+            return state, events
+        # CARC-SCORE-TIMING at-placement: features holding meeples score now; so do
+        # completed features off this tile (monasteries around), which nobody can claim now.
+        on_tile = self._tile_features(state, pos)
+        mine = set(on_tile.values())
+        now: list[int] = []
+        later: list[int] = []
+        for fid in self._completed_by(state, pos):
+            f = state.feats[fid]
+            (now if any(f.meeples) or fid not in mine else later).append(fid)
+        blocked = frozenset(i for i, fid in on_tile.items() if fid in now)
+        state = state._replace(blocked=blocked)
+        state = self._score(state, now, events)
+        if self._limit_reached(state):
+            state = self._score(state, later, events)
+            return self._finish(state, "points-limit", events), events
+        return state, events
+
+    def _tile_features(self, state: CarcState, pos: int) -> dict[int, int]:
+        """Segment index -> feature id for the tile at pos."""
+        kind, rot = state.board[pos]
+        n = len(state.cfg.t.rot[kind][rot].segs)
+        return {i: state.owner[pos * 8 + i] for i in range(n)}
+
+    def _completed_by(self, state: CarcState, pos: int) -> list[int]:
+        """Features completed by the tile at pos: its own closed features and the closed
+        monasteries around it (they were open while the cell was empty)."""
+        t = state.cfg.t
+        out = {fid for fid in self._tile_features(state, pos).values()
+               if state.feats[fid].open == 0}
+        for d in AROUND:
+            there = state.board.get(pos + d)
+            if there is not None:
+                m = t.rot[there[0]][there[1]].monastery
+                if m >= 0:
+                    fid = state.owner[(pos + d) * 8 + m]
+                    if state.feats[fid].open == 0:
+                        out.add(fid)
+        return sorted(out, key=lambda fid: self._feature_key(state, fid))
+
+    def _feature_key(self, state: CarcState, fid: int) -> tuple[int, list[list[int]]]:
+        f = state.feats[fid]
+        return f.kind, sorted(unpack(p) for p in f.tiles)
+
+    def _feature_event(self, state: CarcState, f: Feat, kind: str, rule: str, points: int,
+                       awards: list[int]) -> JSON:
+        return {"type": kind, "rule": rule, "feature": FEATURE_NAMES[f.kind],
+                "tiles": sorted(unpack(p) for p in f.tiles), "banners": f.banners,
+                "meeples": list(f.meeples), "points": points,
+                "scorers": [i + 1 for i, a in enumerate(awards) if a]}
+
+    def _score(self, state: CarcState, fids: list[int], events: list[JSON]) -> CarcState:
+        """Score completed features (CARC-SCORE-MAJORITY) and return their meeples."""
+        if not fids:
+            return state
+        cfg = state.cfg
+        feats, meeples = dict(state.feats), dict(state.meeples)
+        scores, supply = list(state.scores), list(state.supply)
+        for fid in fids:
+            f = feats[fid]
+            value = rules.completed_value(FEATURE_NAMES[f.kind], len(f.tiles), f.banners,
+                                          cfg.road_pts, cfg.town_pts, cfg.banner_pts,
+                                          cfg.monastery_pts)
+            awards = self.award_points(f.meeples, value)
+            events.append(self._feature_event(state, f, "feature-completed",
+                                              COMPLETE_RULE[f.kind], value, awards))
+            for i, a in enumerate(awards):
+                scores[i] += a
+            if any(f.meeples):
+                for node in f.nodes:
+                    meeples.pop(node, None)
+                for i, c in enumerate(f.meeples):
+                    supply[i] += c
+                events.append({"type": "meeples-returned", "rule": "CARC-MEEPLE-RETURN",
+                               "meeples": list(f.meeples)})
+                feats[fid] = f._replace(meeples=(0,) * cfg.players)
+        return state._replace(feats=feats, meeples=meeples, scores=tuple(scores),
+                              supply=tuple(supply))
+
+    def _limit_reached(self, state: CarcState) -> bool:
+        return any(s >= state.cfg.end_points for s in state.scores)
+
+    def _discard(self, state: CarcState, k: Any) -> tuple[CarcState, list[JSON]]:
+        t, p = state.cfg.t, state.to_move
+        if not isinstance(k, int) or k not in state.hands[p - 1]:
+            name = t.ids[k] if isinstance(k, int) and 0 <= k < len(t.ids) else k
+            raise IllegalAction(f"tile {name!r} is not in player {p}'s hand")
+        if self.any_placement(state):
+            raise IllegalAction("a tile of the hand can be placed: discarding is only allowed "
+                                "when none fits (CARC-HAND-NOFIT)")
+        hand = list(state.hands[p - 1])
+        hand.remove(k)
+        hands = list(state.hands)
+        hands[p - 1] = tuple(hand)
+        state = state._replace(hands=tuple(hands),
+                               discarded=_sorted_hand(t, [*state.discarded, k]))
+        events: list[JSON] = [{"type": "tile-discarded", "rule": "CARC-HAND-NOFIT",
+                               "player": p, "tile": t.ids[k]}]
+        if sum(self._pile(state)):
+            return state._replace(step=DRAW, pending=(p,),
+                                  then_next=not state.cfg.nofit_continue), events
+        if hand and state.cfg.nofit_continue:
+            return state, events
+        return self._next_turn(state, events), events
+
+    def _claim(self, state: CarcState, seg: Any) -> tuple[CarcState, list[JSON]]:
+        p, pos = state.to_move, state.placed
+        kind, rot = state.board[pos]
+        rt = state.cfg.t.rot[kind][rot]
+        if not isinstance(seg, int) or not 0 <= seg < len(rt.segs):
+            raise IllegalAction(f"the placed tile has no feature {seg!r} to claim")
+        if state.supply[p - 1] <= 0:
+            raise IllegalAction(f"player {p} has no meeple left in the supply "
+                                f"(CARC-MEEPLE-SUPPLY)")
+        node = pos * 8 + seg
+        fid = state.owner[node]
+        f = state.feats[fid]
+        name = FEATURE_NAMES[f.kind]
+        if seg in state.blocked:
+            raise IllegalAction(f"the {name} was completed and scored when the tile was placed: "
+                                f"it counts as claimed (CARC-CLAIM-UNCLAIMED)")
+        if any(f.meeples):
+            holders = [i + 1 for i, c in enumerate(f.meeples) if c]
+            raise IllegalAction(f"the {name} already holds meeples of player(s) "
+                                f"{holders} (CARC-CLAIM-UNCLAIMED)")
+        feats, meeples = dict(state.feats), dict(state.meeples)
+        feats[fid] = f._replace(meeples=_add(f.meeples, p - 1, 1))
+        meeples[node] = p
+        state = state._replace(feats=feats, meeples=meeples,
+                               supply=_add(state.supply, p - 1, -1))
+        events: list[JSON] = [{"type": "meeple-placed", "rule": "CARC-CLAIM-UNCLAIMED",
+                               "player": p, "at": unpack(pos), "on": SPOTS[rt.segs[seg].spot],
+                               "feature": name}]
+        return self._end_claim(state, events), events
+
+    def _end_claim(self, state: CarcState, events: list[JSON]) -> CarcState:
+        """After claim or pass: score what the tile completed and is still unscored."""
+        pos = state.placed
+        done = self._completed_by(state, pos)
+        if state.cfg.score_at_placement:
+            on_tile = set(self._tile_features(state, pos).values())
+            blocked = {state.owner[pos * 8 + i] for i in state.blocked}
+            done = [fid for fid in done if fid in on_tile and fid not in blocked]
+        state = self._score(state._replace(placed=-1, blocked=frozenset()), done, events)
+        if self._limit_reached(state):
+            return self._finish(state, "points-limit", events)
+        return self._next_turn(state, events)
+
+    # --- turns ---------------------------------------------------------------------------
+    def _next_turn(self, state: CarcState, events: list[JSON]) -> CarcState:
+        nxt = state.to_move % state.cfg.players + 1
+        if state.phase == RIVER_PHASE and (state.river.open_pos < 0
+                                           or not sum(state.river_pile)):
+            return self._end_river(state, events)
+        return self._start_turn(state, nxt, events)
+
+    def _start_turn(self, state: CarcState, player: int, events: list[JSON]) -> CarcState:
+        cfg = state.cfg
+        if state.phase == RIVER_PHASE:  # CARC-RIVER-DRAW
+            return state._replace(step=DRAW, to_move=player, pending=(player,), then_next=False)
+        for _ in range(cfg.players):
+            hand = state.hands[player - 1]
+            n = min(cfg.draw_per_turn, cfg.hand_max - len(hand), sum(state.deck))
+            if n > 0:
+                return state._replace(step=DRAW, to_move=player, pending=(player,) * n,
+                                      then_next=False)
+            if hand:
+                return state._replace(step=PLACE, to_move=player, pending=())
+            if not sum(state.deck) and not any(state.hands):
+                break
+            events.append({"type": "turn-skipped", "rule": "CARC-END-TILES", "player": player})
+            player = player % cfg.players + 1
+        return self._finish(state._replace(to_move=player), "tiles-exhausted", events)
+
+    def _end_river(self, state: CarcState, events: list[JSON]) -> CarcState:
+        """CARC-RIVER-LAKE-ENDS, then the opening deal (CARC-HAND-DEAL)."""
+        cfg, t = state.cfg, state.cfg.t
+        removed = [k for k, c in enumerate(state.river_pile) for _ in range(c)]
+        events.append({"type": "river-phase-ended", "rule": "CARC-RIVER-LAKE-ENDS",
+                       "removed": sorted(t.ids[k] for k in removed)})
+        state = state._replace(
+            phase=LAND_PHASE, river_pile=(0,) * len(state.river_pile),
+            discarded=_sorted_hand(t, [*state.discarded, *removed]))
+        first = state.to_move % cfg.players + 1 if cfg.land_continue else 1
+        left = sum(state.deck)
+        pending: list[int] = []
+        sizes = [len(h) for h in state.hands]
+        for p in range(1, cfg.players + 1):
+            n = min(cfg.opening_deal, cfg.hand_max - sizes[p - 1], left)
+            pending += [p] * n
+            sizes[p - 1] += n
+            left -= n
+        n = min(cfg.draw_per_turn, cfg.hand_max - sizes[first - 1], left)
+        pending += [first] * n
+        if not pending:
+            return self._start_turn(state, first, events)
+        return state._replace(step=DRAW, to_move=first, pending=tuple(pending), then_next=False)
+
+    # --- the end -------------------------------------------------------------------------
+    def _finish(self, state: CarcState, reason: str, events: list[JSON]) -> CarcState:
+        """CARC-SCORE-INCOMPLETE for every feature still holding meeples, then CARC-WINNER."""
+        cfg = state.cfg
+        scores, supply = list(state.scores), list(state.supply)
+        held = [fid for fid, f in state.feats.items() if any(f.meeples)]
+        held.sort(key=lambda fid: self._feature_key(state, fid))
+        feats = dict(state.feats)
+        for fid in held:
+            f = feats[fid]
+            value = rules.incomplete_value(FEATURE_NAMES[f.kind], len(f.tiles), f.banners,
+                                           9 - f.open, cfg.inc_road, cfg.inc_town,
+                                           cfg.inc_banner, cfg.inc_monastery)
+            awards = self.award_points(f.meeples, value)
+            events.append(self._feature_event(state, f, "feature-final", "CARC-SCORE-INCOMPLETE",
+                                              value, awards))
+            for i, a in enumerate(awards):
+                scores[i] += a
+                supply[i] += f.meeples[i]
+            events.append({"type": "meeples-returned", "rule": "CARC-MEEPLE-RETURN",
+                           "meeples": list(f.meeples)})
+            feats[fid] = f._replace(meeples=(0,) * cfg.players)
+        winners = [i + 1 for i in range(cfg.players) if rules.is_winner(scores, i)]
+        if not cfg.shared_win and len(winners) > 1:
+            winners = []
+        result = {"reason": reason, "scores": scores, "winners": winners}
+        events.append({"type": "game-ended",
+                       "rule": "CARC-END-POINTS" if reason == "points-limit" else "CARC-END-TILES",
+                       "reason": reason, "scores": scores})
+        events.append({"type": "game-won", "rule": "CARC-WINNER", "winners": winners,
+                       "scores": scores})
+        return state._replace(phase=OVER, step=DONE, to_move=0, pending=(), placed=-1,
+                              blocked=frozenset(), feats=feats, meeples={},
+                              scores=tuple(scores), supply=tuple(supply), result=result)
+
+    # --- canonical JSON ------------------------------------------------------------------
+    def observe(self, state: CarcState) -> dict[str, Any]:
+        t = state.cfg.t
+        ids = t.ids
+        placed_spots: list[str] = []
+        if state.placed >= 0:
+            kind, rot = state.board[state.placed]
+            segs = t.rot[kind][rot].segs
+            placed_spots = sorted(SPOTS[segs[i].spot] for i in state.blocked)
+        meeples = []
+        for node, player in state.meeples.items():
+            kind, rot = state.board[node // 8]
+            meeples.append({"at": unpack(node // 8),
+                            "on": SPOTS[t.rot[kind][rot].segs[node % 8].spot], "player": player})
+        meeples.sort(key=lambda m: (m["at"], m["on"]))
+        return {
+            "game": "carcassonne", "profile": state.profile.id, "players": state.cfg.players,
+            "phase": PHASE_NAMES[state.phase], "step": STEP_NAMES[state.step],
+            "to_move": state.to_move or None, "pending": list(state.pending),
+            "after_draws": "next-turn" if state.then_next else "place",
+            "board": sorted(({"at": unpack(p), "tile": ids[k], "rotation": r}
+                             for p, (k, r) in state.board.items()), key=lambda b: b["at"]),
+            "placed": unpack(state.placed) if state.placed >= 0 else None,
+            "claim_blocked": placed_spots,
+            "meeples": meeples, "supply": list(state.supply), "scores": list(state.scores),
+            "hands": [sorted(ids[k] for k in h) for h in state.hands],
+            "deck": {ids[k]: c for k, c in enumerate(state.deck) if c},
+            "river_pile": {ids[k]: c for k, c in enumerate(state.river_pile) if c},
+            "discarded": sorted(ids[k] for k in state.discarded),
+            "result": state.result,
+        }
+
+    def load(self, profile: Profile, observed: Any) -> CarcState:
+        # imported here: load.py builds on this module's tables and `lay`
+        from reference_engine.carcassonne.load import load_state
+        return load_state(self, profile, observed)
+
+    def action_to_json(self, state: CarcState, action: Action) -> dict[str, Any]:
+        t, kind = state.cfg.t, action[0]
+        if kind == "place":
+            return {"type": "place", "tile": t.ids[action[1]], "at": unpack(action[2]),
+                    "rotation": action[3]}
+        if kind in ("draw", "discard"):
+            return {"type": kind, "tile": t.ids[action[1]]}
+        if kind == "claim":
+            k, r = state.board[state.placed]
+            return {"type": "claim", "on": SPOTS[t.rot[k][r].segs[action[1]].spot]}
+        return {"type": kind}
+
+    def action_from_json(self, state: CarcState, data: Any) -> Action:
+        problem = first_error("carcassonne-action", data)
+        if problem:
+            raise IllegalAction(f"not a Carcassonne action: {problem}")
+        t, kind = state.cfg.t, data["type"]
+        if kind in ("place", "draw", "discard"):
+            if data["tile"] not in t.index:
+                raise IllegalAction(f"no tile {data['tile']!r} in the tile catalogue")
+            k = t.index[data["tile"]]
+            if kind != "place":
+                return (kind, k)
+            x, y = data["at"]
+            if not (-LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT):
+                raise IllegalAction(f"cell [{x}, {y}] is off any reachable part of the board")
+            return ("place", k, pack(x, y), data["rotation"])
+        if kind == "claim":
+            return ("claim", self.claim_segment(state, data["on"]))
+        return (kind,)
+
+    def claim_segment(self, state: CarcState, spot: str) -> int:
+        """The segment of the placed tile a claim on `spot` (a side or "monastery") names."""
+        if state.step != CLAIM:
+            raise IllegalAction("no tile was just placed: there is nothing to claim")
+        k, r = state.board[state.placed]
+        rt = state.cfg.t.rot[k][r]
+        if spot == "monastery":
+            if rt.monastery < 0:
+                raise IllegalAction("the placed tile has no monastery")
+            return rt.monastery
+        s = SIDES.index(spot)
+        seg = rt.side_seg[s]
+        if seg < 0:
+            edge = EDGE_KINDS[rt.edges[s]]
+            raise IllegalAction(f"the placed tile's {spot} edge is a {edge}: nothing to claim "
+                                f"there (CARC-CLAIM-PLACED-TILE)")
+        return seg
+
+    def referee(self, state: CarcState, text: str) -> Action:
+        # imported here: protocol.py builds on this module
+        from reference_engine.carcassonne.protocol import referee
+        return referee(self, state, text)
+
+
+def project(state_json: dict[str, Any], player: int) -> dict[str, Any]:
+    """What `player` may see of a canonical state: other hands and the piles become counts.
+
+    The piles are hidden too: with the board and the full tile set they would give away the
+    hands.
+    """
+    out = dict(state_json)
+    out["view"] = player
+    out["hands"] = [h if i + 1 == player else {"count": len(h)}
+                    for i, h in enumerate(state_json["hands"])]
+    out["deck"] = {"count": sum(state_json["deck"].values())}
+    out["river_pile"] = {"count": sum(state_json["river_pile"].values())}
+    return out

@@ -1,0 +1,323 @@
+"""Loading a canonical Carcassonne state, with a clear `BadState` for anything unreachable.
+
+A fuzzer starts from crafted boards through here, so every invariant the engine relies on is
+checked: tile conservation, matching edges, a connected board, one river from the spring,
+meeple counts, and the phase/step bookkeeping.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.carcassonne.engine import (
+    AROUND,
+    CLAIM,
+    DELTA,
+    DONE,
+    DRAW,
+    LIMIT,
+    MONASTERY,
+    OVER,
+    PHASE_NAMES,
+    PLACE,
+    RIVER_PHASE,
+    SPOTS,
+    STEP_NAMES,
+    STRAIGHT,
+    CarcConfig,
+    CarcState,
+    Feat,
+    River,
+    Tables,
+    lay,
+    pack,
+    river_step,
+    unpack,
+)
+from reference_engine.carcassonne.rules import is_winner
+from reference_engine.carcassonne.tiles import EDGE_KINDS
+from reference_engine.contract import BadState
+from schemas import first_error
+from spec import Profile
+
+if TYPE_CHECKING:
+    from reference_engine.carcassonne.engine import Carcassonne
+
+
+def _where(pos: int) -> str:
+    x, y = unpack(pos)
+    return f"[{x}, {y}]"
+
+
+def _kind(t: Tables, tile_id: str, where: str) -> int:
+    if tile_id not in t.index:
+        raise BadState(f"{where}: no tile {tile_id!r} in the tile catalogue")
+    return t.index[tile_id]
+
+
+def _trace_river(cfg: CarcConfig, board: dict[int, tuple[int, int]]) -> tuple[River, int]:
+    """Follow the river from the spring; return its state and how many tiles it crosses."""
+    t = cfg.t
+    origin = pack(0, 0)
+    flow = t.rot[t.spring][0].river[0]
+    river = River(origin + DELTA[flow], flow, STRAIGHT, STRAIGHT)
+    length = 1
+    while river.open_pos >= 0 and river.open_pos in board:
+        pos = river.open_pos
+        k, r = board[pos]
+        if k not in t.river:
+            raise BadState(f"the river flows into the land tile {t.ids[k]} at {_where(pos)}")
+        before = river
+        river, turn = river_step(t, river, k, r, pos)
+        length += 1
+        if turn != STRAIGHT:
+            if cfg.uturn == "alternate" and turn == before.last_curve:
+                raise BadState(f"the river curves the same way twice at {_where(pos)} "
+                               f"(CARC-RIVER-NO-UTURN alternate)")
+            if cfg.uturn != "alternate" and turn == before.last_turn:
+                raise BadState(f"the river makes a U-turn at {_where(pos)} "
+                               f"(CARC-RIVER-NO-UTURN {cfg.uturn})")
+    return river, length
+
+
+def load_state(game: Carcassonne, profile: Profile, o: Any) -> CarcState:
+    if isinstance(o, dict) and "view" in o:
+        raise BadState("this is a player's view (hands and piles hidden); only a full "
+                       "canonical state can be loaded")
+    problem = first_error("carcassonne-state", o)
+    if problem:
+        raise BadState(f"not a Carcassonne state: {problem}")
+    cfg = CarcConfig.of(profile)
+    t, n = cfg.t, cfg.players
+    if o["players"] != n:
+        raise BadState(f"the state has {o['players']} players, profile {profile.id!r} "
+                       f"plays with {n}")
+    for key in ("supply", "scores", "hands"):
+        if len(o[key]) != n:
+            raise BadState(f"{key} lists {len(o[key])} players, expected {n}")
+    phase, step = PHASE_NAMES.index(o["phase"]), STEP_NAMES.index(o["step"])
+    if (phase == OVER) != (step == DONE):
+        raise BadState("phase and step must both be 'over' or neither")
+    if (phase == OVER) != (o["to_move"] is None):
+        raise BadState("to_move must be null exactly when the game is over")
+    if (phase == OVER) != (o["result"] is not None):
+        raise BadState("result must be set exactly when the game is over")
+    to_move = o["to_move"] or 0
+    if phase != OVER and not 1 <= to_move <= n:
+        raise BadState(f"to_move {to_move} is not a player 1-{n}")
+    pending = tuple(o["pending"])
+    if (step == DRAW) != bool(pending):
+        raise BadState("pending draws must be listed exactly when the step is 'draw'")
+    if any(not 1 <= p <= n for p in pending):
+        raise BadState(f"pending lists a player outside 1-{n}")
+    then_next = o["after_draws"] == "next-turn"
+    if then_next and step != DRAW:
+        raise BadState("after_draws 'next-turn' only makes sense while draws are pending")
+
+    # tiles: conservation over board, hands, piles and discards
+    used: Counter[int] = Counter()
+    board_items: dict[int, tuple[int, int]] = {}
+    for i, b in enumerate(o["board"]):
+        x, y = b["at"]
+        if not (-LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT):
+            raise BadState(f"board[{i}]: [{x}, {y}] is farther than 84 tiles could reach")
+        pos = pack(x, y)
+        if pos in board_items:
+            raise BadState(f"board[{i}]: two tiles at [{x}, {y}]")
+        k = _kind(t, b["tile"], f"board[{i}]")
+        board_items[pos] = (k, b["rotation"])
+        used[k] += 1
+    hands = []
+    for p, hand in enumerate(o["hands"], start=1):
+        ks = [_kind(t, tid, f"hands[{p - 1}]") for tid in hand]
+        if sorted(hand) != list(hand):
+            raise BadState(f"player {p}'s hand must be sorted by tile id")
+        hands.append(tuple(ks))
+        used.update(ks)
+    deck = [0] * len(t.ids)
+    for tid, c in o["deck"].items():
+        k = _kind(t, tid, "deck")
+        if k not in t.land:
+            raise BadState(f"deck: {tid} is not a land tile")
+        deck[k] = c
+        used[k] += c
+    pile = [0] * len(t.ids)
+    for tid, c in o["river_pile"].items():
+        k = _kind(t, tid, "river_pile")
+        if k not in t.river or k == t.spring:
+            raise BadState(f"river_pile: {tid} is not a river tile that can be drawn")
+        pile[k] = c
+        used[k] += c
+    discarded = [_kind(t, tid, "discarded") for tid in o["discarded"]]
+    if sorted(o["discarded"]) != list(o["discarded"]):
+        raise BadState("discarded must be sorted by tile id")
+    used.update(discarded)
+    for k, tid in enumerate(t.ids):
+        if used[k] != t.counts[k]:
+            raise BadState(f"tile {tid}: {used[k]} found on the board, in hands, piles and "
+                           f"discards, but the game has {t.counts[k]}")
+
+    # the board, laid out from the spring so it must be connected and matching
+    origin = pack(0, 0)
+    if board_items.get(origin) != (t.spring, 0):
+        raise BadState("the spring must lie at [0, 0] with rotation 0 (CARC-RIVER-SPRING)")
+    board: dict[int, tuple[int, int]] = {}
+    cells: dict[int, tuple[int, int]] = {}
+    owner: dict[int, int] = {}
+    feats: dict[int, Feat] = {}
+    queue = [origin]
+    seen = {origin}
+    while queue:
+        pos = queue.pop()
+        k, r = board_items[pos]
+        rt = t.rot[k][r]
+        for s in range(4):
+            there = board.get(pos + DELTA[s])
+            if there is not None:
+                theirs = t.rot[there[0]][there[1]].edges[(s + 2) % 4]
+                if theirs != rt.edges[s]:
+                    raise BadState(
+                        f"{t.ids[k]} at {_where(pos)}: its {('top', 'right', 'bottom', 'left')[s]}"
+                        f" edge ({EDGE_KINDS[rt.edges[s]]}) faces a {EDGE_KINDS[theirs]} edge")
+        lay(t, board, cells, owner, feats, pos, k, r, n)
+        for d in DELTA:
+            if pos + d in board_items and pos + d not in seen:
+                seen.add(pos + d)
+                queue.append(pos + d)
+    if len(board) != len(board_items):
+        stray = min(set(board_items) - set(board))
+        raise BadState(f"the tile at {_where(stray)} is not connected to the spring")
+
+    river, length = _trace_river(cfg, board)
+    river_on_board = sum(1 for k, _ in board.values() if k in t.river)
+    if river_on_board != length:
+        raise BadState(f"{river_on_board - length} river tile(s) lie off the river's course "
+                       f"(CARC-RIVER-CONTIGUOUS)")
+
+    # phase bookkeeping
+    land_total = sum(t.counts[k] for k in t.land)
+    if phase == RIVER_PHASE:
+        if sum(deck) != land_total:
+            raise BadState("no land tile leaves the deck during the river phase")
+        for p, hand in enumerate(hands, start=1):
+            if hand and (p != to_move or step != PLACE or len(hand) != 1):
+                raise BadState("in the river phase only the player placing holds a tile: "
+                               "the one river tile just drawn")
+        if step == PLACE and not hands[to_move - 1]:
+            raise BadState(f"player {to_move} must place but holds no tile")
+        if step == DRAW and pending != (to_move,):
+            raise BadState("a river turn draws exactly one tile, for the player to move")
+        if river.open_pos < 0 and step != CLAIM:
+            raise BadState("the lake is placed: the river phase is over once its claim step is")
+    else:
+        if sum(pile):
+            raise BadState("the river pile must be empty after the river phase")
+        for p, hand in enumerate(hands, start=1):
+            if any(k not in t.land for k in hand):
+                raise BadState(f"player {p} holds a river tile after the river phase")
+            if len(hand) + pending.count(p) > cfg.hand_max:
+                raise BadState(f"player {p} would hold more than {cfg.hand_max} tiles "
+                               f"(CARC-HAND-SIZE)")
+        if len(pending) > sum(deck):
+            raise BadState(f"{len(pending)} draws pending but the deck holds {sum(deck)}")
+        if step == PLACE and not hands[to_move - 1]:
+            raise BadState(f"player {to_move} must place but holds no tile")
+
+    # the tile just placed, and what cannot be claimed on it
+    placed = -1
+    blocked: set[int] = set()
+    if (step == CLAIM) != (o["placed"] is not None):
+        raise BadState("placed must be set exactly in the claim step")
+    if o["placed"] is not None:
+        placed = pack(*o["placed"])
+        if placed not in board:
+            raise BadState(f"placed names the empty cell {o['placed']}")
+        k, r = board[placed]
+        segs = t.rot[k][r].segs
+        for spot in o["claim_blocked"]:
+            match = [i for i, s in enumerate(segs) if SPOTS[s.spot] == spot]
+            if not match:
+                raise BadState(f"claim_blocked: the placed tile has no feature on {spot!r}")
+            fid = owner[placed * 8 + match[0]]
+            if feats[fid].open != 0:
+                raise BadState(f"claim_blocked: the feature on {spot!r} is not complete")
+            blocked.add(match[0])
+        if blocked and not cfg.score_at_placement:
+            raise BadState("claim_blocked is only used when scoring happens at placement")
+    elif o["claim_blocked"]:
+        raise BadState("claim_blocked must be empty outside the claim step")
+
+    # meeples
+    meeples: dict[int, int] = {}
+    on_board = [0] * n
+    for i, m in enumerate(o["meeples"]):
+        pos = pack(*m["at"])
+        if pos not in board:
+            raise BadState(f"meeples[{i}]: no tile at {m['at']}")
+        k, r = board[pos]
+        segs = t.rot[k][r].segs
+        match = [j for j, s in enumerate(segs) if SPOTS[s.spot] == m["on"]]
+        if not match:
+            raise BadState(f"meeples[{i}]: the {t.ids[k]} at {m['at']} has no road, town or "
+                           f"monastery named {m['on']!r} (a feature is named by its first side "
+                           f"clockwise from the top)")
+        node = pos * 8 + match[0]
+        if node in meeples:
+            raise BadState(f"meeples[{i}]: two meeples on the same part of {m['at']}")
+        if not 1 <= m["player"] <= n:
+            raise BadState(f"meeples[{i}]: player {m['player']} is not a player 1-{n}")
+        meeples[node] = m["player"]
+        on_board[m["player"] - 1] += 1
+        fid = owner[node]
+        f = feats[fid]
+        feats[fid] = f._replace(meeples=tuple(c + (j == m["player"] - 1)
+                                              for j, c in enumerate(f.meeples)))
+    for p in range(1, n + 1):
+        total = on_board[p - 1] + o["supply"][p - 1]
+        if total != cfg.meeples:
+            raise BadState(f"player {p} has {total} meeples ({on_board[p - 1]} on the board, "
+                           f"{o['supply'][p - 1]} in the supply); CARC-MEEPLE-SUPPLY gives "
+                           f"{cfg.meeples}")
+    completed_now: set[int] = set()
+    if placed >= 0:
+        completed_now = {owner[placed * 8 + i] for i in range(len(t.rot[board[placed][0]][
+            board[placed][1]].segs))}
+        for d in AROUND:
+            there = board.get(placed + d)
+            if there is not None and t.rot[there[0]][there[1]].monastery >= 0:
+                completed_now.add(owner[(placed + d) * 8 + t.rot[there[0]][there[1]].monastery])
+    for fid, f in feats.items():
+        waiting = fid in completed_now and not cfg.score_at_placement  # scored after the claim
+        if any(f.meeples) and f.open == 0 and not waiting:
+            where = _where(min(f.tiles))
+            name = "monastery" if f.kind == MONASTERY else ("road" if f.kind == 1 else "town")
+            raise BadState(f"a completed {name} at {where} still holds meeples: they would "
+                           f"have returned (CARC-MEEPLE-RETURN)")
+        if fid in {owner[placed * 8 + i] for i in blocked} and any(f.meeples):
+            raise BadState("a feature scored at placement cannot hold meeples again")
+
+    # scores and the result
+    scores = tuple(o["scores"])
+    if phase != OVER and any(s >= cfg.end_points for s in scores):
+        raise BadState(f"a score of {max(scores)} reaches {cfg.end_points}: the game would be "
+                       f"over (CARC-END-POINTS)")
+    result = o["result"]
+    if result is not None:
+        if meeples:
+            raise BadState("meeples stay on the board after the final scoring")
+        if list(result["scores"]) != list(scores):
+            raise BadState("result scores differ from the scores")
+        winners = [i + 1 for i in range(n) if is_winner(scores, i)]
+        if not cfg.shared_win and len(winners) > 1:
+            winners = []
+        if list(result["winners"]) != winners:
+            raise BadState(f"result winners {result['winners']} but the scores give {winners} "
+                           f"(CARC-WINNER)")
+    return CarcState(cfg, phase, step, to_move, pending, then_next, board, cells, owner, feats,
+                     meeples, tuple(o["supply"]), scores,
+                     tuple(tuple(sorted(h, key=t.sort_key.__getitem__)) for h in hands),
+                     tuple(deck), tuple(pile), tuple(sorted(discarded,
+                                                            key=t.sort_key.__getitem__)),
+                     placed, frozenset(blocked), river, result)
+

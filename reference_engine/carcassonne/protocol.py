@@ -1,0 +1,169 @@
+"""The SYNCS 2025 bot protocol, as far as the referee needs it (CARC-PROTO-FRAME, -REPLY).
+
+A bot message is `<decimal character count>,<json>`. The referee turns one such message into
+an engine action or raises `IllegalAction` with a message a competitor can act on; it never
+lets a malformed reply through as a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.carcassonne.engine import (
+    CLAIM,
+    LIMIT,
+    PASS,
+    PLACE,
+    Action,
+    CarcConfig,
+    CarcState,
+    pack,
+    unpack,
+)
+from reference_engine.contract import IllegalAction
+
+if TYPE_CHECKING:
+    from reference_engine.carcassonne.engine import Carcassonne
+
+FRAME = re.compile(r"(\d{1,6}),(.*)", re.DOTALL)
+PLACED_ON = {"top_edge": "top", "right_edge": "right", "bottom_edge": "bottom",
+             "left_edge": "left", "MONASTARY": "monastery"}
+SPOT_WIRE = {v: k for k, v in PLACED_ON.items()}
+MOVES = ("move_place_tile", "move_discard_tile", "move_place_meeple", "move_place_meeple_pass")
+
+
+def to_wire_pos(cfg: CarcConfig, xy: list[int]) -> list[int]:
+    """Our [x, y] (spring at [0, 0]) on the protocol's grid (spring at the centre)."""
+    return [xy[0] + cfg.centre, xy[1] + cfg.centre]
+
+
+def from_wire_pos(cfg: CarcConfig, pos: list[int]) -> list[int]:
+    return [pos[0] - cfg.centre, pos[1] - cfg.centre]
+
+
+def frame(text: str) -> str:
+    """Frame a JSON text for the wire."""
+    return f"{len(text)},{text}"
+
+
+def parse_frame(text: str, max_chars: int) -> dict[str, Any]:
+    """CARC-PROTO-FRAME: the JSON object inside one framed message."""
+    if not isinstance(text, str):
+        raise IllegalAction("a bot message must be text")
+    if len(text) > max_chars:
+        raise IllegalAction(f"the message has {len(text)} characters; at most {max_chars} are "
+                            f"allowed (CARC-PROTO-FRAME)")
+    m = FRAME.fullmatch(text)
+    if not m:
+        shown = text[:40] + ("..." if len(text) > 40 else "")
+        raise IllegalAction(f"malformed message {shown!r}: expected '<length>,<json>' with the "
+                            f"length in decimal digits (CARC-PROTO-FRAME)")
+    count, body = int(m.group(1)), m.group(2)
+    if count != len(body):
+        raise IllegalAction(f"the length prefix says {count} characters but {len(body)} follow "
+                            f"the comma (CARC-PROTO-FRAME)")
+    try:
+        data = json.loads(body)
+    except json.JSONDecodeError as exc:
+        raise IllegalAction(f"the message is not valid JSON: {exc.msg} at character {exc.pos}"
+                            ) from None
+    if not isinstance(data, dict):
+        raise IllegalAction("the message must be a JSON object")
+    return data
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _field(data: dict[str, Any], key: str, where: str) -> Any:
+    if key not in data:
+        raise IllegalAction(f"{where} has no {key!r}")
+    return data[key]
+
+
+def _hand_tile(game: Carcassonne, state: CarcState, data: dict[str, Any], event: str) -> int:
+    """The hand tile a place or discard reply names, checked against player_tile_index."""
+    t, p = state.cfg.t, state.to_move
+    tile = _field(data, "tile", event)
+    if not isinstance(tile, dict):
+        raise IllegalAction(f"{event}: 'tile' must be an object")
+    tile_type = _field(tile, "tile_type", f"{event}.tile")
+    hand = sorted(t.ids[k] for k in state.hands[p - 1])
+    if not isinstance(tile_type, str) or tile_type not in t.index:
+        raise IllegalAction(f"{event}: {tile_type!r} is not a tile type")
+    if tile_type not in hand:
+        raise IllegalAction(f"{event}: tile {tile_type} is not in your hand "
+                            f"(hand: {', '.join(hand) or 'empty'})")
+    index = _field(data, "player_tile_index", event)
+    if not _int(index) or not 0 <= index < len(hand):
+        raise IllegalAction(f"{event}: player_tile_index {index!r} is not 0-{len(hand) - 1}")
+    if hand[index] != tile_type:
+        raise IllegalAction(f"{event}: player_tile_index {index} is {hand[index]} in your hand, "
+                            f"not {tile_type}")
+    return t.index[tile_type]
+
+
+def referee(game: Carcassonne, state: CarcState, text: str) -> Action:
+    """CARC-PROTO-REPLY: the action a bot's framed reply asks for, or IllegalAction."""
+    cfg = state.cfg
+    if state.step not in (PLACE, CLAIM):
+        raise IllegalAction("no player is asked to move now")
+    data = parse_frame(text, cfg.max_chars)
+    event = data.get("event_type")
+    if event not in MOVES:
+        raise IllegalAction(f"event_type {event!r} is not one of {', '.join(MOVES)}")
+    player_id = _field(data, "player_id", event)
+    if not _int(player_id) or player_id != state.to_move - 1:
+        raise IllegalAction(f"{event}: player_id {player_id!r}, but player_id "
+                            f"{state.to_move - 1} is to move")
+    if state.step == PLACE:
+        if event not in ("move_place_tile", "move_discard_tile"):
+            raise IllegalAction(f"a tile placement is expected now, not {event}")
+        k = _hand_tile(game, state, data, event)
+        if event == "move_discard_tile":
+            if game.any_placement(state):
+                raise IllegalAction("move_discard_tile: a tile of your hand can be placed; "
+                                    "discarding is only allowed when none fits (CARC-HAND-NOFIT)")
+            return ("discard", k)
+        tile = data["tile"]
+        pos, rot = _field(tile, "pos", f"{event}.tile"), _field(tile, "rotation", f"{event}.tile")
+        if not (isinstance(pos, list) and len(pos) == 2 and all(_int(v) for v in pos)):
+            raise IllegalAction(f"{event}: pos {pos!r} is not [x, y] with two integers")
+        if not _int(rot) or not 0 <= rot <= 3:
+            raise IllegalAction(f"{event}: rotation {rot!r} is not 0, 1, 2 or 3")
+        x, y = from_wire_pos(cfg, pos)
+        if not (-LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT):
+            raise IllegalAction(f"{event}: pos {pos} is far from every placed tile")
+        if not game.any_placement(state):
+            raise IllegalAction(f"{event}: no tile of your hand fits anywhere; reply "
+                                f"move_discard_tile (CARC-HAND-NOFIT)")
+        cell = pack(x, y)
+        why = game.placement_problem(state, k, cell, rot)
+        if why:
+            raise IllegalAction(f"{event}: pos {pos} (our {[x, y]}): {why}")
+        return ("place", k, cell, rot)
+    if event not in ("move_place_meeple", "move_place_meeple_pass"):
+        raise IllegalAction(f"a claim or a pass is expected now, not {event}")
+    if event == "move_place_meeple_pass":
+        return PASS
+    tile = _field(data, "tile", event)
+    if not isinstance(tile, dict):
+        raise IllegalAction(f"{event}: 'tile' must be the tile just placed")
+    placed = to_wire_pos(cfg, unpack(state.placed))
+    kind = cfg.t.ids[state.board[state.placed][0]]
+    if tile.get("pos") != placed or tile.get("tile_type") != kind:
+        raise IllegalAction(f"{event}: the tile must be the one just placed, {kind} at {placed}"
+                            f" (CARC-CLAIM-PLACED-TILE)")
+    where = _field(data, "placed_on", event)
+    if where not in PLACED_ON:
+        raise IllegalAction(f"{event}: placed_on {where!r} is not one of "
+                            f"{', '.join(PLACED_ON)}")
+    action: Action = ("claim", game.claim_segment(state, PLACED_ON[where]))
+    try:
+        game.apply(state, action)
+    except IllegalAction as exc:
+        raise IllegalAction(f"{event}: {exc}") from None
+    return action

@@ -1,0 +1,142 @@
+"""The referee: SYNCS 2025 framed replies to actions, and clear refusals of bad replies."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from carc_helpers import ENGINE, crafted, load, profile
+
+from reference_engine.carcassonne.engine import pack
+from reference_engine.carcassonne.protocol import frame, from_wire_pos, to_wire_pos
+from reference_engine.contract import IllegalAction
+
+T = ENGINE.initial(profile()).cfg.t
+BOARD = [(0, 0, "RS", 0), (0, -1, "RE", 0), (1, -1, "W", 3)]
+PLACE_STATE = load(crafted(BOARD, hands=[["A", "U", "U"], [], [], []]))
+CLAIM_STATE = ENGINE.apply(PLACE_STATE, ("place", T.index["U"], pack(2, -1), 1))[0]
+
+
+def msg(data: dict[str, Any]) -> str:
+    return frame(json.dumps(data))
+
+
+def place(tile: str = "U", pos: list[int] | None = None, rotation: Any = 1,
+          index: Any = 1, player: Any = 0) -> str:
+    return msg({"event_type": "move_place_tile", "player_id": player,
+                "tile": {"tile_type": tile, "pos": pos or [87, 84], "rotation": rotation},
+                "player_tile_index": index})
+
+
+def meeple(on: str, pos: list[int] | None = None) -> str:
+    return msg({"event_type": "move_place_meeple", "player_id": 0,
+                "tile": {"tile_type": "U", "pos": pos or [87, 84], "rotation": 1},
+                "placed_on": on})
+
+
+def test_wire_positions_centre_the_spring() -> None:
+    cfg = PLACE_STATE.cfg
+    assert to_wire_pos(cfg, [0, 0]) == [85, 85]
+    assert from_wire_pos(cfg, [85, 83]) == [0, -2]
+
+
+def test_good_replies_become_actions() -> None:
+    assert ENGINE.referee(PLACE_STATE, place()) == ("place", T.index["U"], pack(2, -1), 1)
+    assert ENGINE.referee(PLACE_STATE, place(index=2)) == ("place", T.index["U"], pack(2, -1), 1)
+    assert ENGINE.referee(CLAIM_STATE, meeple("left_edge")) == ("claim", 0)
+    assert ENGINE.referee(CLAIM_STATE, meeple("right_edge")) == ("claim", 0)
+    passing = msg({"event_type": "move_place_meeple_pass", "player_id": 0})
+    assert ENGINE.referee(CLAIM_STATE, passing) == ("pass",)
+
+
+def test_the_example_reply_of_the_rules_file_frames_correctly() -> None:
+    text = ('{"event_type":"move_place_tile","player_id":0,"tile":{"tile_type":"R2",'
+            '"pos":[85,83],"rotation":0},"player_tile_index":0}')
+    assert frame(text).startswith("121,")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("hello", r"expected '<length>,<json>'"),
+    ("5,{}", r"length prefix says 5 characters but 2 follow"),
+    ("2,{}\n", r"length prefix says 2 characters but 3 follow"),
+    ("3,{x}", r"not valid JSON"),
+    ("2,[]", r"must be a JSON object"),
+    ("4097," + "x" * 4097, r"at most 4096"),
+    (msg({"event_type": "move_fly"}), r"event_type 'move_fly' is not one of"),
+    (place(player=1), r"player_id 1, but player_id 0 is to move"),
+    (place(player=True), r"player_id True"),
+    (place(tile="C", index=0), r"tile C is not in your hand \(hand: A, U, U\)"),
+    (place(tile="Z9"), r"'Z9' is not a tile type"),
+    (place(index=0), r"player_tile_index 0 is A in your hand, not U"),
+    (place(index=3), r"player_tile_index 3 is not 0-2"),
+    (place(rotation=7), r"rotation 7 is not 0, 1, 2 or 3"),
+    (place(rotation="1"), r"rotation '1' is not 0, 1, 2 or 3"),
+    (place(pos=[120, 30]), r"touches no placed tile \(CARC-PLACE-ADJACENT\)"),
+    (place(pos=[85, 85]), r"already holds a tile"),
+    (place(pos=[87, 84], rotation=0), r"faces a .* edge \(CARC-PLACE-MATCH\)"),
+    (place(pos=[1, 2, 3]), r"is not \[x, y\] with two integers"),
+    (place(pos=[10**6, 85]), r"far from every placed tile"),
+    (msg({"event_type": "move_place_tile", "player_id": 0}), r"has no 'tile'"),
+    (msg({"event_type": "move_place_meeple_pass", "player_id": 0}),
+     r"a tile placement is expected now"),
+    (msg({"event_type": "move_discard_tile", "player_id": 0,
+          "tile": {"tile_type": "A"}, "player_tile_index": 0}), r"a tile of your hand can be"),
+])
+def test_bad_place_replies_are_refused_clearly(text: str, message: str) -> None:
+    with pytest.raises(IllegalAction, match=message):
+        ENGINE.referee(PLACE_STATE, text)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (meeple("north_edge"), r"placed_on 'north_edge' is not one of"),
+    (meeple("top_edge"), r"top edge is a field: nothing to claim"),
+    (meeple("MONASTARY"), r"no monastery"),
+    (meeple("left_edge", pos=[86, 84]), r"must be the one just placed, U at \[87, 84\]"),
+    (place(), r"a claim or a pass is expected now"),
+])
+def test_bad_claim_replies_are_refused_clearly(text: str, message: str) -> None:
+    with pytest.raises(IllegalAction, match=message):
+        ENGINE.referee(CLAIM_STATE, text)
+
+
+def test_claim_on_a_claimed_feature_is_refused_by_the_referee() -> None:
+    s = load(crafted(BOARD, meeples=[(1, -1, "right", 2)], hands=[["U"], [], [], []]))
+    placed = ENGINE.apply(s, ("place", T.index["U"], pack(2, -1), 1))[0]
+    with pytest.raises(IllegalAction, match="CARC-CLAIM-UNCLAIMED"):
+        ENGINE.referee(placed, meeple("left_edge"))
+
+
+def test_discard_extension_when_nothing_fits() -> None:
+    s = load(crafted(BOARD[:2], hands=[["C"], [], [], []]))
+    discard = msg({"event_type": "move_discard_tile", "player_id": 0,
+                   "tile": {"tile_type": "C"}, "player_tile_index": 0})
+    assert ENGINE.referee(s, discard) == ("discard", T.index["C"])
+    with pytest.raises(IllegalAction, match="reply move_discard_tile"):
+        ENGINE.referee(s, place(tile="C", index=0, pos=[86, 85], rotation=0))
+
+
+def test_no_reply_is_expected_during_a_draw() -> None:
+    s = ENGINE.initial(PLACE_STATE.profile)
+    with pytest.raises(IllegalAction, match="no player is asked to move"):
+        ENGINE.referee(s, place())
+
+
+def test_random_garbage_never_escapes_as_another_exception() -> None:
+    import random
+    rng = random.Random(4)
+    pieces = ['{"event_type":', '"move_place_tile"', '"move_place_meeple"', ',', ':', '[', ']',
+              '{', '}', '"tile"', '"pos"', '1', '85', '"U"', 'null', 'true', '"placed_on"',
+              '"player_id"', '0', '"rotation"', '"tile_type"', '"player_tile_index"', '-3']
+    refused = 0
+    for _ in range(3000):
+        body = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 25)))
+        for state in (PLACE_STATE, CLAIM_STATE):
+            try:
+                action = ENGINE.referee(state, frame(body))
+            except IllegalAction as exc:
+                assert str(exc)
+                refused += 1
+                continue
+            assert action in ENGINE.legal(state)
+    assert refused > 5000
