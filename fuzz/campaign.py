@@ -105,10 +105,11 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
         result.duration = time.monotonic() - started
         return result
     muted: set[str] = set()
+    seen: list[Finding] = []  # as raised: an engine that misbehaves once may not on replay
 
     def new_lockstep() -> Lockstep:
         return Lockstep(ref, engine, profile, oracles, coverage=result.coverage, muted=muted,
-                        seed=seed)
+                        seed=seed, on_finding=seen.append)
 
     def more() -> bool:
         if len(result.findings) >= max_findings:
@@ -123,7 +124,8 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
                                       settings=round_settings(examples_per_round,
                                                               steps_per_example))
         hypothesis_seed(round_seed(seed, result.rounds))(test)
-        for finding in _run_round(test):
+        seen.clear()
+        for finding in _run_round(test, seen):
             finding = minimize(finding, engine, muted=frozenset(muted))
             result.findings.append(finding)
             muted.update(finding.rules)
@@ -136,24 +138,36 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
     return result
 
 
-def _run_round(test: Callable[[], None]) -> list[Finding]:
+def _run_round(test: Callable[[], None], seen: list[Finding]) -> list[Finding]:
+    """Run one Hypothesis round; the findings it raised, one per set of rules.
+
+    Findings are taken as they were raised rather than from Hypothesis's final replay: an
+    engine that crashed or hung once may well behave on the replay (Hypothesis then calls
+    the test flaky), and what it did the first time is the finding.
+    """
     try:
         test()
-    except Finding as finding:
-        return [finding]
     except Flaky as exc:
-        return [Finding(["ENGINE-AGREES"], "flaky",
-                        f"the engine did not behave the same on a replay of the same "
-                        f"inputs: {exc}")]
+        if not seen:
+            return [Finding(["ENGINE-AGREES"], "flaky",
+                            f"the engine did not behave the same on a replay of the same "
+                            f"inputs: {exc}")]
+    except Finding as finding:
+        if not seen:
+            return [finding]
     except BaseExceptionGroup as group:
-        found = [e for e in _leaves(group) if isinstance(e, Finding)]
-        others = [e for e in _leaves(group) if not isinstance(e, Finding)]
-        if others and not found:
+        leaves = _leaves(group)
+        others = [e for e in leaves if not isinstance(e, Finding | Flaky)]
+        if others and not seen:
             raise others[0] from group
-        return found
+        if not seen:
+            seen.extend(e for e in leaves if isinstance(e, Finding))
     except InvalidInput as exc:  # a generator bug of ours, never the engine's fault
         raise RuntimeError(f"gamecert generated an input its reference rejects: {exc}") from exc
-    return []
+    distinct: dict[tuple[str, ...], Finding] = {}
+    for finding in seen:
+        distinct.setdefault(tuple(finding.rules), finding)
+    return list(distinct.values())
 
 
 def _leaves(group: BaseExceptionGroup[Any]) -> list[BaseException]:

@@ -191,6 +191,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
     prover = prover_for(args.game)
     if prover is None:
         raise UsageError(f"no proofs are written for {args.game!r} yet")
+    if not args.engine and not args.engine_cmd:
+        args.engine = "reference"  # proofs read the engine's code, so in-process by default
     engine = _open(args)
     try:
         ok, lines = prover(engine, profile)

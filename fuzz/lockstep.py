@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,7 +75,8 @@ def canon(value: JSON) -> str:
 class Lockstep:
     def __init__(self, game: Game[Any, Any], engine: Engine, profile: Profile,
                  oracles: Iterable[Oracle], *, coverage: Coverage | None = None,
-                 muted: Iterable[str] = (), seed: int | None = None) -> None:
+                 muted: Iterable[str] = (), seed: int | None = None,
+                 on_finding: Callable[[Finding], None] | None = None) -> None:
         self.game = game
         self.engine = engine
         self.profile = profile
@@ -92,6 +93,7 @@ class Lockstep:
         self.start_spec: JSON = None
         self.ops: list[JSON] = []
         self.muted_findings: list[Finding] = []
+        self.on_finding = on_finding
         self.dead = False
 
     # --- status --------------------------------------------------------------------------
@@ -135,6 +137,8 @@ class Lockstep:
         if set(rules) <= self.muted:
             self.muted_findings.append(finding)
             return False
+        if self.on_finding:
+            self.on_finding(finding)
         raise finding
 
     def _fault(self, fault: EngineFault) -> None:

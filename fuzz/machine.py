@@ -31,6 +31,10 @@ def make_machine(plugin: GamePlugin, profile: Profile,
     def live(self: Any) -> bool:
         return bool(self.ls.live)
 
+    # a plugin may say when a full legal listing is too big to compare at every turn
+    cheap_to_list: Callable[[Lockstep], bool] = getattr(plugin, "cheap_to_list",
+                                                         lambda ls: True)
+
     class LockstepMachine(RuleBasedStateMachine):
         def __init__(self) -> None:
             super().__init__()
@@ -68,7 +72,7 @@ def make_machine(plugin: GamePlugin, profile: Profile,
             else:
                 self.ls.probe(plugin.draw_probe(data, self.ls))
 
-        @precondition(live)
+        @precondition(lambda self: live(self) and cheap_to_list(self.ls))
         @rule()
         def compare_legal(self) -> None:
             self.ls.compare_legal()

@@ -104,6 +104,16 @@ def _parse_json(path: str, text: str) -> Any:
         ) from None
 
 
+def _check_param(where: str, schema: dict[str, Any] | None, value: Any) -> None:
+    if schema is None:
+        return
+    from jsonschema import Draft202012Validator
+
+    error = next(iter(Draft202012Validator(schema).iter_errors(value)), None)
+    if error is not None:
+        raise CatalogueError(f"{where}: {error.message}")
+
+
 def parse_catalogue(text: str, path: str) -> Catalogue:
     """Parse and check a catalogue; every error names `path` and the place in it."""
     doc = _parse_json(path, text)
@@ -113,6 +123,7 @@ def parse_catalogue(text: str, path: str) -> Catalogue:
 
     rules: list[Rule] = []
     seen: set[str] = set()
+    param_checks: dict[str, dict[str, Any]] = {}
     for i, raw in enumerate(doc["rules"]):
         where = f"{path}: at rules[{i}]"
         if raw["id"] in seen:
@@ -129,6 +140,10 @@ def parse_catalogue(text: str, path: str) -> Catalogue:
                 )
             interp = Interpretation(ri["question"], ri["chosen"], ri.get("why", ""),
                                     dict(ri["variants"]))
+        checks = raw.get("parameter_schema", {})
+        for name, value in raw.get("parameters", {}).items():
+            _check_param(f"{where}.parameters.{name}", checks.get(name), value)
+        param_checks[raw["id"]] = checks
         rules.append(Rule(raw["id"], raw["title"], raw["group"], raw["text"],
                           raw["source"]["doc"], raw["source"]["section"],
                           dict(raw.get("parameters", {})), interp))
@@ -159,6 +174,7 @@ def parse_catalogue(text: str, path: str) -> Catalogue:
                 raise CatalogueError(
                     f"{where}.parameters.{key}: expected {type(params[rid][name]).__name__}"
                 )
+            _check_param(f"{where}.parameters.{key}", param_checks[rid].get(name), value)
             params[rid][name] = value
         profiles[raw["id"]] = Profile(doc["game"], raw["id"], raw["title"], variants, params)
 

@@ -35,7 +35,8 @@ class GamePlugin(Protocol):
     def targets(self, ls: Lockstep) -> dict[str, float]:
         """Observations for `hypothesis.target`: larger is rarer and more interesting."""
 
-    # Optional: `prove(engine, profile) -> (ok, lines)` for `gamecert prove GAME`.
+    # Optional: `prove(engine, profile) -> (ok, lines)` for `gamecert prove GAME`;
+    # `cheap_to_list(ls) -> bool`, False where comparing full legal sets costs too much.
 
 
 def plugin_for(game: str) -> GamePlugin:

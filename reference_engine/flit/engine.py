@@ -165,21 +165,31 @@ class Flit:
     def legal(self, state: FlitState) -> list[Action]:
         if state.phase != MOVE:
             return []
+        touching = self._touching(state)
+        actions: list[Action] = [PASS]
+        for o in self.pieces(state, state.to_move):
+            actions.extend(("move", o, d) for d in self._destinations(state, o, touching))
+        return actions
+
+    def destinations(self, state: FlitState, origin: int) -> list[int]:
+        """FLIT-MOVE-VALID: where the piece at `origin` may go (sorted)."""
+        return self._destinations(state, origin, self._touching(state))
+
+    def _touching(self, state: FlitState) -> dict[int, int]:
+        """How many pieces of the bot to move touch each empty square."""
         bot, board, nbrs = state.to_move, state.board, self.neighbours(state)
-        own = self.pieces(state, bot)
-        # touching[d] = how many own pieces touch the empty square d
         touching: dict[int, int] = {}
-        for q in own:
+        for q in self.pieces(state, bot):
             for n in nbrs[q]:
                 if board[n] == EMPTY:
                     touching[n] = touching.get(n, 0) + 1
-        actions: list[Action] = [PASS]
-        for o in own:
-            near_o = nbrs[o]
-            for d, count in touching.items():
-                if count > 1 or d not in near_o or self.has_other_own_neighbour(state, o, d, bot):
-                    actions.append(("move", o, d))
-        return actions
+        return touching
+
+    def _destinations(self, state: FlitState, origin: int, touching: dict[int, int]) -> list[int]:
+        near_o = self.neighbours(state)[origin]
+        return sorted(d for d, count in touching.items()
+                      if count > 1 or d not in near_o
+                      or self.has_other_own_neighbour(state, origin, d, state.to_move))
 
     def chance(self, state: FlitState) -> list[Outcome[Action]]:
         if state.phase == SETUP:

@@ -1,0 +1,1 @@
+"""Engines that misbehave as programs, for testing that gamecert survives them."""

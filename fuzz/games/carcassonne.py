@@ -1,0 +1,684 @@
+"""Carcassonne fuzzing: positions from random play at every stage of a game, z3 tie
+positions, crafted boards one tile from a U-turn, a road loop or several completions, and
+probes for every way a move can be illegal.
+
+Everything expensive (random games, the z3 ties, the search for closing tiles) is done once
+per profile and cached; each example then only samples a ready position, so it stays cheap.
+Hypothesis strategies are built once too (module level or `functools.cache`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from hypothesis import strategies as st
+
+from oracles.carcassonne.z3_checks import tie_position, tie_positions
+from reference_engine.carcassonne.engine import (
+    AROUND,
+    CLAIM,
+    DELTA,
+    DRAW,
+    LAND_PHASE,
+    MONASTERY,
+    PLACE,
+    RIVER_PHASE,
+    STRAIGHT,
+    Carcassonne,
+    CarcState,
+    pack,
+    unpack,
+)
+from reference_engine.carcassonne.protocol import SPOT_WIRE, frame
+from reference_engine.carcassonne.tiles import SIDES
+from reference_engine.contract import CHANCE, TERMINAL, IllegalAction
+from spec import Profile
+
+if TYPE_CHECKING:
+    from fuzz.engines import Engine
+    from fuzz.lockstep import Lockstep
+
+JSON = Any
+GAME = Carcassonne()
+POOL_GAMES = 8  # random games per profile behind the start positions
+
+
+# --- strategies built once ------------------------------------------------------------------
+@cache
+def index(n: int) -> st.SearchStrategy[int]:
+    """An index into a list of n items (shrinks towards the first)."""
+    return st.integers(0, max(n - 1, 0))
+
+
+BOOL = st.booleans()
+PLAY_MODES = st.sampled_from(["any", "any", "closing"])
+PROBES = st.sampled_from(["foreign-tile", "off-cell", "rotation-7", "claim-no-edge",
+                          "claim-claimed", "uturn", "mismatch", "river-elsewhere", "discard",
+                          "lake-early", "wrong-step", "malformed"])
+MALFORMED: st.SearchStrategy[JSON] = st.sampled_from([
+    {"type": "place", "tile": "U", "at": [0, -1]}, {"type": "claim", "on": "north"},
+    {"type": "fly"}, {"type": "place", "tile": "ZZ9", "at": [1, 1], "rotation": 0},
+    {"type": "place", "tile": "U", "at": [10**6, 0], "rotation": 0}, {"type": "draw"},
+    {"type": "discard", "tile": 7}, {"type": "pass", "extra": 1}, [], "pass", None])
+SPOT_NAMES = st.sampled_from([*SIDES, "monastery"])
+
+
+# --- start positions ------------------------------------------------------------------------
+@dataclass
+class Pools:
+    """Start positions by kind, for one profile."""
+
+    by_kind: dict[str, list[JSON]] = field(default_factory=dict)
+
+    def add(self, kind: str, state: JSON) -> None:
+        self.by_kind.setdefault(kind, []).append(state)
+
+
+def _policy(rng: random.Random, claim_bias: float) -> Callable[[CarcState], Any]:
+    """Random play; with `claim_bias` the player claims whenever a claim is open, so meeples
+    crowd the board (ties, empty supplies, final scoring)."""
+    def choose(state: CarcState) -> Any:
+        if state.step == CLAIM and rng.random() < claim_bias:
+            claims = GAME.claims(state)
+            if claims:
+                return rng.choice(claims)
+        return GAME.random_action(state, rng)
+    return choose
+
+
+def _clear_meeples(o: JSON, profile: Profile) -> JSON:
+    """The same position with every meeple back in its supply."""
+    out = copy.deepcopy(o)
+    out["meeples"] = []
+    out["supply"] = [profile.param("CARC-MEEPLE-SUPPLY", "meeples")] * out["players"]
+    return out
+
+
+def _swap_into_hand(o: JSON, tile: str) -> JSON | None:
+    """The position with `tile` (from the deck) as the first tile of the mover's hand; the
+    tile it replaces goes back to the deck (every tile stays accounted for)."""
+    p = o["to_move"] - 1
+    if not o["deck"].get(tile):
+        return None
+    out = copy.deepcopy(o)
+    hand = list(out["hands"][p])
+    if hand:
+        back = hand.pop(0)
+        out["deck"][back] = out["deck"].get(back, 0) + 1
+    out["deck"][tile] -= 1
+    if not out["deck"][tile]:
+        del out["deck"][tile]
+    out["hands"][p] = sorted([tile, *hand])
+    return out
+
+
+def closing_cells(state: CarcState) -> set[int]:
+    """Open cells where a tile can close a road or town (every open edge of it faces the cell)
+    or fill the last gap around a monastery."""
+    t, board, owner, feats = state.cfg.t, state.board, state.owner, state.feats
+    out: set[int] = set()
+    for pos in state.cells:
+        tally: dict[int, int] = {}
+        for s in range(4):
+            there = board.get(pos + DELTA[s])
+            if there is None:
+                continue
+            seg = t.rot[there[0]][there[1]].side_seg[(s + 2) % 4]
+            if seg >= 0:
+                fid = owner[(pos + DELTA[s]) * 8 + seg]
+                tally[fid] = tally.get(fid, 0) + 1
+        if any(feats[f].open == c for f, c in tally.items()):
+            out.add(pos)
+            continue
+        for d in AROUND:
+            there = board.get(pos + d)
+            if there is not None:
+                m = t.rot[there[0]][there[1]].monastery
+                if m >= 0 and feats[owner[(pos + d) * 8 + m]].open == 1:
+                    out.add(pos)
+                    break
+    return out
+
+
+def _completions(state: CarcState, k: int, pos: int, rot: int) -> int:
+    """How many features placing (k, pos, rot) completes (scored now or after the claim)."""
+    try:
+        after, events = GAME.apply(state, ("place", k, pos, rot))
+        if after.step == CLAIM:
+            events = events + GAME.apply(after, ("pass",))[1]
+    except IllegalAction:
+        return 0
+    return sum(1 for e in events if e["type"] == "feature-completed")
+
+
+def _closing_start(state: CarcState) -> JSON | None:
+    """The position with a deck tile in the mover's hand that closes the most features at
+    one of the closing cells (two or more when it can)."""
+    t = state.cfg.t
+    best: tuple[int, str] | None = None
+    for pos in sorted(closing_cells(state)):
+        m, v = state.cells[pos]
+        for k, left in enumerate(state.deck):
+            if not left:
+                continue
+            for r in range(4):
+                if t.rot[k][r].code & m == v:
+                    probe = state._replace(hands=tuple((k,) if i == state.to_move - 1 else h
+                                                       for i, h in enumerate(state.hands)))
+                    n = _completions(probe, k, pos, r)
+                    if n and (best is None or n > best[0]):
+                        best = (n, t.ids[k])
+    if best is None:
+        return None
+    return _swap_into_hand(GAME.observe(state), best[1])
+
+
+def _near_uturn(state: CarcState) -> JSON | None:
+    """A river draw after a curve: hand the mover a curve, so one way of laying it is a
+    U-turn (and the other, where it fits, is not)."""
+    if state.river.last_curve == STRAIGHT:
+        return None
+    t = state.cfg.t
+    # a curve's two river sides are neighbours: their difference is odd
+    curves = [k for k, c in enumerate(state.river_pile) if c and len(t.rot[k][0].river) == 2
+              and (t.rot[k][0].river[1] - t.rot[k][0].river[0]) % 2]
+    if not curves:
+        return None
+    k = curves[0]
+    o = GAME.observe(state)
+    o["river_pile"][t.ids[k]] -= 1
+    if not o["river_pile"][t.ids[k]]:
+        del o["river_pile"][t.ids[k]]
+    o["hands"][state.to_move - 1] = [t.ids[k]]
+    o["step"], o["pending"] = "place", []
+    return o
+
+
+def _loop_starts(profile: Profile) -> list[JSON]:
+    """Three curves of a 2 x 2 road ring on the board and the fourth in hand: one placement
+    closes a loop. Variants: nobody, one player, and two tied players on the ring."""
+    board = [((0, 0), "RS", 0), ((0, -1), "RE", 0), ((1, -2), "V", 3), ((1, -1), "V", 2),
+             ((2, -1), "V", 1)]
+    out = []
+    for meeples in ([], [((1, -2), "right", 1)], [((1, -2), "right", 1), ((2, -1), "top", 2)]):
+        for mover in (1, 2):
+            out.append(_crafted(profile, board, {mover: ["V"]}, mover, meeples))
+    return out
+
+
+def _crafted(profile: Profile, board: list[tuple[tuple[int, int], str, int]],
+             hands: dict[int, list[str]], mover: int,
+             meeples: list[tuple[tuple[int, int], str, int]],
+             scores: list[int] | None = None) -> JSON:
+    """A land-phase place step: tiles off the board and out of hands are in the deck (land) or
+    discarded (river)."""
+    from reference_engine.carcassonne.tiles import load_tiles
+
+    n = profile.param("CARC-PLAYERS", "players")
+    used: dict[str, int] = {}
+    for _, tile, _ in board:
+        used[tile] = used.get(tile, 0) + 1
+    for hand in hands.values():
+        for tile in hand:
+            used[tile] = used.get(tile, 0) + 1
+    deck: dict[str, int] = {}
+    discarded: list[str] = []
+    for kind in load_tiles():
+        left = kind.count - used.get(kind.id, 0)
+        if kind.set == "land" and left:
+            deck[kind.id] = left
+        elif kind.set != "land":
+            discarded += [kind.id] * left
+    supply = [profile.param("CARC-MEEPLE-SUPPLY", "meeples")] * n
+    for *_, p in meeples:
+        supply[p - 1] -= 1
+    return {
+        "game": "carcassonne", "profile": profile.id, "players": n, "phase": "land",
+        "step": "place", "to_move": mover, "pending": [], "after_draws": "place",
+        "board": sorted(({"at": list(c), "tile": tl, "rotation": r} for c, tl, r in board),
+                        key=lambda b: b["at"]),
+        "placed": None, "claim_blocked": [],
+        "meeples": sorted(({"at": list(c), "on": on, "player": p} for c, on, p in meeples),
+                          key=lambda m: (m["at"], m["on"])),
+        "supply": supply, "scores": scores or [0] * n,
+        "hands": [sorted(hands.get(p, [])) for p in range(1, n + 1)], "deck": deck,
+        "river_pile": {}, "discarded": sorted(discarded), "result": None,
+    }
+
+
+def _starved(profile: Profile) -> list[JSON]:
+    """A player with every meeple on one long open road and no way to close it from the hand:
+    the next claim step finds the supply empty."""
+    per = profile.param("CARC-MEEPLE-SUPPLY", "meeples")
+    n = profile.param("CARC-PLAYERS", "players")
+    out = []
+    for mover in range(1, n + 1):
+        counts = [per if p == mover else 0 for p in range(1, n + 1)]
+        try:
+            o = tie_position(profile, counts)
+        except ValueError:
+            return []
+        o["hands"][0] = []
+        o["deck"]["W"] = o["deck"].get("W", 0) + 1
+        swapped = _swap_into_hand({**o, "to_move": mover}, "E")
+        if swapped is not None:
+            out.append(swapped)
+    return out
+
+
+@cache
+def pools(profile: Profile) -> Pools:
+    """Every start position kind for `profile`, built once."""
+    rng = random.Random(f"gamecert-carcassonne-{profile.id}")
+    out = Pools()
+    n = profile.param("CARC-PLAYERS", "players")
+    limit = profile.param("CARC-END-POINTS", "points")
+    land: list[CarcState] = []
+    for g in range(POOL_GAMES):
+        choose = _policy(rng, claim_bias=0.3 if g % 2 else 0.9)
+        state = GAME.initial(profile)
+        while (who := GAME.current(state)) != TERMINAL:
+            if state.phase == RIVER_PHASE and state.step in (DRAW, PLACE):
+                left = sum(state.river_pile)
+                if state.step == DRAW and left <= 3:
+                    out.add("lake" if left == 1 else "river-end", GAME.observe(state))
+                elif left >= 4 and rng.random() < 0.3:
+                    out.add("river", GAME.observe(state))
+                if state.step == DRAW:
+                    near = _near_uturn(state)
+                    if near is not None:
+                        out.add("near-uturn", near)
+            elif state.phase == LAND_PHASE and state.step in (PLACE, CLAIM):
+                deck = sum(state.deck)
+                if deck == 0 and sum(map(len, state.hands)) <= 3:
+                    out.add("final", GAME.observe(state))
+                elif deck <= 6:
+                    out.add("late", GAME.observe(state))
+                elif rng.random() < 0.06:
+                    out.add("land", GAME.observe(state))
+                if state.step == PLACE and rng.random() < 0.15:
+                    land.append(state)
+            action = GAME.random_chance(state, rng) if who == CHANCE else choose(state)
+            state = GAME.apply(state, action)[0]
+    for state in land[::3]:
+        o = GAME.observe(state)
+        # near the 50-point end: everyone a few points short
+        o["scores"] = [limit - rng.randint(1, 8) for _ in range(n)]
+        out.add("near-50", o)
+        closing = _closing_start(state)
+        if closing is not None:
+            out.add("closing", closing)
+            if closing["meeples"]:
+                near = copy.deepcopy(closing)
+                near["scores"] = [limit - rng.randint(1, 4) for _ in range(n)]
+                out.add("near-50", near)
+    for o in out.by_kind.get("final", []):
+        # a tie for first at the end: equal scores, nothing left on the board to break it
+        even = _clear_meeples(o, profile)
+        if even["step"] == "place":
+            even["scores"] = [max(o["scores"])] * n
+            out.add("final-tie", even)
+    for o in out.by_kind.get("late", [])[::4]:
+        near = copy.deepcopy(o)
+        near["scores"] = [limit - rng.randint(1, 8) for _ in range(n)]
+        out.add("near-50", near)
+    out.by_kind["loop"] = _loop_starts(profile)
+    out.by_kind["starved"] = _starved(profile)
+    out.by_kind["ties"] = [s for _, s in tie_positions(profile, limit=12)]
+    return out
+
+
+# weights: how often each kind starts an example (the first is what shrinking aims for)
+START_WEIGHTS = (("new", 2), ("river", 1), ("river-end", 1), ("lake", 2), ("near-uturn", 3),
+                 ("land", 2), ("late", 1), ("final", 2), ("final-tie", 1), ("near-50", 3),
+                 ("closing", 3), ("loop", 1), ("starved", 1), ("ties", 2))
+
+
+@cache
+def start_strategy(profile: Profile) -> st.SearchStrategy[JSON]:
+    kinds = pools(profile).by_kind
+    options: list[st.SearchStrategy[JSON]] = []
+    for kind, weight in START_WEIGHTS:
+        if kind == "new":
+            strategy: st.SearchStrategy[JSON] = st.just({"kind": "new_game"})
+        elif kinds.get(kind):
+            strategy = st.sampled_from(kinds[kind]).map(_as_start)
+        else:
+            continue
+        options += [strategy] * weight
+    return st.one_of(options)
+
+
+def _as_start(state: JSON) -> JSON:
+    return {"kind": "state", "state": state}
+
+
+# --- moves ----------------------------------------------------------------------------------
+def _pick(data: st.DataObject, items: list[Any], label: str) -> Any:
+    return items[data.draw(index(len(items)), label=label)]
+
+
+def _placed_state(ls: Lockstep) -> CarcState:
+    state: CarcState = ls.ref
+    return state
+
+
+def _hand(state: CarcState) -> list[int]:
+    return list(state.hands[state.to_move - 1])
+
+
+def _place_json(state: CarcState, k: int, pos: int, rot: int) -> JSON:
+    return {"type": "place", "tile": state.cfg.t.ids[k], "at": unpack(pos), "rotation": rot}
+
+
+def _uturns(state: CarcState) -> list[JSON]:
+    """River placements at the open end whose edges fit but which turn back."""
+    out: list[JSON] = []
+    river = state.river
+    if river.open_pos < 0 or river.open_pos not in state.cells:
+        return out
+    m, v = state.cells[river.open_pos]
+    for k in set(_hand(state)):
+        for r in range(4):
+            if state.cfg.t.rot[k][r].code & m == v and GAME.river_problem(
+                    state, k, r, river.open_pos):
+                out.append(_place_json(state, k, river.open_pos, r))
+    return out
+
+
+class CarcassonnePlugin:
+    game = GAME
+
+    def starts(self, profile: Profile) -> st.SearchStrategy[JSON]:
+        return start_strategy(profile)
+
+    def draw_action(self, data: st.DataObject, ls: Lockstep) -> JSON:
+        state = _placed_state(ls)
+        if GAME.current(state) == CHANCE:
+            outcomes = GAME.chance(state)
+            kind = _pick(data, outcomes, "draw").action[1]
+            return {"type": "draw", "tile": state.cfg.t.ids[kind]}
+        actions = GAME.legal(state)
+        if state.step == PLACE and data.draw(PLAY_MODES, label="mode") == "closing":
+            cells = closing_cells(state)
+            closing = [a for a in actions if a[0] == "place" and a[2] in cells]
+            if closing:
+                actions = closing
+        return GAME.action_to_json(state, _pick(data, actions, "legal index"))
+
+    def draw_probe(self, data: st.DataObject, ls: Lockstep) -> JSON:
+        state = _placed_state(ls)
+        kind = data.draw(PROBES, label="probe")
+        maker = getattr(self, "_probe_" + kind.replace("-", "_"))
+        probe: JSON = maker(data, state)
+        return probe
+
+    # each probe is usually illegal in the state it is drawn for; Lockstep.probe drops the
+    # ones the reference accepts
+    def _probe_foreign_tile(self, data: st.DataObject, state: CarcState) -> JSON:
+        t = state.cfg.t
+        cells = sorted(state.cells)
+        k = data.draw(index(len(t.ids)), label="tile")
+        pos = _pick(data, cells, "cell") if cells else pack(0, 1)
+        return _place_json(state, k, pos, data.draw(index(4), label="rotation"))
+
+    def _probe_off_cell(self, data: st.DataObject, state: CarcState) -> JSON:
+        hand = _hand(state) or [0]
+        tiles = sorted(state.board)
+        base = _pick(data, tiles, "next to")
+        offset = _pick(data, [0, -1 - 256, 1 - 256, 1 + 256, -1 + 256, 2, -512, 3 + 3 * 256],
+                       "offset")
+        return _place_json(state, _pick(data, hand, "tile"), base + offset,
+                           data.draw(index(4), label="rotation"))
+
+    def _probe_rotation_7(self, data: st.DataObject, state: CarcState) -> JSON:
+        hand = _hand(state) or [0]
+        cells = sorted(state.cells)
+        probe = _place_json(state, _pick(data, hand, "tile"), _pick(data, cells, "cell"), 0)
+        probe["rotation"] = _pick(data, [7, 4, -1], "rotation")
+        return probe
+
+    def _probe_claim_no_edge(self, data: st.DataObject, state: CarcState) -> JSON:
+        if state.step != CLAIM:
+            return {"type": "claim", "on": data.draw(SPOT_NAMES, label="spot")}
+        k, r = state.board[state.placed]
+        rt = state.cfg.t.rot[k][r]
+        empty = [s for s in range(4) if rt.side_seg[s] < 0]
+        spots = [SIDES[s] for s in empty] + ([] if rt.monastery >= 0 else ["monastery"])
+        return {"type": "claim", "on": _pick(data, spots, "spot") if spots else "monastery"}
+
+    def _probe_claim_claimed(self, data: st.DataObject, state: CarcState) -> JSON:
+        if state.step != CLAIM:
+            return {"type": "claim", "on": data.draw(SPOT_NAMES, label="spot")}
+        k, r = state.board[state.placed]
+        rt = state.cfg.t.rot[k][r]
+        taken = [SIDES[seg.spot] if seg.kind != MONASTERY else "monastery"
+                 for i, seg in enumerate(rt.segs)
+                 if any(state.feats[state.owner[state.placed * 8 + i]].meeples)
+                 or i in state.blocked]
+        return {"type": "claim", "on": _pick(data, taken, "spot") if taken else "top"}
+
+    def _probe_uturn(self, data: st.DataObject, state: CarcState) -> JSON:
+        turns = _uturns(state) if state.step == PLACE and state.phase == RIVER_PHASE else []
+        return _pick(data, turns, "u-turn") if turns else self._probe_mismatch(data, state)
+
+    def _probe_mismatch(self, data: st.DataObject, state: CarcState) -> JSON:
+        hand = _hand(state) or [0]
+        cells = sorted(state.cells)
+        return _place_json(state, _pick(data, hand, "tile"), _pick(data, cells, "cell"),
+                           data.draw(index(4), label="rotation"))
+
+    def _probe_river_elsewhere(self, data: st.DataObject, state: CarcState) -> JSON:
+        cells = sorted(c for c in state.cells if c != state.river.open_pos) or [pack(1, 0)]
+        return self._probe_mismatch(data, state) | {"at": unpack(_pick(data, cells, "cell"))}
+
+    def _probe_discard(self, data: st.DataObject, state: CarcState) -> JSON:
+        hand = _hand(state) or [0]
+        return {"type": "discard", "tile": state.cfg.t.ids[_pick(data, hand, "tile")]}
+
+    def _probe_lake_early(self, data: st.DataObject, state: CarcState) -> JSON:
+        return {"type": "draw", "tile": _pick(data, ["RE", "A", "RS", "R2"], "tile")}
+
+    def _probe_wrong_step(self, data: st.DataObject, state: CarcState) -> JSON:
+        options: list[JSON] = [{"type": "pass"}, {"type": "claim", "on": "top"},
+                               {"type": "draw", "tile": "U"}, {"type": "discard", "tile": "U"}]
+        return _pick(data, options, "action")
+
+    def _probe_malformed(self, data: st.DataObject, state: CarcState) -> JSON:
+        return data.draw(MALFORMED, label="malformed")
+
+    def bot_texts(self, profile: Profile) -> st.SearchStrategy[str]:
+        return bot_text_strategy(profile)
+
+    def targets(self, ls: Lockstep) -> dict[str, float]:
+        state = _placed_state(ls)
+        tie = 0
+        seen: set[int] = set()
+        for node in state.meeples:
+            fid = state.owner[node]
+            if fid in seen:
+                continue
+            seen.add(fid)
+            counts = state.feats[fid].meeples
+            tie = max(tie, counts.count(max(counts)))
+        nearly = sum(1 for f in state.feats.values() if f.open == 1)
+        river = 0.0
+        if state.phase == RIVER_PHASE:
+            river = (1.0 if state.river.last_curve != STRAIGHT else 0.0) + (
+                10 - sum(state.river_pile)) / 10
+        return {"tied players on a feature": float(tie),
+                "top score": float(min(max(state.scores), 60)),
+                "features one edge from closing": float(nearly),
+                "river after a curve": river,
+                "meeples on the board": float(len(state.meeples))}
+
+    def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
+        return prove_carcassonne(engine, profile)
+
+
+# --- bot replies (SYNCS 2025 protocol) ------------------------------------------------------
+@cache
+def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
+    """Framed replies: well formed (often legal: passes, claims on the tile just placed) and
+    broken in each way the frame and the reply can break."""
+    from reference_engine.carcassonne.tiles import load_tiles
+
+    centre = profile.param("CARC-PROTO-REPLY", "centre")
+    n = profile.param("CARC-PLAYERS", "players")
+    ids = [k.id for k in load_tiles()]
+    # mostly a real player id: a quarter of them name the player to move
+    in_range = st.integers(0, n - 1)
+    player = st.one_of(in_range, in_range, in_range, st.sampled_from([-1, n, "0", None, True]))
+    near = st.integers(centre - 3, centre + 3)
+    pos = st.one_of(st.tuples(near, near).map(list), st.just([centre]), st.just("85,85"))
+    rotation = st.one_of(st.integers(0, 3), st.sampled_from([7, -1, "1"]))
+    tile = st.sampled_from(ids)
+
+    def place(p: Any, k: str, at: Any, r: Any, i: Any) -> dict[str, Any]:
+        return {"event_type": "move_place_tile", "player_id": p,
+                "tile": {"tile_type": k, "pos": at, "rotation": r}, "player_tile_index": i}
+
+    def claim(p: Any, k: str, at: Any, on: str) -> dict[str, Any]:
+        return {"event_type": "move_place_meeple", "player_id": p,
+                "tile": {"tile_type": k, "pos": at, "rotation": 0}, "placed_on": on}
+
+    passing = st.builds(lambda p: {"event_type": "move_place_meeple_pass", "player_id": p},
+                        player)
+    bodies = st.one_of(
+        passing, passing, passing,
+        st.builds(place, player, tile, pos, rotation, st.integers(-1, 3)),
+        st.builds(claim, player, tile, pos,
+                  st.sampled_from([*SPOT_WIRE.values(), "north_edge", "monastery"])),
+        st.builds(lambda p, k, i: {"event_type": "move_discard_tile", "player_id": p,
+                                   "tile": {"tile_type": k}, "player_tile_index": i},
+                  player, tile, st.integers(0, 2)),
+        st.builds(lambda p: {"event_type": "move_fly", "player_id": p}, player),
+    ).map(lambda d: json.dumps(d, separators=(",", ":")))
+    framings = st.sampled_from(["ok"] * 6 + ["short", "long", "newline", "bare", "spaced",
+                                             "bytes", "unicode"])
+
+    def framed(body: str, how: str) -> str:
+        if how == "short":
+            return f"{len(body) - 1},{body}"
+        if how == "long":
+            return f"{len(body) + 1},{body}"
+        if how == "newline":
+            return frame(body) + "\n"
+        if how == "bare":
+            return body
+        if how == "spaced":
+            return f"{len(body)}, {body}"
+        if how == "unicode":  # a string with a non-ASCII character, counted correctly
+            body = body[:-1] + ',"note":"caf\u00e9"}'
+            return frame(body)
+        if how == "bytes":  # the same, counted in UTF-8 bytes rather than characters
+            body = body[:-1] + ',"note":"caf\u00e9"}'
+            return f"{len(body.encode())},{body}"
+        return frame(body)
+
+    return st.one_of(
+        st.builds(framed, bodies, framings),
+        st.sampled_from(["", "\n", "0,", "2,{}", "5,{}", "3,{x}", "2,[]", "x,{}",
+                         "-2,{}", "9999999,{}", "4097," + "x" * 4097]),
+        st.text(max_size=20),
+    )
+
+
+# --- gamecert prove carcassonne -------------------------------------------------------------
+@cache
+def proof_positions(profile: Profile) -> list[tuple[str, JSON]]:
+    """A few place steps for the placement-set check: river and land, crafted and played."""
+    kinds = pools(profile).by_kind
+    out: list[tuple[str, JSON]] = []
+    for kind, count in (("near-uturn", 3), ("river", 2), ("closing", 3), ("late", 2),
+                        ("loop", 1)):
+        states = [s for s in kinds.get(kind, []) if s["step"] == "place"]
+        out += [(f"{kind} {i + 1}", s) for i, s in enumerate(states[:count])]
+    return out
+
+
+def prove_carcassonne(engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
+    """CARC-SCORE-MAJORITY proved on the engine's own award code (in-process), then the z3
+    placement and river checks on the engine's legal lists, and the z3 tie positions played
+    beside the reference."""
+    from fuzz.engines import EngineFault, Refused
+    from fuzz.lockstep import Coverage, Finding, Lockstep
+    from fuzz.prove import engine_code
+    from oracles import Violation, oracles_for
+    from oracles.carcassonne.z3_checks import check_legal_placements, check_river, prove_majority
+
+    ok, lines = True, []
+    code = engine_code(engine)
+    if code is None:
+        ok = False
+        lines.append("CARC-SCORE-MAJORITY symbolic proof: NOT RUN: the engine runs in another "
+                     "process; give it in-process (--engine package.module:attr) to prove it")
+    elif not callable(getattr(code, "award_points", None)):
+        ok = False
+        lines.append("CARC-SCORE-MAJORITY symbolic proof: NOT POSSIBLE: the engine has no "
+                     "award_points(counts, points, max2, ite) written with operators only")
+    else:
+        try:
+            result = prove_majority(code, profile)
+        except Exception as exc:  # the engine's award code is not symbolic
+            ok = False
+            lines.append(f"CARC-SCORE-MAJORITY symbolic proof: NOT POSSIBLE: "
+                         f"{type(exc).__name__}: {exc}")
+        else:
+            ok &= result.proved
+            lines.append(f"CARC-SCORE-MAJORITY symbolic proof: "
+                         f"{'PROVED' if result.proved else 'FAILED'}: {result.message}")
+    bad: list[str] = []
+    positions = proof_positions(profile)
+    river_checked = 0
+    for label, state in positions:
+        try:
+            engine.load_state(state)
+            legal = engine.legal()
+        except (Refused, EngineFault) as exc:
+            bad.append(f"  {label}: the engine cannot list its moves: {exc}")
+            continue
+        actions = legal.get("actions") if isinstance(legal, dict) else None
+        if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+            bad.append(f"  {label}: the legal reply has no list of actions")
+            continue
+        verdict = check_legal_placements(state, actions, profile)
+        if isinstance(verdict, Violation):
+            bad.append(f"  {label}: CARC-PLACE-MATCH / CARC-HAND-NOFIT: {verdict}")
+        if state["phase"] == "river":
+            for action in actions:
+                river_checked += 1
+                verdict = check_river(state, action, profile)
+                if isinstance(verdict, Violation):
+                    bad.append(f"  {label}: CARC-RIVER-NO-UTURN: {verdict}")
+    ok &= not bad
+    lines.append(f"placement sets against z3 (CARC-PLACE-ADJACENT, CARC-PLACE-MATCH, "
+                 f"CARC-HAND-NOFIT): {len(positions)} positions; river placements against the "
+                 f"z3 river model (CARC-RIVER-NO-UTURN {profile.variant('CARC-RIVER-NO-UTURN')}"
+                 f"): {river_checked}; {len(bad)} disagree")
+    lines.extend(bad[:10])
+    ties = tie_positions(profile, limit=8)
+    wrong = []
+    oracles = oracles_for("carcassonne")
+    for label, state in ties:
+        ls = Lockstep(GAME, engine, profile, oracles, coverage=Coverage())
+        try:
+            ls.start({"kind": "state", "state": state})
+            end = len(state["meeples"]) + 1
+            ls.step({"type": "place", "tile": "W", "at": [end, -1], "rotation": 1})
+        except Finding as f:
+            wrong.append(f"  {label}: [{', '.join(f.rules)}] {f.message}")
+    ok &= not wrong
+    lines.append(f"CARC-SCORE-MAJORITY tie positions from z3 (exact ties on one road): "
+                 f"{len(ties)} played, {len(wrong)} disagree with the rule")
+    lines.extend(wrong[:10])
+    return ok, lines
+
+
+PLUGIN = CarcassonnePlugin()

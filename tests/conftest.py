@@ -1,0 +1,40 @@
+"""Shared test set-up: Hypothesis profiles (ci when CI is set) and engine helpers."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from fuzz import profiles
+from fuzz.engines import Engine, InProcessEngine, SubprocessEngine
+from reference_engine.contract import Session
+
+PROFILE = profiles.load()
+
+
+def pytest_report_header() -> str:
+    return f"hypothesis profile: {PROFILE}"
+
+
+def mutant_engine(game: str, name: str, mode: str) -> Engine:
+    """A mutant from examples/engines/<game>/<name>.py, in-process or as a subprocess."""
+    import importlib
+
+    module = importlib.import_module(f"examples.engines.{game}.{name}")
+    if mode == "inproc":
+        return InProcessEngine(Session(module.ENGINE(), name=name))
+    engine = SubprocessEngine([sys.executable, "-m", f"examples.engines.{game}.{name}"])
+    engine.start()
+    return engine
+
+
+@pytest.fixture
+def engines() -> Iterator[list[Any]]:
+    """Engines opened by a test, closed after it whatever happens."""
+    opened: list[Any] = []
+    yield opened
+    for engine in opened:
+        engine.close()

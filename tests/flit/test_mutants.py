@@ -1,0 +1,36 @@
+"""Every Flit mutant is caught with its rule id, in-process and as a subprocess, with a
+short trace that replays."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+
+from examples.engines.flit import MUTANTS
+from fuzz.campaign import run_campaign
+from fuzz.trace import replay, trace_document
+from reference_engine import reference_session
+from fuzz.engines import InProcessEngine
+from tests.conftest import mutant_engine
+
+ROUNDS = 20  # an upper bound: most are found in the first round or two
+
+
+@pytest.mark.parametrize("mode", ["inproc", "subprocess"])
+@pytest.mark.parametrize("name", MUTANTS)
+def test_mutant_is_caught(name: str, mode: str, engines: list[Any]) -> None:
+    rule = importlib.import_module(f"examples.engines.flit.{name}").RULE
+    engine = mutant_engine("flit", name, mode)
+    engines.append(engine)
+    result = run_campaign("flit", engine, rounds=ROUNDS, seed=0, max_findings=1)
+    assert result.findings, f"{name} was not caught in {ROUNDS} rounds"
+    finding = result.findings[0]
+    assert finding.rules == [rule], finding.message
+    assert finding.trace is not None and len(finding.trace["ops"]) <= 20
+    doc = trace_document(finding)
+    again = replay(doc, mutant_engine("flit", name, "inproc"))
+    assert again.reproduced, again.finding
+    clean = replay(doc, InProcessEngine(reference_session("flit")))
+    assert clean.finding is None
