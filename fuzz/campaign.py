@@ -79,7 +79,8 @@ def check_usable(game: str, engine: Engine, profile: Profile) -> str | None:
     try:
         hello = engine.hello()
         if not isinstance(hello, dict) or hello.get("game") != game:
-            return f"engine says it plays {hello.get('game') if isinstance(hello, dict) else hello!r}, not {game!r}"
+            said = hello.get("game") if isinstance(hello, dict) else hello
+            return f"engine says it plays {said!r}, not {game!r}"
         engine.new_game(profile.id, None)
     except EngineFault as exc:
         return f"engine failed at start-up ({exc.kind}): {exc.message}"
@@ -120,7 +121,8 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
 
     while more():
         machine = make_machine(plugin, profile, new_lockstep)
-        test = get_state_machine_test(machine,
+        test = get_state_machine_test(  # type: ignore[no-untyped-call]
+            machine,
                                       settings=round_settings(examples_per_round,
                                                               steps_per_example))
         hypothesis_seed(round_seed(seed, result.rounds))(test)
@@ -165,8 +167,8 @@ def _run_round(test: Callable[[], None], seen: list[Finding]) -> list[Finding]:
     except InvalidInput as exc:  # a generator bug of ours, never the engine's fault
         raise RuntimeError(f"gamecert generated an input its reference rejects: {exc}") from exc
     distinct: dict[tuple[str, ...], Finding] = {}
-    for finding in seen:
-        distinct.setdefault(tuple(finding.rules), finding)
+    for found in seen:
+        distinct.setdefault(tuple(found.rules), found)
     return list(distinct.values())
 
 

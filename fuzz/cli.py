@@ -11,6 +11,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+
 from fuzz.engines import Engine, EngineSpecError, open_engine
 from spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
 

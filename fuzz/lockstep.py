@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fuzz.engines import Engine, EngineFault, Refused
-from oracles.base import OK, Oracle, Transition, Verdict, Violation
+from oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
 from reference_engine.contract import CHANCE, TERMINAL, BadState, Game, IllegalAction, legal_json
 from spec import Profile
 
@@ -81,10 +81,11 @@ class Lockstep:
         self.engine = engine
         self.profile = profile
         self.oracles = list(oracles)
-        self.state_hooks = [o for o in self.oracles if o.state]
-        self.check_hooks = [o for o in self.oracles if o.check]
-        self.judge_hooks = [o for o in self.oracles if o.judge]
-        self.referee_hooks = [o for o in self.oracles if o.referee]
+        # (rule, hook) pairs: the step loop runs them thousands of times a second
+        self.state_hooks = [(o.rule, o.state) for o in self.oracles if o.state]
+        self.check_hooks = [(o.rule, o.check) for o in self.oracles if o.check]
+        self.judge_hooks = [(o.rule, o.judge) for o in self.oracles if o.judge]
+        self.referee_hooks = [(o.rule, o.referee) for o in self.oracles if o.referee]
         self.coverage = coverage if coverage is not None else Coverage()
         self.muted = set(muted)
         self.seed = seed
@@ -107,22 +108,20 @@ class Lockstep:
 
     # --- verdicts ------------------------------------------------------------------------
     def _count(self, rule: str, verdict: Verdict, bad: list[tuple[str, str]]) -> None:
-        if verdict is OK:
+        if verdict is not NA:
             self.coverage.applied[rule] += 1
-        elif isinstance(verdict, Violation):
-            self.coverage.applied[rule] += 1
-            bad.append((rule, str(verdict)))
+            if verdict is not OK:
+                bad.append((rule, str(verdict)))
 
     def _state_checks(self, state: JSON, bad: list[tuple[str, str]]) -> None:
-        for o in self.state_hooks:
-            assert o.state is not None
-            self._count(o.rule, o.state(state, self.profile), bad)
+        for rule, hook in self.state_hooks:
+            self._count(rule, _guarded(hook, state, self.profile), bad)
 
     def _judge(self, state: JSON, action: JSON, accepted: bool,
                bad: list[tuple[str, str]]) -> None:
-        for o in self.judge_hooks:
-            assert o.judge is not None
-            self._count(o.rule, o.judge(state, action, accepted, self.profile), bad)
+        profile = self.profile
+        for rule, judge in self.judge_hooks:
+            self._count(rule, judge(state, action, accepted, profile), bad)
 
     def _fail(self, bad: list[tuple[str, str]], kind: str, fallback: str,
               fallback_rule: str = "ENGINE-AGREES", related: Iterable[str] = ()) -> bool:
@@ -223,14 +222,13 @@ class Lockstep:
             return list(ref_events)
         self._judge(before, action, True, bad)
         transition = Transition(before, action, eng_after, eng_events)
-        for o in self.check_hooks:
-            assert o.check is not None
-            try:
-                verdict = o.check(transition, self.profile)
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-                # the engine's reply is not even shaped like a state: that is what it broke
-                verdict = Violation(f"cannot read the engine's state or events: {exc!r}")
-            self._count(o.rule, verdict, bad)
+        applied, profile = self.coverage.applied, self.profile
+        for rule, check in self.check_hooks:
+            verdict = _guarded(check, transition, profile)
+            if verdict is not NA:
+                applied[rule] += 1
+                if verdict is not OK:
+                    bad.append((rule, str(verdict)))
         self._state_checks(eng_after, bad)
         diverged = eng_after != ref_after or eng_events != ref_events
         if bad or diverged:
@@ -301,9 +299,8 @@ class Lockstep:
         except EngineFault as exc:
             self._fault(exc)
             return
-        for o in self.referee_hooks:
-            assert o.referee is not None
-            self._count(o.rule, o.referee(self.ref_json, text, got, self.profile), bad)
+        for rule, hook in self.referee_hooks:
+            self._count(rule, _guarded(hook, self.ref_json, text, got, self.profile), bad)
         if bad or got != want:
             self._fail(bad, "violation" if bad else "divergence",
                        f"bot output {text!r}: reference makes it {canon(want)}, "
@@ -404,6 +401,14 @@ class Lockstep:
         return {"format": "gamecert-trace/1", "game": self.game.name,
                 "profile": self.profile.id, "seed": self.seed, "start": self.start_spec,
                 "ops": list(self.ops)}
+
+
+def _guarded(hook: Callable[..., Verdict], *args: Any) -> Verdict:
+    """An oracle's verdict; an engine reply too malformed to read is itself a violation."""
+    try:
+        return hook(*args)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return Violation(f"cannot read the engine's state, events or action: {exc!r}")
 
 
 def _event_rules(events: Iterable[JSON]) -> list[str]:

@@ -32,7 +32,6 @@ from reference_engine.carcassonne.engine import (
     STRAIGHT,
     Carcassonne,
     CarcState,
-    pack,
     unpack,
 )
 from reference_engine.carcassonne.protocol import SPOT_WIRE, frame
@@ -57,10 +56,7 @@ def index(n: int) -> st.SearchStrategy[int]:
 
 
 BOOL = st.booleans()
-PLAY_MODES = st.sampled_from(["any", "any", "closing"])
-PROBES = st.sampled_from(["foreign-tile", "off-cell", "rotation-7", "claim-no-edge",
-                          "claim-claimed", "uturn", "mismatch", "river-elsewhere", "discard",
-                          "lake-early", "wrong-step", "malformed"])
+PLAY_MODES = st.sampled_from(["any", "any", "best"])
 MALFORMED: st.SearchStrategy[JSON] = st.sampled_from([
     {"type": "place", "tile": "U", "at": [0, -1]}, {"type": "claim", "on": "north"},
     {"type": "fly"}, {"type": "place", "tile": "ZZ9", "at": [1, 1], "rotation": 0},
@@ -146,37 +142,70 @@ def closing_cells(state: CarcState) -> set[int]:
     return out
 
 
-def _completions(state: CarcState, k: int, pos: int, rot: int) -> int:
-    """How many features placing (k, pos, rot) completes (scored now or after the claim)."""
+Completed = list[JSON]  # the feature-completed events of one placement and its claim step
+
+
+def _completions(state: CarcState, k: int, pos: int, rot: int) -> Completed:
+    """The features placing (k, pos, rot) completes (scored now or after the claim)."""
     try:
         after, events = GAME.apply(state, ("place", k, pos, rot))
         if after.step == CLAIM:
             events = events + GAME.apply(after, ("pass",))[1]
     except IllegalAction:
-        return 0
-    return sum(1 for e in events if e["type"] == "feature-completed")
+        return []
+    return [e for e in events if e["type"] == "feature-completed"]
 
 
-def _closing_start(state: CarcState) -> JSON | None:
-    """The position with a deck tile in the mover's hand that closes the most features at
-    one of the closing cells (two or more when it can)."""
+def _features(done: Completed) -> float:
+    return float(len(done))
+
+
+def _points(done: Completed) -> float:
+    return float(sum(e["points"] * len(e["scorers"]) for e in done))
+
+
+def _monastery(done: Completed) -> float:
+    return float(any(e["feature"] == "monastery" for e in done))
+
+
+def _banner_join(done: Completed) -> float:
+    return float(sum(e["banners"] for e in done if e["feature"] == "city" and len(e["tiles"]) > 1))
+
+
+def _closers(state: CarcState) -> list[tuple[int, Completed]]:
+    """Each deck tile kind that completes something at a closing cell, with what it
+    completes there (its best rotation and cell by the number of features)."""
     t = state.cfg.t
-    best: tuple[int, str] | None = None
+    best: dict[int, Completed] = {}
     for pos in sorted(closing_cells(state)):
         m, v = state.cells[pos]
         for k, left in enumerate(state.deck):
             if not left:
                 continue
+            probe = state._replace(hands=tuple((k,) if i == state.to_move - 1 else h
+                                               for i, h in enumerate(state.hands)))
             for r in range(4):
                 if t.rot[k][r].code & m == v:
-                    probe = state._replace(hands=tuple((k,) if i == state.to_move - 1 else h
-                                                       for i, h in enumerate(state.hands)))
-                    n = _completions(probe, k, pos, r)
-                    if n and (best is None or n > best[0]):
-                        best = (n, t.ids[k])
-    if best is None:
+                    done = _completions(probe, k, pos, r)
+                    if len(done) > len(best.get(k, [])):
+                        best[k] = done
+    return sorted(best.items())
+
+
+def _closing_start(state: CarcState, closers: list[tuple[int, Completed]],
+                   worth: Callable[[Completed], float]) -> JSON | None:
+    """The position with the deck tile in the mover's hand worth most by `worth` (several
+    features, points, a monastery...), if any is worth something."""
+    scored = [(worth(done), k) for k, done in closers]
+    value, k = max(scored, default=(0.0, -1))
+    if value <= 0:
         return None
-    return _swap_into_hand(GAME.observe(state), best[1])
+    return _swap_into_hand(GAME.observe(state), state.cfg.t.ids[k])
+
+
+def _monastery_gap(state: CarcState) -> bool:
+    """A monastery one tile from complete."""
+    return any(f.kind == MONASTERY and f.open == 1 for f in state.feats.values())
 
 
 def _near_uturn(state: CarcState) -> JSON | None:
@@ -280,6 +309,7 @@ def pools(profile: Profile) -> Pools:
     n = profile.param("CARC-PLAYERS", "players")
     limit = profile.param("CARC-END-POINTS", "points")
     land: list[CarcState] = []
+    gaps: list[CarcState] = []
     for g in range(POOL_GAMES):
         choose = _policy(rng, claim_bias=0.3 if g % 2 else 0.9)
         state = GAME.initial(profile)
@@ -296,35 +326,43 @@ def pools(profile: Profile) -> Pools:
                         out.add("near-uturn", near)
             elif state.phase == LAND_PHASE and state.step in (PLACE, CLAIM):
                 deck = sum(state.deck)
-                if deck == 0 and sum(map(len, state.hands)) <= 3:
+                if deck == 0 and sum(map(len, state.hands)) <= 2:
                     out.add("final", GAME.observe(state))
                 elif deck <= 6:
                     out.add("late", GAME.observe(state))
                 elif rng.random() < 0.06:
                     out.add("land", GAME.observe(state))
-                if state.step == PLACE and rng.random() < 0.15:
+                if state.step == PLACE and rng.random() < 0.08:
                     land.append(state)
+                if (state.step == PLACE and len(gaps) < 12 and rng.random() < 0.25
+                        and _monastery_gap(state)):
+                    gaps.append(state)
             action = GAME.random_chance(state, rng) if who == CHANCE else choose(state)
             state = GAME.apply(state, action)[0]
-    for state in land[::3]:
-        o = GAME.observe(state)
-        # near the 50-point end: everyone a few points short
-        o["scores"] = [limit - rng.randint(1, 8) for _ in range(n)]
-        out.add("near-50", o)
-        closing = _closing_start(state)
+    for state in land:
+        closers = _closers(state)
+        closing = _closing_start(state, closers, _features)
         if closing is not None:
             out.add("closing", closing)
-            if closing["meeples"]:
-                near = copy.deepcopy(closing)
-                near["scores"] = [limit - rng.randint(1, 4) for _ in range(n)]
-                out.add("near-50", near)
+        # one tile from the 50-point end: a closing tile that scores, everyone a little short
+        scoring = _closing_start(state, closers, _points)
+        if scoring is not None:
+            scoring["scores"] = [limit - rng.randint(1, 3) for _ in range(n)]
+            out.add("near-50", scoring)
+        crafted = _closing_start(state, closers, _banner_join)
+        if crafted is not None:
+            out.add("banner-join", crafted)
+    for state in gaps:
+        crafted = _closing_start(state, _closers(state), _monastery)
+        if crafted is not None:
+            out.add("monastery", crafted)
     for o in out.by_kind.get("final", []):
         # a tie for first at the end: equal scores, nothing left on the board to break it
         even = _clear_meeples(o, profile)
         if even["step"] == "place":
             even["scores"] = [max(o["scores"])] * n
             out.add("final-tie", even)
-    for o in out.by_kind.get("late", [])[::4]:
+    for o in out.by_kind.get("late", [])[::8]:
         near = copy.deepcopy(o)
         near["scores"] = [limit - rng.randint(1, 8) for _ in range(n)]
         out.add("near-50", near)
@@ -334,29 +372,31 @@ def pools(profile: Profile) -> Pools:
     return out
 
 
-# weights: how often each kind starts an example (the first is what shrinking aims for)
+# how often each kind starts an example (the first is what shrinking aims for)
 START_WEIGHTS = (("new", 2), ("river", 1), ("river-end", 1), ("lake", 2), ("near-uturn", 3),
                  ("land", 2), ("late", 1), ("final", 2), ("final-tie", 1), ("near-50", 3),
-                 ("closing", 3), ("loop", 1), ("starved", 1), ("ties", 2))
+                 ("closing", 3), ("monastery", 2), ("banner-join", 2), ("loop", 1),
+                 ("starved", 1), ("ties", 2))
 
 
 @cache
 def start_strategy(profile: Profile) -> st.SearchStrategy[JSON]:
+    """A start: the kind drawn by weight, then a position of that kind. (`one_of` would
+    weigh the kinds by how many distinct positions each has, not by these weights.)"""
     kinds = pools(profile).by_kind
-    options: list[st.SearchStrategy[JSON]] = []
-    for kind, weight in START_WEIGHTS:
+    choices = [kind for kind, weight in START_WEIGHTS
+               if kind == "new" or kinds.get(kind) for _ in range(weight)]
+    which = st.sampled_from(choices)
+    of_kind = {kind: st.sampled_from(states) for kind, states in kinds.items() if states}
+
+    @st.composite
+    def start(draw: st.DrawFn) -> JSON:
+        kind = draw(which, label="start kind")
         if kind == "new":
-            strategy: st.SearchStrategy[JSON] = st.just({"kind": "new_game"})
-        elif kinds.get(kind):
-            strategy = st.sampled_from(kinds[kind]).map(_as_start)
-        else:
-            continue
-        options += [strategy] * weight
-    return st.one_of(options)
+            return {"kind": "new_game"}
+        return {"kind": "state", "state": draw(of_kind[kind], label=kind)}
 
-
-def _as_start(state: JSON) -> JSON:
-    return {"kind": "state", "state": state}
+    return start()
 
 
 # --- moves ----------------------------------------------------------------------------------
@@ -364,32 +404,72 @@ def _pick(data: st.DataObject, items: list[Any], label: str) -> Any:
     return items[data.draw(index(len(items)), label=label)]
 
 
-def _placed_state(ls: Lockstep) -> CarcState:
+def _ref(ls: Lockstep) -> CarcState:
     state: CarcState = ls.ref
     return state
 
 
 def _hand(state: CarcState) -> list[int]:
-    return list(state.hands[state.to_move - 1])
+    return list(state.hands[state.to_move - 1]) if state.to_move else []
 
 
 def _place_json(state: CarcState, k: int, pos: int, rot: int) -> JSON:
     return {"type": "place", "tile": state.cfg.t.ids[k], "at": unpack(pos), "rotation": rot}
 
 
+def _at_river_end(state: CarcState) -> list[tuple[int, int]]:
+    """(tile, rotation) of the hand at the river's open end whose land edges fit."""
+    river = state.river
+    if state.phase != RIVER_PHASE or river.open_pos < 0 or river.open_pos not in state.cells:
+        return []
+    m, v = state.cells[river.open_pos]
+    return [(k, r) for k in sorted(set(_hand(state))) for r in range(4)
+            if state.cfg.t.rot[k][r].code & m == v]
+
+
 def _uturns(state: CarcState) -> list[JSON]:
     """River placements at the open end whose edges fit but which turn back."""
-    out: list[JSON] = []
-    river = state.river
-    if river.open_pos < 0 or river.open_pos not in state.cells:
-        return out
-    m, v = state.cells[river.open_pos]
-    for k in set(_hand(state)):
-        for r in range(4):
-            if state.cfg.t.rot[k][r].code & m == v and GAME.river_problem(
-                    state, k, r, river.open_pos):
-                out.append(_place_json(state, k, river.open_pos, r))
-    return out
+    pos = state.river.open_pos
+    return [_place_json(state, k, pos, r) for k, r in _at_river_end(state)
+            if GAME.river_problem(state, k, r, pos)]
+
+
+def _completed_now(state: CarcState) -> int:
+    """Features the tile just placed has completed (read in its claim step)."""
+    if state.step != CLAIM:
+        return 0
+    t, pos = state.cfg.t, state.placed
+    k, r = state.board[pos]
+    done = {state.owner[pos * 8 + i] for i in range(len(t.rot[k][r].segs))}
+    for d in AROUND:
+        there = state.board.get(pos + d)
+        if there is not None and t.rot[there[0]][there[1]].monastery >= 0:
+            done.add(state.owner[(pos + d) * 8 + t.rot[there[0]][there[1]].monastery])
+    return sum(1 for fid in done if state.feats[fid].open == 0) + len(state.blocked)
+
+
+def _best_placement(state: CarcState, actions: list[Any]) -> list[Any]:
+    """Of the placements at closing cells, those completing the most features."""
+    cells = closing_cells(state)
+    closing = [a for a in actions if a[0] == "place" and a[2] in cells]
+    scored = [(len(_completions(state, a[1], a[2], a[3])), a) for a in closing[:24]]
+    top = max((n for n, _ in scored), default=0)
+    return [a for n, a in scored if n == top and n > 0] or closing
+
+
+# the probes worth making in each kind of step; repeats weigh them
+PROBES = {
+    "draw": st.sampled_from(["lake-early", "lake-early", "draw-missing", "wrong-step",
+                             "malformed"]),
+    "river": st.sampled_from(["uturn", "uturn", "uturn", "meets-river", "meets-river",
+                              "river-elsewhere", "river-elsewhere", "rotation-7",
+                              "foreign-tile", "discard", "off-cell", "wrong-step", "malformed"]),
+    "land": st.sampled_from(["mismatch", "mismatch", "mismatch", "diagonal", "diagonal",
+                             "off-cell", "foreign-tile", "rotation-7", "discard", "discard",
+                             "wrong-step", "malformed"]),
+    "claim": st.sampled_from(["claim-no-edge", "claim-no-edge", "claim-claimed",
+                              "claim-claimed", "claim-any", "wrong-step", "malformed"]),
+}
 
 
 class CarcassonnePlugin:
@@ -399,63 +479,121 @@ class CarcassonnePlugin:
         return start_strategy(profile)
 
     def draw_action(self, data: st.DataObject, ls: Lockstep) -> JSON:
-        state = _placed_state(ls)
+        state = _ref(ls)
         if GAME.current(state) == CHANCE:
             outcomes = GAME.chance(state)
             kind = _pick(data, outcomes, "draw").action[1]
             return {"type": "draw", "tile": state.cfg.t.ids[kind]}
         actions = GAME.legal(state)
-        if state.step == PLACE and data.draw(PLAY_MODES, label="mode") == "closing":
-            cells = closing_cells(state)
-            closing = [a for a in actions if a[0] == "place" and a[2] in cells]
-            if closing:
-                actions = closing
+        mode = data.draw(PLAY_MODES, label="mode")
+        if mode == "best" and state.step == PLACE:
+            # what random play seldom does: close features, several at once
+            actions = _best_placement(state, actions) or actions
+        elif mode == "best" and state.step == CLAIM and len(actions) > 1:
+            actions = actions[1:]  # claim rather than pass: meeples crowd the board
         return GAME.action_to_json(state, _pick(data, actions, "legal index"))
 
     def draw_probe(self, data: st.DataObject, ls: Lockstep) -> JSON:
-        state = _placed_state(ls)
-        kind = data.draw(PROBES, label="probe")
+        state = _ref(ls)
+        if state.step == PLACE:
+            step = "river" if state.phase == RIVER_PHASE else "land"
+        else:
+            step = "claim" if state.step == CLAIM else "draw"
+        kind = data.draw(PROBES[step], label="probe")
         maker = getattr(self, "_probe_" + kind.replace("-", "_"))
         probe: JSON = maker(data, state)
         return probe
 
-    # each probe is usually illegal in the state it is drawn for; Lockstep.probe drops the
+    # each probe is usually illegal in the state it is made for; Lockstep.probe drops the
     # ones the reference accepts
     def _probe_foreign_tile(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A tile that is not in the hand."""
         t = state.cfg.t
-        cells = sorted(state.cells)
         k = data.draw(index(len(t.ids)), label="tile")
-        pos = _pick(data, cells, "cell") if cells else pack(0, 1)
+        pos = _pick(data, sorted(state.cells), "cell")
         return _place_json(state, k, pos, data.draw(index(4), label="rotation"))
 
     def _probe_off_cell(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A hand tile on a cell that is taken or touches nothing."""
         hand = _hand(state) or [0]
-        tiles = sorted(state.board)
-        base = _pick(data, tiles, "next to")
-        offset = _pick(data, [0, -1 - 256, 1 - 256, 1 + 256, -1 + 256, 2, -512, 3 + 3 * 256],
-                       "offset")
+        base = _pick(data, sorted(state.board), "next to")
+        offset = _pick(data, [0, -512, 2, 3 + 3 * 256, -1 - 256, 1 + 256], "offset")
         return _place_json(state, _pick(data, hand, "tile"), base + offset,
+                           data.draw(index(4), label="rotation"))
+
+    def _probe_diagonal(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A hand tile on an empty cell that touches the board only at a corner."""
+        corners = sorted({pos + d for pos in state.board for d in AROUND}
+                         - set(state.board) - set(state.cells))
+        if not corners:
+            return self._probe_off_cell(data, state)
+        hand = _hand(state) or [0]
+        return _place_json(state, _pick(data, hand, "tile"), _pick(data, corners, "corner"),
                            data.draw(index(4), label="rotation"))
 
     def _probe_rotation_7(self, data: st.DataObject, state: CarcState) -> JSON:
         hand = _hand(state) or [0]
-        cells = sorted(state.cells)
-        probe = _place_json(state, _pick(data, hand, "tile"), _pick(data, cells, "cell"), 0)
+        probe = _place_json(state, _pick(data, hand, "tile"),
+                            _pick(data, sorted(state.cells), "cell"), 0)
         probe["rotation"] = _pick(data, [7, 4, -1], "rotation")
         return probe
 
+    def _probe_mismatch(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A hand tile on an open cell, turned at random: its edges seldom all match."""
+        hand = _hand(state) or [0]
+        return _place_json(state, _pick(data, hand, "tile"),
+                           _pick(data, sorted(state.cells), "cell"),
+                           data.draw(index(4), label="rotation"))
+
+    def _probe_uturn(self, data: st.DataObject, state: CarcState) -> JSON:
+        turns = _uturns(state)
+        return _pick(data, turns, "u-turn") if turns else self._probe_meets_river(data, state)
+
+    def _probe_meets_river(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A river tile at the open end, turned so that a river edge faces another edge."""
+        pos = state.river.open_pos
+        hand = _hand(state)
+        if pos < 0 or not hand:
+            return self._probe_mismatch(data, state)
+        fits = set(_at_river_end(state))
+        wrong = [(k, r) for k in sorted(set(hand)) for r in range(4) if (k, r) not in fits]
+        if not wrong:
+            return self._probe_mismatch(data, state)
+        k, r = _pick(data, wrong, "turned")
+        return _place_json(state, k, pos, r)
+
+    def _probe_river_elsewhere(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A river tile on an open cell other than the river's end."""
+        cells = sorted(c for c in state.cells if c != state.river.open_pos)
+        hand = _hand(state) or [0]
+        return _place_json(state, _pick(data, hand, "tile"), _pick(data, cells, "cell"),
+                           data.draw(index(4), label="rotation"))
+
+    def _probe_discard(self, data: st.DataObject, state: CarcState) -> JSON:
+        hand = _hand(state) or [0]
+        return {"type": "discard", "tile": state.cfg.t.ids[_pick(data, hand, "tile")]}
+
+    def _probe_lake_early(self, data: st.DataObject, state: CarcState) -> JSON:
+        return {"type": "draw", "tile": "RE"}
+
+    def _probe_draw_missing(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A draw of a tile kind the pile does not hold."""
+        t = state.cfg.t
+        pile = GAME._drawable(state)
+        gone = [k for k in range(len(t.ids)) if not pile[k]]
+        return {"type": "draw", "tile": t.ids[_pick(data, gone, "tile") if gone else 0]}
+
     def _probe_claim_no_edge(self, data: st.DataObject, state: CarcState) -> JSON:
-        if state.step != CLAIM:
-            return {"type": "claim", "on": data.draw(SPOT_NAMES, label="spot")}
+        """A claim on a side of the placed tile with no road or town (or a missing
+        monastery)."""
         k, r = state.board[state.placed]
         rt = state.cfg.t.rot[k][r]
-        empty = [s for s in range(4) if rt.side_seg[s] < 0]
-        spots = [SIDES[s] for s in empty] + ([] if rt.monastery >= 0 else ["monastery"])
+        spots = [SIDES[s] for s in range(4) if rt.side_seg[s] < 0]
+        spots += [] if rt.monastery >= 0 else ["monastery"]
         return {"type": "claim", "on": _pick(data, spots, "spot") if spots else "monastery"}
 
     def _probe_claim_claimed(self, data: st.DataObject, state: CarcState) -> JSON:
-        if state.step != CLAIM:
-            return {"type": "claim", "on": data.draw(SPOT_NAMES, label="spot")}
+        """A claim on a feature that holds meeples already or was scored at placement."""
         k, r = state.board[state.placed]
         rt = state.cfg.t.rot[k][r]
         taken = [SIDES[seg.spot] if seg.kind != MONASTERY else "monastery"
@@ -464,30 +602,14 @@ class CarcassonnePlugin:
                  or i in state.blocked]
         return {"type": "claim", "on": _pick(data, taken, "spot") if taken else "top"}
 
-    def _probe_uturn(self, data: st.DataObject, state: CarcState) -> JSON:
-        turns = _uturns(state) if state.step == PLACE and state.phase == RIVER_PHASE else []
-        return _pick(data, turns, "u-turn") if turns else self._probe_mismatch(data, state)
-
-    def _probe_mismatch(self, data: st.DataObject, state: CarcState) -> JSON:
-        hand = _hand(state) or [0]
-        cells = sorted(state.cells)
-        return _place_json(state, _pick(data, hand, "tile"), _pick(data, cells, "cell"),
-                           data.draw(index(4), label="rotation"))
-
-    def _probe_river_elsewhere(self, data: st.DataObject, state: CarcState) -> JSON:
-        cells = sorted(c for c in state.cells if c != state.river.open_pos) or [pack(1, 0)]
-        return self._probe_mismatch(data, state) | {"at": unpack(_pick(data, cells, "cell"))}
-
-    def _probe_discard(self, data: st.DataObject, state: CarcState) -> JSON:
-        hand = _hand(state) or [0]
-        return {"type": "discard", "tile": state.cfg.t.ids[_pick(data, hand, "tile")]}
-
-    def _probe_lake_early(self, data: st.DataObject, state: CarcState) -> JSON:
-        return {"type": "draw", "tile": _pick(data, ["RE", "A", "RS", "R2"], "tile")}
+    def _probe_claim_any(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A claim on any spot (refused, for one, when the supply is empty)."""
+        return {"type": "claim", "on": data.draw(SPOT_NAMES, label="spot")}
 
     def _probe_wrong_step(self, data: st.DataObject, state: CarcState) -> JSON:
         options: list[JSON] = [{"type": "pass"}, {"type": "claim", "on": "top"},
-                               {"type": "draw", "tile": "U"}, {"type": "discard", "tile": "U"}]
+                               {"type": "draw", "tile": "U"}, {"type": "discard", "tile": "U"},
+                               {"type": "place", "tile": "U", "at": [0, 1], "rotation": 0}]
         return _pick(data, options, "action")
 
     def _probe_malformed(self, data: st.DataObject, state: CarcState) -> JSON:
@@ -497,97 +619,99 @@ class CarcassonnePlugin:
         return bot_text_strategy(profile)
 
     def targets(self, ls: Lockstep) -> dict[str, float]:
-        state = _placed_state(ls)
+        """Bounded observations, so hill climbing stops once a rare case is reached."""
+        state = _ref(ls)
         tie = 0
         seen: set[int] = set()
         for node in state.meeples:
             fid = state.owner[node]
-            if fid in seen:
-                continue
-            seen.add(fid)
-            counts = state.feats[fid].meeples
-            tie = max(tie, counts.count(max(counts)))
-        nearly = sum(1 for f in state.feats.values() if f.open == 1)
+            if fid not in seen:
+                seen.add(fid)
+                counts = state.feats[fid].meeples
+                tie = max(tie, counts.count(max(counts)))
+        limit = state.cfg.end_points
         river = 0.0
         if state.phase == RIVER_PHASE:
-            river = (1.0 if state.river.last_curve != STRAIGHT else 0.0) + (
-                10 - sum(state.river_pile)) / 10
-        return {"tied players on a feature": float(tie),
-                "top score": float(min(max(state.scores), 60)),
-                "features one edge from closing": float(nearly),
-                "river after a curve": river,
-                "meeples on the board": float(len(state.meeples))}
+            river = float(state.river.last_curve != STRAIGHT)
+        return {"players tied on a feature": float(min(tie, 3)),
+                "score toward the end": float(min(max(state.scores), limit)),
+                "features closed by one tile": float(min(_completed_now(state), 3)),
+                "river after a curve": river}
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
         return prove_carcassonne(engine, profile)
 
 
 # --- bot replies (SYNCS 2025 protocol) ------------------------------------------------------
+REPLY_KINDS = st.sampled_from(["pass"] * 5 + ["place", "place", "claim", "claim", "discard",
+                                             "fly", "garbage", "text"])
+FRAMINGS = st.sampled_from(["ok"] * 5 + ["short", "long", "bytes", "oversize", "newline",
+                                         "bare", "spaced", "unicode"])
+GARBAGE = st.sampled_from(["", "\n", "0,", "2,{}", "5,{}", "3,{x}", "2,[]", "x,{}", "-2,{}",
+                           "9999999,{}", "4097," + "x" * 4097])
+NOISE = st.text(max_size=20)
+
+
+def framed(body: str, how: str) -> str:
+    """`body` in a frame, well counted or broken in one way."""
+    if how in ("bytes", "unicode"):
+        body = body[:-1] + ',"note":"caf\u00e9"}'  # one character, two UTF-8 bytes
+    if how == "oversize":  # a valid reply padded past the limit
+        body = body[:-1] + ',"pad":"' + "x" * 4100 + '"}'
+    count = {"short": len(body) - 1, "long": len(body) + 1,
+             "bytes": len(body.encode())}.get(how, len(body))
+    if how == "bare":
+        return body
+    text = f"{count}, {body}" if how == "spaced" else f"{count},{body}"
+    return text + "\n" if how == "newline" else text
+
+
 @cache
 def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
-    """Framed replies: well formed (often legal: passes, claims on the tile just placed) and
-    broken in each way the frame and the reply can break."""
+    """Framed replies: mostly passes (legal whenever the player_id is the mover's, which makes
+    a quarter of them good in a claim step), placements, claims and discards near the
+    spring, each well framed or broken in one way, and plain garbage."""
     from reference_engine.carcassonne.tiles import load_tiles
 
     centre = profile.param("CARC-PROTO-REPLY", "centre")
     n = profile.param("CARC-PLAYERS", "players")
-    ids = [k.id for k in load_tiles()]
-    # mostly a real player id: a quarter of them name the player to move
-    in_range = st.integers(0, n - 1)
-    player = st.one_of(in_range, in_range, in_range, st.sampled_from([-1, n, "0", None, True]))
+    ids = st.sampled_from([k.id for k in load_tiles()])
+    player = st.one_of(st.integers(0, n - 1), st.sampled_from([-1, n, "0", None, True]))
+    mover = st.integers(0, n - 1)
     near = st.integers(centre - 3, centre + 3)
-    pos = st.one_of(st.tuples(near, near).map(list), st.just([centre]), st.just("85,85"))
+    pos = st.one_of(st.tuples(near, near).map(list), st.sampled_from([[centre], "85,85"]))
     rotation = st.one_of(st.integers(0, 3), st.sampled_from([7, -1, "1"]))
-    tile = st.sampled_from(ids)
+    spot = st.sampled_from([*SPOT_WIRE.values(), "north_edge", "monastery"])
 
-    def place(p: Any, k: str, at: Any, r: Any, i: Any) -> dict[str, Any]:
-        return {"event_type": "move_place_tile", "player_id": p,
-                "tile": {"tile_type": k, "pos": at, "rotation": r}, "player_tile_index": i}
+    @st.composite
+    def reply(draw: st.DrawFn) -> str:
+        kind = draw(REPLY_KINDS, label="reply kind")
+        if kind == "garbage":
+            return draw(GARBAGE, label="garbage")
+        if kind == "text":
+            return draw(NOISE, label="noise")
+        if kind == "pass":
+            body: dict[str, Any] = {"event_type": "move_place_meeple_pass",
+                                    "player_id": draw(mover, label="player_id")}
+        elif kind == "place":
+            body = {"event_type": "move_place_tile", "player_id": draw(player, label="player"),
+                    "tile": {"tile_type": draw(ids, label="tile"), "pos": draw(pos, label="pos"),
+                             "rotation": draw(rotation, label="rotation")},
+                    "player_tile_index": draw(index(4), label="index")}
+        elif kind == "claim":
+            body = {"event_type": "move_place_meeple", "player_id": draw(player, label="player"),
+                    "tile": {"tile_type": draw(ids, label="tile"), "pos": draw(pos, label="pos"),
+                             "rotation": 0},
+                    "placed_on": draw(spot, label="placed_on")}
+        elif kind == "discard":
+            body = {"event_type": "move_discard_tile", "player_id": draw(player, label="player"),
+                    "tile": {"tile_type": draw(ids, label="tile")},
+                    "player_tile_index": draw(index(3), label="index")}
+        else:
+            body = {"event_type": "move_fly", "player_id": draw(player, label="player")}
+        return framed(json.dumps(body, separators=(",", ":")), draw(FRAMINGS, label="frame"))
 
-    def claim(p: Any, k: str, at: Any, on: str) -> dict[str, Any]:
-        return {"event_type": "move_place_meeple", "player_id": p,
-                "tile": {"tile_type": k, "pos": at, "rotation": 0}, "placed_on": on}
-
-    passing = st.builds(lambda p: {"event_type": "move_place_meeple_pass", "player_id": p},
-                        player)
-    bodies = st.one_of(
-        passing, passing, passing,
-        st.builds(place, player, tile, pos, rotation, st.integers(-1, 3)),
-        st.builds(claim, player, tile, pos,
-                  st.sampled_from([*SPOT_WIRE.values(), "north_edge", "monastery"])),
-        st.builds(lambda p, k, i: {"event_type": "move_discard_tile", "player_id": p,
-                                   "tile": {"tile_type": k}, "player_tile_index": i},
-                  player, tile, st.integers(0, 2)),
-        st.builds(lambda p: {"event_type": "move_fly", "player_id": p}, player),
-    ).map(lambda d: json.dumps(d, separators=(",", ":")))
-    framings = st.sampled_from(["ok"] * 6 + ["short", "long", "newline", "bare", "spaced",
-                                             "bytes", "unicode"])
-
-    def framed(body: str, how: str) -> str:
-        if how == "short":
-            return f"{len(body) - 1},{body}"
-        if how == "long":
-            return f"{len(body) + 1},{body}"
-        if how == "newline":
-            return frame(body) + "\n"
-        if how == "bare":
-            return body
-        if how == "spaced":
-            return f"{len(body)}, {body}"
-        if how == "unicode":  # a string with a non-ASCII character, counted correctly
-            body = body[:-1] + ',"note":"caf\u00e9"}'
-            return frame(body)
-        if how == "bytes":  # the same, counted in UTF-8 bytes rather than characters
-            body = body[:-1] + ',"note":"caf\u00e9"}'
-            return f"{len(body.encode())},{body}"
-        return frame(body)
-
-    return st.one_of(
-        st.builds(framed, bodies, framings),
-        st.sampled_from(["", "\n", "0,", "2,{}", "5,{}", "3,{x}", "2,[]", "x,{}",
-                         "-2,{}", "9999999,{}", "4097," + "x" * 4097]),
-        st.text(max_size=20),
-    )
+    return reply()
 
 
 # --- gamecert prove carcassonne -------------------------------------------------------------

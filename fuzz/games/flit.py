@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from hypothesis import strategies as st
 
@@ -145,7 +145,7 @@ class FlitPlugin:
         return st.one_of(options)
 
     def draw_action(self, data: st.DataObject, ls: Lockstep) -> JSON:
-        game, state = ls.game, ls.ref
+        game, state = cast(Flit, ls.game), ls.ref
         if game.current(state) == CHANCE:
             return self._chance(data, ls)
         kind = data.draw(PLAYER_KINDS, label="kind")
@@ -168,10 +168,10 @@ class FlitPlugin:
         s = ls.ref_json
         if s["phase"] != "move":
             return True
-        return s["board"].count(str(s["to_move"])) * s["board"].count("0") <= 20_000
+        return bool(s["board"].count(str(s["to_move"])) * s["board"].count("0") <= 20_000)
 
     def _chance(self, data: st.DataObject, ls: Lockstep) -> JSON:
-        game, state = ls.game, ls.ref
+        game, state = cast(Flit, ls.game), ls.ref
         s = ls.ref_json
         w, h = s["width"], s["height"]
         if s["phase"] == "setup":

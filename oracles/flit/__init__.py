@@ -366,10 +366,11 @@ def end_points(t: Transition, profile: Profile) -> list[CheckPoint]:
 
 
 def catchup_holds(p: CheckPoint, state: JSON, profile: Profile) -> bool:
-    counts = bot_counts(p.board)
+    """Some bot has D > max(others) + P. Only the two largest counts matter: the leader
+    against the runner-up, or (when P < 0) the runner-up against the leader."""
+    _, _, second, first = sorted(bot_counts(p.board))
     spare = p.board.count("5") + p.board.count("0") - profile.param("FLIT-END-CATCHUP", "p_offset")
-    return any(d > max(c + spare for j, c in enumerate(counts) if j != i)
-               for i, d in enumerate(counts))
+    return bool(first > second + spare or second > first + spare)
 
 
 def allpass_holds(p: CheckPoint, state: JSON, profile: Profile) -> bool:
@@ -416,14 +417,12 @@ def passes_bookkeeping(t: Transition, profile: Profile) -> Verdict:
                       f"move should be {want}, got {a['passes']}")
     if b["phase"] == "neutral":
         frozen_turn = a["phase"] != "over" and a["turn"] == b["turn"] + 1
-        if frozen_turn:
-            want = b["passes"] + 1 if any_no_move else 0
-        else:
-            want = b["passes"]
+        want = (b["passes"] + 1 if any_no_move else 0) if frozen_turn else b["passes"]
         if a["passes"] != want:
             return Violation(f"the run of turns without a real move should be {want}, "
                              f"got {a['passes']}")
-    return end_oracle("all-pass", allpass_holds)(t, profile)
+    verdict: Verdict = _allpass_end(t, profile)
+    return verdict
 
 
 def end_timing(t: Transition, profile: Profile) -> Verdict:
@@ -528,6 +527,8 @@ def _at(state: JSON, xy: JSON) -> int:
         raise ValueError(f"square {xy} off the board")
     return i
 
+
+_allpass_end = end_oracle("all-pass", allpass_holds)
 
 ORACLES: list[Oracle] = [
     Oracle("FLIT-BOARD-SIZE", state=board_size),

@@ -48,15 +48,40 @@ def available(state: JSON, i: int) -> bool:
     return board[i] == "0" and all(board[n] == "0" for n in nbrs(state)[i])
 
 
+_last_counts: list[Any] = [None, []]
+
+
 def bot_counts(board: str) -> list[int]:
-    return [board.count(c) for c in BOT_CHARS]
+    """Pieces of bots 1-4 (remembered for the last board: several oracles ask)."""
+    if _last_counts[0] is not board:
+        _last_counts[:] = [board, [board.count(c) for c in BOT_CHARS]]
+    return list(_last_counts[1])
+
+
+_last_diff: list[Any] = [None, None, {}]
 
 
 def changed(before: str, after: str) -> dict[int, str]:
-    """Squares whose colour differs, with the new colour."""
+    """Squares whose colour differs, with the new colour.
+
+    Several oracles ask this of the same transition, and a move changes a handful of
+    squares out of 1,024: compare 64-square slices first, then squares, and remember the
+    last answer.
+    """
     if before == after:
         return {}
-    return {i: b for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}
+    if _last_diff[0] is before and _last_diff[1] is after:
+        return dict(_last_diff[2])
+    if len(before) != len(after):
+        raise ValueError(f"boards of {len(before)} and {len(after)} squares")
+    out = {}
+    for k in range(0, len(before), 64):
+        if before[k:k + 64] != after[k:k + 64]:
+            for i in range(k, min(k + 64, len(before))):
+                if before[i] != after[i]:
+                    out[i] = after[i]
+    _last_diff[:] = [before, after, out]
+    return dict(out)
 
 
 def move_squares(state: JSON, action: JSON) -> tuple[int, int] | None:
@@ -71,7 +96,8 @@ def own_touching(state: JSON, origin: int, dest: int, bot: int, planar: bool = F
     """Pieces of `bot`, other than the one at `origin`, next to `dest`."""
     table = planar_neighbours if planar else torus_neighbours
     board, c = state["board"], str(bot)
-    return [n for n in table(state["width"], state["height"])[dest] if n != origin and board[n] == c]
+    near = table(state["width"], state["height"])[dest]
+    return [n for n in near if n != origin and board[n] == c]
 
 
 def wrap_dependent(state: JSON, origin: int, dest: int, bot: int) -> bool:

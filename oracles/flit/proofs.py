@@ -99,7 +99,8 @@ def prove_catchup(engine: Any, profile: Profile, timeout_ms: int = 60_000) -> Pr
 P_TARGETS = (-4, -3, -1, 0, 1, 2, 3, 4, 5, 10, 40, 100, 200, 300, 400, 480)
 
 
-def boundary_counts(profile: Profile, p_targets: tuple[int, ...] = P_TARGETS) -> list[dict[str, int]]:
+def boundary_counts(profile: Profile,
+                    p_targets: tuple[int, ...] = P_TARGETS) -> list[dict[str, int]]:
     """Counts with D = M or D = M + 1 (D the leader, bot 4 here), for each reachable P."""
     w, h = profile.param("FLIT-BOARD-SIZE", "width"), profile.param("FLIT-BOARD-SIZE", "height")
     off = profile.param("FLIT-END-CATCHUP", "p_offset")

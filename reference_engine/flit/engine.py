@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from reference_engine.contract import (
     CHANCE,
@@ -128,7 +128,7 @@ class Flit:
 
     # --- contract --------------------------------------------------------------------------
     def initial(self, profile: Profile, seed: int | None = None) -> FlitState:
-        width, height = self.size(profile)
+        _width, _height = self.size(profile)
         cfg = self.config(profile)
         return FlitState(cfg, bytes(cfg.width * cfg.height), SETUP, 1, 0, 0,
                          (0, 0, 0, 0), (False, False, False, False))
@@ -413,9 +413,8 @@ class Flit:
         return state._replace(phase=NEUTRAL_STEP), events
 
     def _neutral(self, state: FlitState, square: int, hit: bool) -> tuple[FlitState, list[Any]]:
-        if not 0 <= square < len(state.board):
-            if not (square == -1 and not hit):
-                raise IllegalAction("neutral square off the board")
+        if not 0 <= square < len(state.board) and not (square == -1 and not hit):
+            raise IllegalAction("neutral square off the board")
         events: list[Any] = []
         board = state.board
         if hit:
@@ -470,8 +469,11 @@ class Flit:
     def catchup_reached(self, cfg: FlitConfig, counts: list[Any], n: Any, e: Any,
                         max2: rules.Max2 = max, any_of: rules.AnyOf = any) -> Any:
         """FLIT-END-CATCHUP over all four bots; runs on ints and on z3 terms alike."""
-        return any_of([self.cannot_be_caught(cfg, d, *(counts[:i] + counts[i + 1:]), n, e, max2)
-                       for i, d in enumerate(counts)])
+        ends = []
+        for i, d in enumerate(counts):
+            a, b, c = counts[:i] + counts[i + 1:]
+            ends.append(self.cannot_be_caught(cfg, d, a, b, c, n, e, max2))
+        return any_of(ends)
 
     def turn_cap_reached(self, state: FlitState) -> bool:
         cap = state.cfg.max_turns
@@ -542,8 +544,8 @@ class Flit:
         if (phase == OVER) != (o["result"] is not None):
             raise BadState("result must be set exactly when the game is over")
         state = FlitState(cfg, board, phase, o["to_move"] or 0, o["turn"],
-                          o["passes"], tuple(o["timeouts"]),  # type: ignore[arg-type]
-                          tuple(o["frozen"]), o["result"])  # type: ignore[arg-type]
+                          o["passes"], tuple(o["timeouts"]),
+                          tuple(o["frozen"]), o["result"])
         if phase == SETUP:
             placed = len(board) - board.count(EMPTY)
             if board.count(NEUTRAL) or placed >= 8 or o["to_move"] != self.setup_bot(placed):
@@ -679,10 +681,14 @@ _ACTION_FIELDS = {
 _WHOLE = re.compile(r"-?\d+")
 
 
-def _set(values: tuple[Any, Any, Any, Any], bot: int, value: Any) -> Any:
+T = TypeVar("T")
+
+
+def _set(values: tuple[T, T, T, T], bot: int, value: T) -> tuple[T, T, T, T]:
+    """The per-bot tuple with bot's entry replaced."""
     out = list(values)
     out[bot - 1] = value
-    return tuple(out)
+    return out[0], out[1], out[2], out[3]
 
 
 _TO_TEXT = bytes.maketrans(bytes(range(6)), b"012345")

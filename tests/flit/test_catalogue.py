@@ -22,7 +22,7 @@ ISSUE_TOPICS = {  # the rule topics issue 2 lists, each must have at least one r
 
 def test_catalogue_covers_the_source() -> None:
     cat = load_catalogue("flit")
-    assert ISSUE_TOPICS <= set(cat.rule_ids)
+    assert set(cat.rule_ids) >= ISSUE_TOPICS
     neutral = cat.rule("FLIT-NEUTRAL-ADD")
     assert neutral.interpretation is not None
     assert set(neutral.interpretation.variants) == {"square-1-in-16", "list-1-in-6"}

@@ -33,7 +33,8 @@ def with_variant(rule: str, variant: str, **params: Any) -> Profile:
                                parameters=parameters)
 
 
-def position(pieces: dict[tuple[int, int], str], profile: Profile = STD, **fields: Any) -> FlitState:
+def position(pieces: dict[tuple[int, int], str], profile: Profile = STD,
+             **fields: Any) -> FlitState:
     """A move-phase state with the given squares; every bot gets 2 far-away pieces unless
     it has some already."""
     w = h = 32
@@ -102,7 +103,8 @@ def test_turn_cap(variant: str, last_turn: int) -> None:
     s = position({}, prof, turn=32766)
     turns = 32766
     while s.phase != "over":
-        s, _ = GAME.apply(s, ("move", *_any_move(s)) if s.phase == "move" else ("neutral", 0, False))
+        action = ("move", *_any_move(s)) if s.phase == "move" else ("neutral", 0, False)
+        s, _ = GAME.apply(s, action)
         turns = s.turn
     assert turns == last_turn and s.result and "turn-cap" in s.result["reasons"]
 
@@ -157,7 +159,9 @@ def test_chance_outcomes_sum_to_one_and_match_their_draws(profile: str) -> None:
             or (o.action[0] == "neutral-list" and o.action[1] >= 0)]
     expected = Fraction(1, 16) if profile != "list-neutrals" else Fraction(1, 6)
     avail = len(GAME.available_squares(s))
-    assert sum(o.probability for o in hits) == expected * avail / (1024 if expected == Fraction(1, 16) else avail)
+    # 1/16 of the 1/1024 chance of each available square, or 1/6 spread over the list
+    per_square = Fraction(1, 1024) if profile != "list-neutrals" else Fraction(1, avail)
+    assert sum(o.probability for o in hits) == expected * avail * per_square
     rng = random.Random(1)
     for _ in range(50):
         assert GAME.random_chance(s, rng) in {o.action for o in outcomes}
@@ -176,7 +180,7 @@ def test_random_games_keep_canonical_json_exact(profile: str) -> None:
             action = GAME.random_chance(s, rng)
         else:
             legal = GAME.legal(s)
-            action = rng.choice(legal + [("timeout",), ("invalid",)])
+            action = rng.choice([*legal, ("timeout",), ("invalid",)])
             assert GAME.random_action(s, rng) in legal
         js = GAME.action_to_json(s, action)
         assert not list(ACTION_V.iter_errors(js))

@@ -45,8 +45,8 @@ def play_and_judge(profile_id: str, seed: int, steps: int) -> tuple[Counter[str]
             r = rng.random()
             action = ("timeout",) if r < 0.12 else ("invalid",) if r < 0.16 else \
                 ("pass",) if r < 0.3 else GAME.random_action(s, rng)
-            for text in TEXTS + [f"{rng.randrange(32)} {rng.randrange(32)} "
-                                 f"{rng.randrange(32)} {rng.randrange(32)}"]:
+            xy = " ".join(str(rng.randrange(32)) for _ in range(4))
+            for text in [*TEXTS, xy]:
                 got = GAME.action_to_json(s, GAME.referee(s, text))
                 for o in ORACLES:
                     if o.referee:

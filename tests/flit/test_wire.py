@@ -25,7 +25,8 @@ def converse(lines: list[str]) -> list[dict[str, object]]:
 def test_a_session_of_every_operation_matches_the_schema() -> None:
     requests = [
         {"id": 1, "op": "hello"}, {"id": 2, "op": "new_game", "profile": "standard", "seed": 4},
-        {"id": 3, "op": "legal"}, {"id": 4, "op": "apply", "action": {"type": "setup", "at": [3, 3]}},
+        {"id": 3, "op": "legal"},
+        {"id": 4, "op": "apply", "action": {"type": "setup", "at": [3, 3]}},
         {"id": 5, "op": "observe"}, {"id": 6, "op": "apply", "action": {"type": "pass"}},
         {"id": 7, "op": "bot_output", "text": "1 1 1 1"}, {"id": 8, "op": "bye"},
     ]

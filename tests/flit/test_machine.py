@@ -1,0 +1,20 @@
+"""The lockstep state machine as an ordinary Hypothesis test (the `ci` profile under CI)."""
+
+from __future__ import annotations
+
+from fuzz.engines import InProcessEngine
+from fuzz.games import plugin_for
+from fuzz.lockstep import Lockstep
+from fuzz.machine import make_machine
+from oracles import oracles_for
+from reference_engine import reference_game, reference_session
+from spec import load_catalogue
+
+PROFILE = load_catalogue("flit").profile()
+
+FlitReferenceLockstep = make_machine(
+    plugin_for("flit"), PROFILE,
+    lambda: Lockstep(reference_game("flit"), InProcessEngine(reference_session("flit")),
+                     PROFILE, oracles_for("flit")))
+
+TestFlitReferenceLockstep = FlitReferenceLockstep.TestCase
