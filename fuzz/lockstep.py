@@ -140,6 +140,17 @@ class Lockstep:
             self.on_finding(finding)
         raise finding
 
+    def _ask(self, what: str, call: Callable[..., Any], *args: Any,
+             rule: str = "ENGINE-AGREES") -> tuple[bool, Any]:
+        """Call the engine; a refusal or a fault becomes a finding and (False, None)."""
+        try:
+            return True, call(*args)
+        except Refused as exc:
+            self._fail([], "refused", f"{what} refused: {exc}", rule)
+        except EngineFault as exc:
+            self._fault(exc)
+        return False, None
+
     def _fault(self, fault: EngineFault) -> None:
         self.dead = True  # its process is gone or unreliable: this example stops here
         self._fail([], fault.kind, fault.message, "ENGINE-ALIVE")
@@ -291,13 +302,8 @@ class Lockstep:
         want = self.game.action_to_json(self.ref, self.game.referee(self.ref, text))
         self.ops.append({"op": "bot_output", "text": text})
         bad: list[tuple[str, str]] = []
-        try:
-            got = self.engine.bot_output(text)
-        except Refused as exc:
-            self._fail([], "refused", f"bot_output {text!r} refused: {exc}")
-            return
-        except EngineFault as exc:
-            self._fault(exc)
+        ok, got = self._ask(f"bot_output {text!r}", self.engine.bot_output, text)
+        if not ok:
             return
         for rule, hook in self.referee_hooks:
             self._count(rule, _guarded(hook, self.ref_json, text, got, self.profile), bad)
@@ -311,15 +317,8 @@ class Lockstep:
         if self.dead or self.ref is None:
             return
         self.ops.append({"op": "observe"})
-        try:
-            now = self.engine.observe()
-        except Refused as exc:
-            self._fail([], "refused", f"observe refused: {exc}")
-            return
-        except EngineFault as exc:
-            self._fault(exc)
-            return
-        if now != self.ref_json:
+        ok, now = self._ask("observe", self.engine.observe)
+        if ok and now != self.ref_json:
             self._resync()
             self._fail([], "divergence", "observe differs from the reference: "
                        + _diff(self.ref_json, now))
@@ -353,15 +352,8 @@ class Lockstep:
         self.ops.append({"op": "legal"})
         state = self.ref_json
         want = legal_json(self.game, self.ref)
-        try:
-            got = self.engine.legal()
-        except Refused as exc:
-            self._fail([], "refused", f"legal refused: {exc}")
-            return
-        except EngineFault as exc:
-            self._fault(exc)
-            return
-        if got == want:  # the common case, and far cheaper than comparing as sets
+        ok, got = self._ask("legal", self.engine.legal)
+        if not ok or got == want:  # the common case, and far cheaper than comparing as sets
             return
         bad: list[tuple[str, str]] = []
         if not isinstance(got, dict):

@@ -15,7 +15,7 @@ from fuzz.engines import Engine
 from fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from oracles import oracles_for
 from reference_engine import reference_game
-from schemas import first_error
+from schemas import first_error, read_json_file
 from spec import CatalogueError, load_catalogue
 
 JSON = Any
@@ -38,21 +38,10 @@ def save_trace(finding: Finding, path: Path) -> None:
 
 
 def load_trace(path: str | Path) -> dict[str, Any]:
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except OSError as exc:
-        raise TraceError(f"{p}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise TraceError(f"{p}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TraceError(f"{p}: line {exc.lineno}, column {exc.colno}: not valid JSON: "
-                         f"{exc.msg}") from None
+    doc = read_json_file(path, TraceError)
     problem = first_error("trace", doc)
     if problem:
-        raise TraceError(f"{p}: not a gamecert trace: {problem}")
+        raise TraceError(f"{path}: not a gamecert trace: {problem}")
     return dict(doc)
 
 

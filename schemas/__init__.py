@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -23,6 +24,30 @@ def validator(name: str) -> Draft202012Validator:
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
+
+
+def read_text_file(path: str | Path, error: type[Exception]) -> str:
+    """A UTF-8 file's text; any problem raises `error` naming the file."""
+    p = Path(path)
+    try:
+        return p.read_text("utf-8")
+    except OSError as exc:
+        raise error(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{p}: not UTF-8 text (byte {exc.start})") from None
+
+
+def read_json_file(path: str | Path, error: type[Exception]) -> Any:
+    """Parse a JSON file; any problem raises `error` naming the file and the place."""
+    return parse_json(read_text_file(path, error), str(path), error)
+
+
+def parse_json(text: str, where: str, error: type[Exception]) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"{where}: line {exc.lineno}, column {exc.colno}: not valid JSON: "
+                    f"{exc.msg}") from None
 
 
 def json_path(parts: Any) -> str:

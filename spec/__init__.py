@@ -7,14 +7,13 @@ change is a data change.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from schemas import first_error
+from schemas import first_error, parse_json, read_text_file
 
 ParamValue = int | bool | str
 
@@ -95,15 +94,6 @@ class Catalogue:
             ) from None
 
 
-def _parse_json(path: str, text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(
-            f"{path}: line {exc.lineno}, column {exc.colno}: not valid JSON: {exc.msg}"
-        ) from None
-
-
 def _check_param(where: str, schema: dict[str, Any] | None, value: Any) -> None:
     if schema is None:
         return
@@ -116,7 +106,7 @@ def _check_param(where: str, schema: dict[str, Any] | None, value: Any) -> None:
 
 def parse_catalogue(text: str, path: str) -> Catalogue:
     """Parse and check a catalogue; every error names `path` and the place in it."""
-    doc = _parse_json(path, text)
+    doc = parse_json(text, path, CatalogueError)
     problem = first_error("catalogue", doc)
     if problem:
         raise CatalogueError(f"{path}: {problem}")
@@ -185,14 +175,7 @@ def parse_catalogue(text: str, path: str) -> Catalogue:
 
 
 def load_catalogue_file(path: str | Path) -> Catalogue:
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except OSError as exc:
-        raise CatalogueError(f"{p}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise CatalogueError(f"{p}: not UTF-8 text (byte {exc.start})") from None
-    return parse_catalogue(text, str(p))
+    return parse_catalogue(read_text_file(path, CatalogueError), str(path))
 
 
 @cache
