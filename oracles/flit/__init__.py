@@ -7,6 +7,7 @@ engine that breaks one rule trips that rule's oracle and no other.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any, NamedTuple
 
 from oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
@@ -17,9 +18,11 @@ from oracles.flit.board import (
     changed,
     frozen_turns_count,
     index,
+    move_facts,
     move_squares,
     move_valid,
     nbrs,
+    patched,
     wrap_dependent,
 )
 from spec import Profile
@@ -44,8 +47,13 @@ def _same_board(t: Transition) -> bool:
 
 # --- board -------------------------------------------------------------------------------
 
+@cache
+def _size(profile: Profile) -> tuple[int, int]:
+    return profile.param("FLIT-BOARD-SIZE", "width"), profile.param("FLIT-BOARD-SIZE", "height")
+
+
 def board_size(s: JSON, profile: Profile) -> Verdict:
-    w, h = profile.param("FLIT-BOARD-SIZE", "width"), profile.param("FLIT-BOARD-SIZE", "height")
+    w, h = _size(profile)
     return expect(s["width"] == w and s["height"] == h and len(s["board"]) == w * h,
                   f"board is {s['width']}x{s['height']} with {len(s['board'])} squares; "
                   f"the rule says {w}x{h}")
@@ -54,14 +62,22 @@ def board_size(s: JSON, profile: Profile) -> Verdict:
 def torus_judge(state: JSON, action: JSON, accepted: bool, profile: Profile) -> Verdict:
     if state["phase"] != "move" or action.get("type") != "move":
         return NA
-    squares = move_squares(state, action)
-    if squares is None or not wrap_dependent(state, *squares, state["to_move"]):
+    facts = move_facts(state, action)
+    if facts is None or not facts.wrap_dependent:
         return NA
-    o, d = squares
+    o, d = facts.origin, facts.dest
     if state["board"][o] != str(state["to_move"]) or state["board"][d] != "0":
         return NA
     return expect(accepted, f"move {action['from']} -> {action['to']} refused, but the "
                             "destination touches another own piece across the board's wrap")
+
+
+def torus_check(t: Transition, profile: Profile) -> Verdict:
+    """An applied move that is legal only across the wrap: the torus at work."""
+    if _kind(t) != "move":
+        return NA
+    facts = move_facts(t.before, t.action)
+    return OK if facts is not None and facts.valid and facts.wrap_dependent else NA
 
 
 def torus_referee(state: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
@@ -160,13 +176,12 @@ def turn_order_judge(state: JSON, action: JSON, accepted: bool, profile: Profile
 def move_valid_judge(state: JSON, action: JSON, accepted: bool, profile: Profile) -> Verdict:
     if state["phase"] != "move" or action.get("type") != "move":
         return NA
-    squares = move_squares(state, action)
-    if squares is None:
+    facts = move_facts(state, action)
+    if facts is None:
         return expect(not accepted, f"move {action} goes off the board but was accepted")
-    bot = state["to_move"]
-    if wrap_dependent(state, *squares, bot):
+    if facts.wrap_dependent:
         return NA
-    ok = move_valid(state, *squares, bot)
+    ok, bot = facts.valid, state["to_move"]
     return expect(accepted == ok, f"move {action['from']} -> {action['to']} of bot {bot} is "
                   f"{'valid' if ok else 'invalid'} but the engine "
                   f"{'accepted' if accepted else 'refused'} it")
@@ -175,12 +190,11 @@ def move_valid_judge(state: JSON, action: JSON, accepted: bool, profile: Profile
 def move_valid_check(t: Transition, profile: Profile) -> Verdict:
     if _kind(t) != "move":
         return NA
-    squares = move_squares(t.before, t.action)
-    if squares is None:
+    facts = move_facts(t.before, t.action)
+    if facts is None:
         return Violation("a move off the board was applied")
-    o, d = squares
-    bot = _bot(t)
-    if not move_valid(t.before, o, d, bot):
+    o, d, bot = facts.origin, facts.dest, _bot(t)
+    if not facts.valid:
         return Violation(f"invalid move {t.action['from']} -> {t.action['to']} of bot {bot} "
                          "was applied")
     a = t.after["board"]
@@ -244,12 +258,16 @@ def convert_check(t: Transition, profile: Profile) -> Verdict:
     bot = str(_bot(t))
     before = t.before["board"]
     want = {n for n in nbrs(t.before)[d] if before[n] == "5"}
+    expected = patched(before, {o: "0", d: bot} | dict.fromkeys(want, bot))
+    if expected == t.after["board"]:
+        return OK
     diff = changed(before, t.after["board"])
     got = {i for i, c in diff.items() if c == bot and before[i] == "5"}
     stray = set(diff) - {o, d} - want
-    return expect(got == want and not stray,
-                  f"neutrals next to the destination {sorted(want)} must all convert; "
-                  f"converted {sorted(got)}, other changes {sorted(stray)}")
+    if got == want and not stray:
+        return OK  # the move itself went wrong: FLIT-MOVE-VALID's business
+    return Violation(f"neutrals next to the destination {sorted(want)} must all convert; "
+                     f"converted {sorted(got)}, other changes {sorted(stray)}")
 
 
 # --- neutrals ----------------------------------------------------------------------------
@@ -281,12 +299,14 @@ def neutral_check(t: Transition, profile: Profile) -> Verdict:
         return NA
     at = t.action["at"]
     adds = t.action["hit"] if kind == "neutral" else at is not None
-    diff = changed(t.before["board"], t.after["board"])
+    before, after = t.before["board"], t.after["board"]
     if not adds:
-        return expect(not diff, f"no neutral was due, but the board changed at {sorted(diff)}")
+        return expect(before == after, "no neutral was due, but the board changed at "
+                      f"{sorted(changed(before, after))}")
     i = index(t.before, at)
-    return expect(i is not None and available(t.before, i) and diff == {i: "5"},
-                  f"one neutral on the available square {at} was due; board changed by {diff}")
+    ok = i is not None and available(t.before, i) and patched(before, {i: "5"}) == after
+    return expect(ok, f"one neutral on the available square {at} was due; board changed by "
+                      f"{changed(before, after)}")
 
 
 # --- timing ------------------------------------------------------------------------------
@@ -515,10 +535,12 @@ def proto_updates(t: Transition, profile: Profile) -> Verdict:
                 want[_at(s, e["at"])] = "5"
     except (KeyError, TypeError, ValueError) as exc:
         return Violation(f"an event cannot be read as a board update: {exc!r}")
-    got = changed(t.before["board"], t.after["board"])
-    if not got and not want:
+    before, after = t.before["board"], t.after["board"]
+    if not want and before == after:
         return NA
-    return expect(got == want, f"squares changed {got}, events announce {want}")
+    if patched(before, want) == after and all(before[i] != c for i, c in want.items()):
+        return OK
+    return Violation(f"squares changed {changed(before, after)}, events announce {want}")
 
 
 def _at(state: JSON, xy: JSON) -> int:
@@ -532,7 +554,7 @@ _allpass_end = end_oracle("all-pass", allpass_holds)
 
 ORACLES: list[Oracle] = [
     Oracle("FLIT-BOARD-SIZE", state=board_size),
-    Oracle("FLIT-BOARD-TORUS", judge=torus_judge, referee=torus_referee),
+    Oracle("FLIT-BOARD-TORUS", check=torus_check, judge=torus_judge, referee=torus_referee),
     Oracle("FLIT-SETUP-AVAILABLE", check=setup_available_check, judge=setup_available_judge),
     Oracle("FLIT-SETUP-ORDER", check=setup_order),
     Oracle("FLIT-TURN-ORDER", check=turn_order, judge=turn_order_judge),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from spec import Profile
 
@@ -84,6 +84,20 @@ def changed(before: str, after: str) -> dict[int, str]:
     return dict(out)
 
 
+def patched(board: str, changes: dict[int, str]) -> str:
+    """`board` with the given squares recoloured: what the board should become. Comparing
+    it with the engine's board is one string comparison, far cheaper than a diff."""
+    if not changes:
+        return board
+    parts, last = [], 0
+    for i in sorted(changes):
+        parts.append(board[last:i])
+        parts.append(changes[i])
+        last = i + 1
+    parts.append(board[last:])
+    return "".join(parts)
+
+
 def move_squares(state: JSON, action: JSON) -> tuple[int, int] | None:
     """(origin, destination) of a move action, or None when a square is off the board."""
     o, d = index(state, action["from"]), index(state, action["to"])
@@ -111,6 +125,32 @@ def move_valid(state: JSON, origin: int, dest: int, bot: int) -> bool:
     board = state["board"]
     return (origin != dest and board[origin] == str(bot) and board[dest] == "0"
             and bool(own_touching(state, origin, dest, bot)))
+
+
+class MoveFacts(NamedTuple):
+    origin: int
+    dest: int
+    valid: bool  # FLIT-MOVE-VALID on the torus
+    wrap_dependent: bool  # valid only because the board wraps
+
+
+_last_move: list[Any] = [None, None, None]
+
+
+def move_facts(state: JSON, action: JSON) -> MoveFacts | None:
+    """What the move rule says of a move action (None when a square is off the board).
+    Remembered for the last (state, action): three oracles ask about each move."""
+    if _last_move[0] is state and _last_move[1] is action:
+        facts: MoveFacts | None = _last_move[2]
+        return facts
+    squares = move_squares(state, action)
+    facts = None
+    if squares is not None:
+        o, d = squares
+        bot = state["to_move"]
+        facts = MoveFacts(o, d, move_valid(state, o, d, bot), wrap_dependent(state, o, d, bot))
+    _last_move[:] = [state, action, facts]
+    return facts
 
 
 def frozen_turns_count(profile: Profile) -> bool:
