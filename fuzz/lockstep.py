@@ -121,7 +121,7 @@ class Lockstep:
                bad: list[tuple[str, str]]) -> None:
         profile = self.profile
         for rule, judge in self.judge_hooks:
-            self._count(rule, judge(state, action, accepted, profile), bad)
+            self._count(rule, _guarded(judge, state, action, accepted, profile), bad)
 
     def _fail(self, bad: list[tuple[str, str]], kind: str, fallback: str,
               fallback_rule: str = "ENGINE-AGREES", related: Iterable[str] = ()) -> bool:

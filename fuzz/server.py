@@ -67,7 +67,7 @@ def serve(session: Session[Any, Any], stdin: IO[str] | None = None,
     src = stdin or sys.stdin
     out = stdout or sys.stdout
     for line in src:
-        if not line.strip():
+        if not line.strip(" \t\r\n"):
             continue
         if len(line) > MAX_REQUEST:
             reply, stop = _error(None, "bad-request", "request too long"), False
@@ -76,6 +76,8 @@ def serve(session: Session[Any, Any], stdin: IO[str] | None = None,
                 request = json.loads(line)
             except json.JSONDecodeError as exc:
                 reply, stop = _error(None, "bad-request", f"not JSON: {exc.msg}"), False
+            except RecursionError:
+                reply, stop = _error(None, "bad-request", "JSON nested too deeply"), False
             else:
                 reply, stop = handle(session, request)
         out.write(json.dumps(reply, separators=(",", ":")) + "\n")

@@ -106,11 +106,18 @@ class Session(Generic[S, A]):
                 "capabilities": ["load_state", "legal", "bot_output"]}
 
     def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
+        if profile is not None and not isinstance(profile, str):
+            raise BadState(f"profile must be a profile name, not {profile!r:.60}")
+        if seed is not None and type(seed) is not int:
+            raise BadState(f"seed must be a whole number, not {seed!r:.60}")
         self.profile = self.catalogue.profile(profile)
         self.state = self.game.initial(self.profile, seed)
         return self.game.observe(self.state)
 
     def load_state(self, state: JSON, profile: str | None = None) -> JSON:
+        if isinstance(state, dict) and "profile" in state and not isinstance(state["profile"], str):
+            raise BadState(f"the state's profile must be a profile name, not "
+                           f"{state['profile']!r:.60}")
         prof = self.catalogue.profile(profile or _profile_of(state) or self.profile.id)
         self.state = self.game.load(prof, state)
         self.profile = prof

@@ -489,17 +489,21 @@ def winner_tie(t: Transition, profile: Profile) -> Verdict:
 
 # --- protocol ----------------------------------------------------------------------------
 
-_INT = re.compile(r"-?\d+")
+_NUMBER = r"(-?[0-9]+)"
+_SEP = r"[ \t]+"
+_LINE = re.compile(rf"[ \t]*{_NUMBER}{_SEP}{_NUMBER}{_SEP}{_NUMBER}{_SEP}{_NUMBER}[ \t]*(\r?\n)?",
+                   re.ASCII)
 
 
 def _parse_reply(state: JSON, text: str) -> tuple[int, int] | None:
     """(origin, destination) of a well-formed, on-board reply; None otherwise."""
-    parts = text.split()
-    if len(parts) != 4 or not all(_INT.fullmatch(p) for p in parts):
+    m = _LINE.fullmatch(text)
+    if m is None:
         return None
-    if any(len(p) > 12 for p in parts):
-        return None
-    x0, y0, x1, y1 = (int(p) for p in parts)
+    numbers = m.groups()[:4]
+    if any(len(n.lstrip("-").lstrip("0")) > 12 for n in numbers):
+        return None  # its value is off any board, however it is written
+    x0, y0, x1, y1 = (int(n) for n in numbers)
     o, d = index(state, [x0, y0]), index(state, [x1, y1])
     return None if o is None or d is None else (o, d)
 

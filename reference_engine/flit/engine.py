@@ -615,12 +615,14 @@ class Flit:
         """FLIT-PROTO-REPLY and FLIT-MOVE-INVALID: what a bot's raw reply line amounts to."""
         if state.phase != MOVE:
             raise IllegalAction("no bot is asked to move now")
-        parts = text.split()
-        if len(parts) != 4 or not all(_WHOLE.fullmatch(p) for p in parts):
+        match = _REPLY.fullmatch(text)
+        if match is None:
             return INVALID
-        if any(len(p) > 12 for p in parts):  # far off any board; also keeps int() cheap
+        # leading zeros do not matter; more than 12 significant digits is off any board
+        # (and keeps int() cheap)
+        if any(len(g.lstrip("-").lstrip("0")) > 12 for g in match.groups()):
             return INVALID
-        x0, y0, x1, y1 = (int(p) for p in parts)
+        x0, y0, x1, y1 = (int(g) for g in match.groups())
         coords = self.reply_squares(state, x0, y0, x1, y1)
         if coords is None:
             return INVALID
@@ -652,8 +654,7 @@ def _state_shape_error(o: Any) -> str | None:
     then comes from the schema itself, which names the place.
     """
     ok = (isinstance(o, dict) and set(o) == _STATE_FIELDS and o["game"] == "flit"
-          and isinstance(o["board"], str) and o["board"].isdigit() and "6" not in o["board"]
-          and "7" not in o["board"] and "8" not in o["board"] and "9" not in o["board"]
+          and isinstance(o["board"], str) and _BOARD.fullmatch(o["board"]) is not None
           and all(type(o[k]) is int and o[k] >= 0 for k in ("width", "height", "turn", "passes"))
           and o["phase"] in ("setup", "move", "neutral", "over")
           and (o["to_move"] is None or (type(o["to_move"]) is int and 1 <= o["to_move"] <= 4))
@@ -674,11 +675,14 @@ def _square_probabilities(total: int, k: int) -> tuple[Fraction, Fraction, Fract
     return Fraction(1, total * k), Fraction(k - 1, total * k), Fraction(1, total)
 
 
+_BOARD = re.compile(r"[0-5]+", re.ASCII)
 _ACTION_FIELDS = {
     "move": {"type", "from", "to"}, "pass": {"type"}, "timeout": {"type"}, "invalid": {"type"},
     "setup": {"type", "at"}, "neutral": {"type", "at", "hit"}, "neutral-list": {"type", "at"},
 }
-_WHOLE = re.compile(r"-?\d+")
+# FLIT-PROTO-REPLY: one line, four whole numbers in ASCII digits, spaces or tabs between
+_REPLY = re.compile(r"[ \t]*(-?[0-9]+)[ \t]+(-?[0-9]+)[ \t]+(-?[0-9]+)[ \t]+(-?[0-9]+)"
+                    r"[ \t]*(?:\r?\n)?", re.ASCII)
 
 
 T = TypeVar("T")

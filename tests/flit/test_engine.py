@@ -223,6 +223,11 @@ def test_load_rejects_bad_states_clearly(change: dict[str, Any], message: str) -
     ("1 2 3", "invalid"), ("40 0 1 0\n", "invalid"), ("-1 0 0 0", "invalid"),
     ("1 2 3 99999999999999999999999999", "invalid"), ("18 16 17 15\n", "invalid"),
     ("16 16 17 17 1", "invalid"), ("", "invalid"),
+    ("0000000000016 16 16 16", "pass"),  # the value counts, not how it is written
+    ("\u0661\u0666 16 16 16", "invalid"),  # Arabic-Indic digits are not 0-9
+    ("16 16\n17 17", "invalid"),  # one line only
+    ("16\u200316 16 16", "invalid"),  # separators are spaces or tabs
+    ("\t16 16 16 16 \r\n", "pass"),
 ])
 def test_referee(text: str, kind: str) -> None:
     s = position({})

@@ -45,9 +45,13 @@ def test_a_session_of_every_operation_matches_the_schema() -> None:
 def test_malformed_requests_get_error_replies_and_the_server_goes_on() -> None:
     replies = converse(["{not json", '"just a string"', '{"id": 1}', '{"id": 2, "op": "fly"}',
                         '{"id": 3, "op": "apply"}', '{"id": 4, "op": "load_state", "state": 7}',
-                        '{"id": 5, "op": "hello"}'])
-    assert [r["ok"] for r in replies] == [False] * 6 + [True]
+                        "[" * 100_000 + "]" * 100_000,
+                        '{"id": 6, "op": "new_game", "profile": [1]}',
+                        '{"id": 7, "op": "hello"}'])
+    assert [r["ok"] for r in replies] == [False] * 8 + [True]
     assert replies[5]["error"]["kind"] == "bad-state"
+    assert replies[6]["error"]["message"] == "JSON nested too deeply"
+    assert replies[7]["error"]["kind"] == "bad-state"
     for reply in replies:
         assert not list(WIRE.iter_errors(reply)), reply
 
