@@ -86,6 +86,7 @@ class Lockstep:
         self.check_hooks = [(o.rule, o.check) for o in self.oracles if o.check]
         self.judge_hooks = [(o.rule, o.judge) for o in self.oracles if o.judge]
         self.referee_hooks = [(o.rule, o.referee) for o in self.oracles if o.referee]
+        self.listed_hooks = [(o.rule, o.listed) for o in self.oracles if o.listed]
         self.coverage = coverage if coverage is not None else Coverage()
         self.muted = set(muted)
         self.seed = seed
@@ -122,6 +123,16 @@ class Lockstep:
         profile = self.profile
         for rule, judge in self.judge_hooks:
             self._count(rule, _guarded(judge, state, action, accepted, profile), bad)
+
+    def _listed(self, state: JSON, action: JSON, listed: bool,
+                bad: list[tuple[str, str]]) -> None:
+        """A legal listing that includes or leaves out `action`, where the two engines differ:
+        judged by the `listed` hooks of a game that has them, else as acceptance."""
+        if not self.listed_hooks:
+            self._judge(state, action, listed, bad)
+            return
+        for rule, hook in self.listed_hooks:
+            self._count(rule, _guarded(hook, state, action, listed, self.profile), bad)
 
     def _fail(self, bad: list[tuple[str, str]], kind: str, fallback: str,
               fallback_rule: str = "ENGINE-AGREES", related: Iterable[str] = ()) -> bool:
@@ -386,9 +397,9 @@ class Lockstep:
             except TypeError:
                 ga = set()
             for key in wa - ga:
-                self._judge(state, json.loads(key), False, bad)
+                self._listed(state, json.loads(key), False, bad)
             for key in ga - wa:
-                self._judge(state, json.loads(key), True, bad)
+                self._listed(state, json.loads(key), True, bad)
             same = wa == ga and got.get("to_move") == want["to_move"]
         if bad or not same:
             self._fail(bad, "violation" if bad else "divergence",

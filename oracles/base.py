@@ -1,14 +1,18 @@
 """The oracle shape shared by every game.
 
 An oracle belongs to one rule id and looks at canonical JSON only, never at an engine's
-internals, so it judges any engine. It may have up to four hooks:
+internals, so it judges any engine. It may have up to five hooks:
 
 * `state(s)`: a single state the engine produced (the start state included);
 * `check(t)`: a transition `t` (state before, action, state after, events) that the engine
   made;
 * `judge(state, action, accepted)`: the engine accepted or refused `action` in `state`;
 * `referee(state, text, action)`: the engine's referee turned a bot's raw `text` into
-  `action`.
+  `action`;
+* `listed(state, action, listed)`: the engine's `legal` listing includes (or leaves out)
+  `action`, for games whose listing is not simply what the engine accepts (Bot Wars lists
+  the lists of one valid move but accepts any list). A game without it has its listings
+  judged by `judge`.
 
 Each hook answers `NA` (the rule does not apply here), `OK`, or a `Violation`. Rule
 coverage counts the applicable answers, so `NA` must mean "not applicable", not "fine".
@@ -50,6 +54,7 @@ StateFn = Callable[[JSON, Profile], Verdict]
 CheckFn = Callable[[Transition, Profile], Verdict]
 JudgeFn = Callable[[JSON, JSON, bool, Profile], Verdict]
 RefereeFn = Callable[[JSON, str, JSON, Profile], Verdict]
+ListedFn = Callable[[JSON, JSON, bool, Profile], Verdict]
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,7 @@ class Oracle:
     check: CheckFn | None = None
     judge: JudgeFn | None = None
     referee: RefereeFn | None = None
+    listed: ListedFn | None = None
 
 
 def expect(condition: bool, message: str) -> Verdict:

@@ -66,15 +66,21 @@ def index(n: int) -> st.SearchStrategy[int]:
 
 
 # --- positions -------------------------------------------------------------------------------
-@cache
-def turns_strategy(profile: Profile) -> st.SearchStrategy[int]:
-    """turnsElapsed of a position: the turn limit's last turns and the turns just before
-    energy is due first (BOTWARS-END-TURNLIMIT, BOTWARS-ENERGY-SPAWN), then any turn."""
+def turn_edges(profile: Profile) -> list[int]:
+    """The turnsElapsed values where rules change: the turn limit's last two turns, and
+    the first and last turns after which energy is due next (BOTWARS-END-TURNLIMIT,
+    BOTWARS-ENERGY-SPAWN)."""
     cfg = _cfg(profile)
     last = cfg.max_turns - 1
     due_next = [t for t in range(1, last) if GAME.energy_due(cfg, t + 1)]
-    edges = sorted({last, last - 1, *due_next[:1], *due_next[-1:]}, reverse=True)
-    return st.one_of(st.sampled_from(edges), st.integers(1, last))
+    return sorted({last, last - 1, *due_next[:1], *due_next[-1:]}, reverse=True)
+
+
+@cache
+def turns_strategy(profile: Profile) -> st.SearchStrategy[int]:
+    """turnsElapsed of a position: the edges first, then any turn of a game going on."""
+    return st.one_of(st.sampled_from(turn_edges(profile)),
+                     st.integers(1, _cfg(profile).max_turns - 1))
 
 
 @cache
@@ -83,8 +89,16 @@ def energy_strategy(profile: Profile) -> st.SearchStrategy[int]:
     return st.one_of(st.sampled_from(sorted({0, cost})), st.integers(0, 9))
 
 
-PHASES = st.sampled_from(["p2", "p1", "p2", "energy"])  # p2 to move: one play ends a turn
+# p2 to move most often: one play carries out a turn. Never phase energy: a start there
+# tests the engine's load_state reading of the energy schedule before anything else, and an
+# engine that misreads BOTWARS-ENERGY-SPAWN would refuse the state (ENGINE-LOAD-STATE) before
+# any oracle could name the rule; play reaches the phase from the turns before it is due.
+PHASES = st.sampled_from(["p2", "p1", "p2"])
 RAZED = st.integers(0, 3).map(lambda n: n == 3)  # a razed spawn one time in four
+BOARD_KINDS = st.sampled_from(KINDS)
+BOARD_SEEDS = st.integers(0, 3)  # four boards of each kind: solved once, then cached
+BOT_PHASES = st.sampled_from(["p2", "p1"])
+PICTURE = st.sampled_from(PICTURES)
 
 
 def _place(grid: bytearray, cfg: BotWarsConfig, sq: int, char: int,
@@ -125,7 +139,7 @@ def layout(cfg: BotWarsConfig, rng: random.Random) -> bytearray:
             near = list(cfg.nbrs[spawn])
             rng.shuffle(near)
             _place(grid, cfg, near[0], BOT[side])
-            for sq in near[1:1 + rng.choice((0, 1, 1, 2, 2))]:
+            for sq in near[1:1 + rng.choice((1, 1, 2, 2, 3))]:
                 _place(grid, cfg, sq, BOT[3 - side])
             if rand() < 0.25:  # already standing on it (the spawn is then razed)
                 _place(grid, cfg, spawn, BOT[side], spawn_ok=True)
@@ -178,7 +192,7 @@ def position(profile: Profile, grid: bytes, turns: int, phase: str,
     pending: list[Move] = []
     if phase == "p2" and rng is not None and rng.random() < 0.7:
         # p1 has played: one play of p2 carries out a turn with p1's raids and attacks in it
-        listed = move_list(rng.choice(("walk", "attack", "bump")), state, None, rng)
+        listed = move_list(rng.choice(("walk", "attack", "bump", "energy")), state, None, rng)
         pending = list(GAME.check_moves(state, 1, tuple(listed)).valid)
     return GAME.observe(state._replace(phase=phase)) | {
         "pending": [{"from": f, "to": t} for f, t in pending] if phase == "p2" else None}
@@ -197,23 +211,27 @@ def crafted_state(draw: st.DrawFn, profile: Profile) -> JSON:
                     (draw(RAZED, label="p1 razed"), draw(RAZED, label="p2 razed")), rng)
 
 
-@cache
 def crowded(profile: Profile, kind: str, seed: int) -> bytes:
-    """A z3 board crowded with battles of one kind, for this profile's battle reading
-    (solved once: a tenth of a second each)."""
+    """A z3 board crowded with battles of one kind, for this profile's battle reading."""
     cfg = _cfg(profile)
-    every = profile.variant("BOTWARS-BATTLE") == "lose-every-fight"
-    board = crowded_board(kind, seed, profile.id, cfg.rows, cfg.cols, every)
+    return _crowded(cfg.rows, cfg.cols, profile.variant("BOTWARS-BATTLE") == "lose-every-fight",
+                    kind, seed)
+
+
+@cache
+def _crowded(rows: int, cols: int, every: bool, kind: str, seed: int) -> bytes:
+    # solved once per process (a tenth of a second or so each), shared by the profiles
+    board = crowded_board(kind, seed, rows=rows, cols=cols, every=every)
     return str(board["grid"]).encode("ascii")
 
 
 @st.composite
 def crowded_state(draw: st.DrawFn, profile: Profile) -> JSON:
-    grid = crowded(profile, draw(st.sampled_from(KINDS), label="board kind"),
-                   draw(st.integers(0, 3), label="board seed"))
+    grid = crowded(profile, draw(BOARD_KINDS, label="board kind"),
+                   draw(BOARD_SEEDS, label="board seed"))
     rng = random.Random(draw(SEEDS, label="pending seed"))
     return position(profile, grid, draw(turns_strategy(profile), label="turns"),
-                    draw(st.sampled_from(["p2", "p1"]), label="phase"),
+                    draw(BOT_PHASES, label="phase"),
                     (draw(energy_strategy(profile), label="p1 energy"),
                      draw(energy_strategy(profile), label="p2 energy")), (False, False), rng)
 
@@ -236,9 +254,10 @@ def picture_dead(cfg: BotWarsConfig, after: Sequence[str], top: int, left: int) 
 def picture_state(draw: st.DrawFn, profile: Profile) -> JSON:
     """One of the seed's battle pictures somewhere in the middle, p2 to move."""
     cfg = _cfg(profile)
-    before, _ = draw(st.sampled_from(PICTURES), label="picture")
-    top = draw(st.integers(3, cfg.rows - 3 - len(before)), label="top")
-    left = draw(st.integers(3, cfg.cols - 3 - len(before[0])), label="left")
+    before, _ = draw(PICTURE, label="picture")
+    # clear of the edges and the spawns, which are one square in from the corners
+    top = 3 + draw(index(cfg.rows - 5 - len(before)), label="top")
+    left = 3 + draw(index(cfg.cols - 5 - len(before[0])), label="left")
     return position(profile, picture_grid(cfg, before, top, left),
                     draw(turns_strategy(profile), label="turns"), "p2", (0, 0), (False, False),
                     None)
@@ -247,10 +266,11 @@ def picture_state(draw: st.DrawFn, profile: Profile) -> JSON:
 @lru_cache(maxsize=256)
 def played_state(profile: Profile, seed: int, turns: int, toward: float) -> JSON:
     """Where random play by the reference stands after `turns` turns (or just before its
-    end); `toward` is how keen the botlets are to head for the enemy spawn."""
+    end), p1 to move; `toward` is how keen the botlets are to head for the enemy spawn.
+    (Never in phase energy: see PHASES.)"""
     rng = random.Random(seed)
     state = GAME.initial(profile)
-    while state.turns < turns:
+    while state.turns < turns or GAME.current(state) == CHANCE:
         who = GAME.current(state)
         action = (GAME.random_chance(state, rng) if who == CHANCE
                   else GAME.random_action(state, rng, odd=1 / 16, toward=toward))
@@ -285,12 +305,18 @@ def _enterable(cfg: BotWarsConfig, grid: bytes, sq: int) -> bool:
 
 def _head_for(state: BotWarsState, rng: random.Random, goals: Sequence[int],
               keen: float = 0.85) -> list[Move]:
-    """Each botlet, most of the time, steps onto the free square nearest to a goal."""
+    """Each botlet, most of the time, steps onto the free square nearest to a goal, if that
+    is nearer than where it stands: one already beside a goal stays (in contact with an
+    enemy, guarding energy)."""
     cfg, grid, side = state.cfg, state.grid, state.side
     mine = GAME.botlets(grid, side)
     rng.shuffle(mine)
     moves: list[Move] = []
     taken: set[int] = set()
+
+    def away(sq: int) -> int:
+        return min(_distance(cfg, sq, g) for g in goals)
+
     for f in mine:
         if not goals or rng.random() >= keen:
             continue
@@ -298,9 +324,10 @@ def _head_for(state: BotWarsState, rng: random.Random, goals: Sequence[int],
         if not options:
             continue
         rng.shuffle(options)
-        t = min(options, key=lambda n: min(_distance(cfg, n, g) for g in goals))
-        moves.append((f, t))
-        taken.add(t)
+        t = min(options, key=away)
+        if away(t) < away(f):
+            moves.append((f, t))
+            taken.add(t)
     return moves
 
 
@@ -375,26 +402,50 @@ def _collide(state: BotWarsState, rng: random.Random, pending: Sequence[JSON]) -
     return moves or _attack(state, rng)
 
 
-def _raid(state: BotWarsState, rng: random.Random, moves: list[Move]) -> list[Move]:
-    """Half the time, a botlet beside the enemy spawn that the list leaves alone steps onto
-    it: any bot would, and razing (or dying there) is rare otherwise."""
-    cfg, grid = state.cfg, state.grid
+def _greedy(state: BotWarsState, rng: random.Random, moves: list[Move]) -> list[Move]:
+    """A greedy bot's touches to a list: botlets beside energy, or beside their spawn while
+    an enemy is there too, mostly stay (energy contested, a raider met: BOTWARS-ENERGY-*,
+    BOTWARS-RAZE); a botlet beside the enemy spawn mostly steps onto it (razing it, or
+    dying there), and one beside energy half the time onto that (BOTWARS-MOVE-ENERGY).
+    Energy beside a botlet at the start of a turn is there only just after it was placed,
+    or in a crafted position: these cases are rare unless a list goes for them."""
+    cfg, grid, own = state.cfg, state.grid, BOT[state.side]
+    energy = [i for i, c in enumerate(grid) if c == ENERGY]
+    home = cfg.spawns[state.side]
+    raided = any(grid[n] == BOT[3 - state.side] for n in cfg.nbrs[home])
+    guards = {f for sq in energy for f in cfg.nbrs[sq] if grid[f] == own}
+    if raided:
+        guards |= {f for f in cfg.nbrs[home] if grid[f] == own}
+    if guards and rng.random() < 0.7:
+        # and stays beside energy to collect it, or beside its spawn against a raider
+        moves = [(f, t) for f, t in moves if f not in guards]
     spawn = cfg.spawns[3 - state.side]
-    named = {f for f, _ in moves} | {t for _, t in moves}
-    raiders = [f for f in cfg.nbrs[spawn] if grid[f] == BOT[state.side] and f not in named]
-    if raiders and spawn not in named and _enterable(cfg, grid, spawn) and rng.random() < 0.5:
-        moves.append((rng.choice(raiders), spawn))
+    raiders = [f for f in cfg.nbrs[spawn] if grid[f] == own]
+    if raiders and _enterable(cfg, grid, spawn) and rng.random() < 0.8:
+        moves = _redirect(moves, rng.choice(raiders), spawn)
+    for sq in energy:
+        takers = [f for f in cfg.nbrs[sq] if grid[f] == own]
+        if takers and rng.random() < 0.5:
+            moves = _redirect(moves, rng.choice(takers), sq)
+            break
     return moves
+
+
+def _redirect(moves: list[Move], f: int, t: int) -> list[Move]:
+    """`moves` with botlet f sent to t instead (and nobody else sent to t)."""
+    kept = [(a, b) for a, b in moves if a != f and b != t]
+    kept.insert(len(kept) // 2, (f, t))
+    return kept
 
 
 def move_list(kind: str, state: BotWarsState, pending: Sequence[JSON] | None,
               rng: random.Random) -> list[Move]:
     if kind == "walk":
-        return _raid(state, rng, list(GAME.random_action(state, rng, odd=0.0,
-                                                         toward=rng.choice((0.0, 0.5)))[1]))
+        walk = GAME.random_action(state, rng, odd=0.0, toward=rng.choice((0.0, 0.5)))
+        return _greedy(state, rng, list(walk[1]))
     if kind == "odd":  # one unusual entry (BOTWARS-MOVE-INVALID and the open points)
-        return _raid(state, rng, list(GAME.random_action(state, rng, odd=1.0,
-                                                         toward=rng.random())[1]))
+        odd = GAME.random_action(state, rng, odd=1.0, toward=rng.random())
+        return _greedy(state, rng, list(odd[1]))
     if kind == "attack":
         return _attack(state, rng)
     if kind == "energy":
@@ -430,6 +481,14 @@ MALFORMED: tuple[JSON, ...] = (
     {"type": "moves", "moves": [[21, 22]]}, {"type": "energy"}, {"type": "energy", "at": [5]},
     {"type": "energy", "at": [-1, 400]}, {"type": "timeout", "player": "p1"},
 )
+MALFORMED_ACTIONS = st.sampled_from(MALFORMED)
+BOT_ACTIONS = st.sampled_from([_moves_json([]), {"type": "timeout"}, {"type": "bad-format"}])
+COIN = st.booleans()
+# the other square of an energy outcome that is no mirror pair: the same square, one past
+# or before the mirror, the next square
+OTHER_END: st.SearchStrategy[Callable[[int, int], int]] = st.sampled_from([
+    lambda a, size: a, lambda a, size: size - a, lambda a, size: size - 2 - a,
+    lambda a, size: a + 1])
 PROBE_KINDS = _weighted(("wrong-phase", 3), ("energy-taken", 3), ("energy-none", 2),
                         ("energy-unpaired", 2), ("malformed", 1))
 
@@ -575,7 +634,7 @@ class BotWarsPlugin:
         if not pairs:
             return {"type": "energy", "at": None}
         cfg = state.cfg
-        if data.draw(st.booleans(), label="energy beside botlets"):
+        if data.draw(COIN, label="energy beside botlets"):
             # where it will be collected or contested next turn
             near = [s for s in pairs if any(state.grid[n] in (BOT[1], BOT[2])
                                             for sq in (s, cfg.size - 1 - s) for n in cfg.nbrs[sq])]
@@ -588,11 +647,10 @@ class BotWarsPlugin:
         cfg = state.cfg
         kind = data.draw(PROBE_KINDS, label="probe kind")
         if kind == "malformed":
-            return data.draw(st.sampled_from(MALFORMED), label="malformed")
+            return data.draw(MALFORMED_ACTIONS, label="malformed")
         if kind == "wrong-phase":
             if state.phase == "energy":
-                return data.draw(st.sampled_from([_moves_json([]), {"type": "timeout"},
-                                                  {"type": "bad-format"}]), label="bot action")
+                return data.draw(BOT_ACTIONS, label="bot action")
             pairs = GAME.free_pairs(state)
             s = pairs[data.draw(index(len(pairs)), label="pair")] if pairs else 0
             return {"type": "energy", "at": [s, cfg.size - 1 - s]}
@@ -604,7 +662,7 @@ class BotWarsPlugin:
             s = taken[data.draw(index(len(taken)), label="taken pair")]
             return {"type": "energy", "at": [s, cfg.size - 1 - s]}
         a = data.draw(index(cfg.size), label="square")
-        b = data.draw(st.sampled_from([a, cfg.size - a, cfg.size - 2 - a, a + 1]), label="other")
+        b = data.draw(OTHER_END, label="other end")(a, cfg.size)
         return {"type": "energy", "at": [a, b] if a + b != cfg.size - 1 else [max(a, b),
                                                                                min(a, b)]}
 

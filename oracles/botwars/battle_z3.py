@@ -52,16 +52,20 @@ class BattleModel:
     """The battle rule over the squares of a window, as z3 terms."""
 
     def __init__(self, window: Window, every: bool = False, name: str = "",
-                 field: str | None = None) -> None:
+                 field: str | None = None, ctx: Any = None) -> None:
         """With `field`, the squares are that field's values (z3 then only decides who
-        dies); without, they are free z3 integers in 0..2."""
+        dies); without, they are free z3 integers in 0..2. `ctx` is the z3 context the
+        terms live in (default: z3's global one)."""
         self.window = window
         self.every = every
+        self.ctx = ctx if ctx is not None else z3.main_ctx()
+        ctx = self.ctx
         inside = window.squares()
         self.cell: dict[int, Any] = {
-            sq: z3.IntVal(_value(field[sq])) if field is not None else z3.Int(f"{name}cell_{sq}")
+            sq: z3.IntVal(_value(field[sq]), ctx) if field is not None
+            else z3.Int(f"{name}cell_{sq}", ctx)
             for sq in inside}
-        self.dead = {sq: z3.Bool(f"{name}dead_{sq}") for sq in inside}
+        self.dead = {sq: z3.Bool(f"{name}dead_{sq}", ctx) for sq in inside}
         self.constraints: list[Any] = [] if field is not None else [
             z3.And(v >= 0, v <= 2) for v in self.cell.values()]
         pairs: dict[tuple[int, int], Any] = {}
@@ -71,10 +75,10 @@ class BattleModel:
             key = (min(a, b), max(a, b))
             if key not in pairs:
                 if a not in self.cell or b not in self.cell:
-                    pairs[key] = z3.BoolVal(False)  # outside the window: empty
+                    pairs[key] = z3.BoolVal(False, ctx)  # outside the window: empty
                 elif field is not None:
                     x, y = _value(field[a]), _value(field[b])
-                    pairs[key] = z3.BoolVal(x > 0 and y > 0 and x != y)
+                    pairs[key] = z3.BoolVal(x > 0 and y > 0 and x != y, ctx)
                 else:
                     x, y = self.cell[a], self.cell[b]
                     pairs[key] = z3.And(x > 0, y > 0, x != y)
@@ -84,7 +88,7 @@ class BattleModel:
                         for sq in inside}
 
         def e(sq: int) -> Any:
-            return self.enemies.get(sq, z3.IntVal(0))
+            return self.enemies.get(sq, z3.IntVal(0, ctx))
 
         for sq in inside:
             near = window.adjacent(sq)
@@ -165,7 +169,7 @@ def _shape(kind: str, model: BattleModel, w: Window) -> list[Any]:
                                       *[vs[k] != vs[(k + 1) % 8] for k in range(8)]))
         return [z3.Or(options)]
     if kind == "split":  # a botlet the two battle readings treat differently
-        other = BattleModel(w, not model.every, name="other_")
+        other = BattleModel(w, not model.every, name="other_", ctx=model.ctx)
         return [*other.constraints, *[other.cell[s] == model.cell[s] for s in model.cell],
                 z3.Or([model.dead[s] != other.dead[s] for s in model.cell])]
     return []
@@ -188,9 +192,12 @@ def crowded_board(kind: str, seed: int = 0, profile: str = "standard", rows: int
     else:
         windows = [Window(rows, cols, rows // 2 - 5 + rng.randrange(4),
                           cols // 2 - 6 + rng.randrange(5), 6, 7)]
+    # a fresh z3 context per board: in the global one, terms left by earlier calls change
+    # what the solver picks, and the same seed would give a different board
+    ctx = z3.Context()
     for n, w in enumerate(windows):
-        model = BattleModel(w, every, name=f"w{n}_")
-        solver = z3.Solver()
+        model = BattleModel(w, every, name=f"w{n}_", ctx=ctx)
+        solver = z3.Solver(ctx=ctx)
         solver.set("random_seed", rng.randrange(1 << 30))
         solver.add(*model.constraints, *_shape(kind, model, w))
         solver.add(_count(v > 0 for v in model.cell.values()) >= min_botlets // len(windows))

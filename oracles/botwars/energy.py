@@ -6,6 +6,8 @@ from oracles.base import NA, OK, Transition, Verdict, Violation
 from oracles.botwars import model as m
 from spec import Profile
 
+COLLECTION = ("BOTWARS-ENERGY-COLLECT", "BOTWARS-ENERGY-CONTESTED")
+
 
 def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
     """Step 5 on the field that step 4 left: each energy touched by one side (COLLECT) or by
@@ -17,11 +19,11 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
     field = m.after_spawns(t.before, t.events)
     mine = [e for e in t.events if e["rule"] == rule]
     judged = []
-    for sq in m.squares(field, "*"):
-        near = r.adjacent(sq, r.diagonal_energy)
-        n1 = sum(field[n] == "1" for n in near)
-        n2 = sum(field[n] == "2" for n in near)
-        if (n1 and n2) == contested and (n1 or n2):
+    touched = set()
+    for sq, n1, n2 in _touching(r, field):
+        if n1 or n2:
+            touched.add(sq)
+        if bool(n1 and n2) == contested and (n1 or n2):  # n1 and n2 is a count, not a bool
             judged.append((sq, n1, n2))
     # COLLECT also applies where the adjacency question arises at all: a botlet diagonal
     # to energy (adjacent under one reading, not under the other)
@@ -30,13 +32,17 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
     if not judged and not mine and not close:
         return NA
     problems = []
+    # what the engine did with each energy in step 5, under either rule: a square this rule
+    # judges is its own whatever rule the engine names, and one the other rule judges is not
+    handled = {e["at"]: e for e in t.events if e["rule"] in COLLECTION}
     said = {e["at"]: e for e in mine}
     for sq, n1, n2 in judged:
         if contested:
             winner = (0 if not r.majority or n1 == n2 else 1 if n1 > n2 else 2)
         else:
             winner = 1 if n1 else 2
-        e = said.pop(sq, None)
+        said.pop(sq, None)
+        e = handled.get(sq)
         got = None if e is None else (e["player"] if e["type"] == "energy-collected" else "nobody")
         want = m.NAME[winner] if winner else "nobody"
         if got != want:
@@ -44,14 +50,31 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
                             f"{want}, the engine: {got or 'left on the field'}")
         if t.after["grid"][sq] == "*":
             problems.append(f"energy on {sq} should be gone after step 5")
+    said = {sq: e for sq, e in said.items() if sq not in touched}
     if said:
         problems.append(f"energy on {sorted(said)} handled under {rule} without cause")
     if not contested:
+        # how many botlets the engine says touch an energy is this rule's adjacency too
+        counts = {sq: [n1, n2] for sq, n1, n2 in _touching(r, field)}
+        for sq, e in sorted(handled.items()):
+            if "count" in e and sq in counts and e["count"] != counts[sq]:
+                problems.append(f"energy on {sq} is touched by {counts[sq]} botlets of p1 and "
+                                f"p2 ({'eight' if r.diagonal_energy else 'four'} neighbours), "
+                                f"the engine counts {e['count']}")
         for sq in m.squares(field, "*"):
             near = r.adjacent(sq, r.diagonal_energy)
             if not any(field[n] in "12" for n in near) and t.after["grid"][sq] != "*":
                 problems.append(f"untouched energy on {sq} vanished")
     return Violation("; ".join(problems)) if problems else OK
+
+
+def _touching(r: m.Readings, field: list[str]) -> list[tuple[int, int, int]]:
+    """(energy square, p1 botlets, p2 botlets) next to it, by the profile's adjacency."""
+    out = []
+    for sq in m.squares(field, "*"):
+        near = r.adjacent(sq, r.diagonal_energy)
+        out.append((sq, sum(field[n] == "1" for n in near), sum(field[n] == "2" for n in near)))
+    return out
 
 
 def collect_check(t: Transition, profile: Profile) -> Verdict:
@@ -105,7 +128,7 @@ def energy_spawn_judge(state: object, action: object, accepted: bool,
                        profile: Profile) -> Verdict:
     """An energy outcome is accepted exactly when it is a free mirror pair (or none exists
     and the outcome is none)."""
-    if not (isinstance(state, dict) and isinstance(action, dict)):
+    if not (isinstance(state, dict) and isinstance(action, dict) and m.well_formed(action)):
         return NA
     if state.get("phase") != "energy" or action.get("type") != "energy":
         return NA

@@ -90,7 +90,7 @@ def turn_order_check(t: Transition, profile: Profile) -> Verdict:
 def turn_order_judge(state: JSON, action: JSON, accepted: bool, profile: Profile) -> Verdict:
     """A bot's action is accepted exactly in its own phase; nothing after the game is over;
     chance outcomes only in phase energy (whether one fits is BOTWARS-ENERGY-SPAWN's)."""
-    if not isinstance(state, dict) or not isinstance(action, dict):
+    if not isinstance(state, dict) or not isinstance(action, dict) or not m.well_formed(action):
         return NA
     phase, kind = state.get("phase"), action.get("type")
     player_kinds = ("moves", "bad-format", "timeout")
@@ -274,7 +274,7 @@ def format_referee(state: JSON, text: str, action: JSON, profile: Profile) -> Ve
 
 
 def format_judge(state: JSON, action: JSON, accepted: bool, profile: Profile) -> Verdict:
-    if not isinstance(state, dict) or not isinstance(action, dict):
+    if not isinstance(state, dict) or not isinstance(action, dict) or not m.well_formed(action):
         return NA
     if action.get("type") != "bad-format":
         return NA

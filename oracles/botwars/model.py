@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from spec import Profile
@@ -120,6 +120,9 @@ class ListJudgement:
     moves: list[tuple[Any, Any]]
     broken: list[set[str]]  # per entry: every rule the entry breaks (empty: valid)
     stays: set[int] = field(default_factory=set)  # indices of valid stay entries
+    # per entry: the stage that found it invalid (0 single-move checks, 1 a botlet named
+    # twice, 2 same target, 3 swaps and following own botlets), -1 when valid
+    stage: list[int] = field(default_factory=list)
 
     @property
     def invalid(self) -> list[int]:
@@ -138,7 +141,25 @@ class ListJudgement:
 
 
 def judge_list(r: Readings, grid: str, side: int, moves: list[tuple[Any, Any]]) -> ListJudgement:
-    """Every rule each entry breaks, stage by stage as the catalogue orders them."""
+    """Every rule each entry breaks, stage by stage as the catalogue orders them. The
+    answer is shared between calls (every move oracle judges the same list of a
+    transition): do not change it."""
+    # the types belong in the key: 21.0 == 21 == True, but only 21 is a square
+    kinds = tuple((type(f), type(t)) for f, t in moves)
+    try:
+        return _judged(r, grid, side, tuple(moves), kinds)
+    except TypeError:  # an entry that is not hashable: not from a well-formed list
+        return _judge_list(r, grid, side, list(moves))
+
+
+@lru_cache(maxsize=64)
+def _judged(r: Readings, grid: str, side: int, moves: tuple[tuple[Any, Any], ...],
+            kinds: tuple[tuple[type, type], ...]) -> ListJudgement:
+    return _judge_list(r, grid, side, list(moves))
+
+
+def _judge_list(r: Readings, grid: str, side: int,
+                moves: list[tuple[Any, Any]]) -> ListJudgement:
     own, foe = LIVE[side], LIVE[3 - side]
     j = ListJudgement(list(moves), [set() for _ in moves])
     # single-move checks: all that fail, not just the first
@@ -161,6 +182,7 @@ def judge_list(r: Readings, grid: str, side: int, moves: list[tuple[Any, Any]]) 
             b.add("BOTWARS-MOVE-ENERGY")
         if there == foe or (there == own and not r.follow_own):
             b.add("BOTWARS-MOVE-OCCUPIED")
+    j.stage = [0 if b else -1 for b in j.broken]
     # a botlet named twice
     named: set[int] = set()
     for i, (f, _) in enumerate(moves):
@@ -172,6 +194,7 @@ def judge_list(r: Readings, grid: str, side: int, moves: list[tuple[Any, Any]]) 
     for i, (f, t) in enumerate(moves):
         if not j.broken[i] and f == t:
             j.stays.add(i)
+    _mark_stage(j, 1)
     # two moves onto one square
     by_target: dict[int, list[int]] = {}
     for i, (_, t) in enumerate(moves):
@@ -181,9 +204,15 @@ def judge_list(r: Readings, grid: str, side: int, moves: list[tuple[Any, Any]]) 
         if len(group) > 1:
             for i in (group[1:] if r.first_wins else group):
                 j.broken[i].add("BOTWARS-MOVE-SAME-TARGET")
+    _mark_stage(j, 2)
     if r.follow_own:
         _follow(r, grid, own, j)
+    _mark_stage(j, 3)
     return j
+
+
+def _mark_stage(j: ListJudgement, stage: int) -> None:
+    j.stage = [s if s >= 0 or not b else stage for s, b in zip(j.stage, j.broken, strict=True)]
 
 
 def _follow(r: Readings, grid: str, own: str, j: ListJudgement) -> None:
@@ -212,6 +241,28 @@ def moves_of(action: JSON) -> list[tuple[Any, Any]]:
     return [(m["from"], m["to"]) for m in action.get("moves", [])]
 
 
+def well_formed(action: JSON) -> bool:
+    """Is `action` a Bot Wars action document at all (schemas/botwars-action, with JSON
+    integers only)? The judges rule on these alone: a malformed document is refused
+    whatever the rules say, and its members cannot be read as the rules read them."""
+    if not isinstance(action, dict):
+        return False
+    kind, keys = action.get("type"), set(action)
+    if kind == "moves":
+        moves = action.get("moves")
+        return keys == {"type", "moves"} and isinstance(moves, list) and all(
+            isinstance(m, dict) and set(m) == {"from", "to"}
+            and type(m["from"]) is int and type(m["to"]) is int for m in moves)
+    if kind in ("bad-format", "timeout"):
+        return keys == {"type"}
+    if kind == "energy":
+        at = action.get("at")
+        return keys == {"type", "at"} and (at is None or (
+            isinstance(at, list) and len(at) == 2 and all(type(v) is int and v >= 0
+                                                           for v in at)))
+    return False
+
+
 def engine_invalid(events: list[JSON], player: str) -> dict[int, str]:
     """The entries the engine says are invalid: index -> the rule it names."""
     out: dict[int, str] = {}
@@ -223,6 +274,20 @@ def engine_invalid(events: list[JSON], player: str) -> dict[int, str]:
         elif e["type"] == "turn-lost":
             for bad in e["invalid"]:
                 out[bad["index"]] = bad["breaks"]
+    return out
+
+
+def engine_reasons(events: list[JSON], player: str) -> dict[int, str]:
+    """The reason the engine gives for each entry it says is invalid: index -> reason."""
+    out: dict[int, str] = {}
+    for e in events:
+        if e.get("player") != player:
+            continue
+        if e["type"] == "move-invalid":
+            out[e["index"]] = e.get("reason", "")
+        elif e["type"] == "turn-lost":
+            for bad in e["invalid"]:
+                out[bad["index"]] = bad.get("reason", "")
     return out
 
 

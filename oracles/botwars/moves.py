@@ -32,33 +32,90 @@ def _list_context(t: Transition, profile: Profile) -> tuple[m.Readings, m.ListJu
     return r, judged, player
 
 
-def _entries_checked(t: Transition, profile: Profile,
+# the rules an entry of a list can break; an engine naming any other is BOTWARS-MOVE's affair
+ENTRY_RULES = frozenset({"BOTWARS-MOVE", "BOTWARS-MOVE-STAY", "BOTWARS-MOVE-OCCUPIED",
+                         "BOTWARS-MOVE-SWAP", "BOTWARS-MOVE-SAME-TARGET",
+                         "BOTWARS-MOVE-ENERGY"})
+
+
+def _charged(rule: str, want: set[str], said: str | None) -> bool:
+    """Is a disagreement on one entry `rule`'s to answer for? Each one is charged to the
+    rules it is about, so a broken rule shows at its own oracle only: the rules the entry
+    breaks when the engine lets it pass; the rule the engine names when that is not one
+    the entry breaks (an entry called invalid without cause, or for the wrong reason)."""
+    if said is None:
+        return rule in want
+    named = said if said in ENTRY_RULES else "BOTWARS-MOVE"
+    return named == rule and said not in want
+
+
+# the stage of the list's judgement (see model.ListJudgement.stage) each reason belongs to
+REASON_STAGE = {"not-own-botlet": 0, "off-field": 0, "not-adjacent": 0, "stay": 0, "energy": 0,
+                "occupied": 0, "moved-twice": 1, "same-target": 2, "swap": 3}
+
+
+def _first_disagreements(r: m.Readings, grid: str, side: int, judged: m.ListJudgement,
+                         events: list[m.JSON], player: str) -> set[int]:
+    """The entries on which the engine and the rules first part ways. The stages of a
+    list's judgement build on each other (an entry that wrongly stands names its botlet, so
+    a later entry for it is 'moved twice'), so only the disagreements of the earliest stage
+    at which any appears are a rule's own; the later ones follow from them."""
+    said = m.engine_invalid(events, player)
+    reasons = m.engine_reasons(events, player)
+    stages: dict[int, int] = {}
+    for i, want in enumerate(judged.broken):
+        if bool(want) == (i in said) and (i not in said or said[i] in want):
+            continue
+        theirs = 9
+        if i in said:
+            theirs = REASON_STAGE.get(reasons.get(i, ""), 0)
+            to = judged.moves[i][1]
+            if (theirs == 0 and reasons.get(i) == "occupied" and r.follow_own
+                    and r.on_field(to) and grid[to] == m.LIVE[side]):
+                theirs = 3  # following an own botlet that stays is judged late
+        stages[i] = min(judged.stage[i] if want else 9, theirs)
+    first = min(stages.values(), default=0)
+    return {i for i, s in stages.items() if s == first}
+
+
+def _entries_checked(t: Transition, profile: Profile, rule: str,
                      concerns: Callable[[m.Readings, str, int, m.ListJudgement, int], bool]
                      ) -> Verdict:
-    """For the entries that `concerns` picks: does the engine call each valid or invalid as
-    the rules do, and name a rule the entry really breaks?"""
+    """For the entries that `concerns` picks, and those the engine says break `rule`: does
+    the engine call each valid or invalid as the rules do, and name a rule the entry really
+    breaks? Only disagreements charged to `rule` (see `_charged`) are its violations."""
     ctx = _list_context(t, profile)
     if ctx is None:
         return NA
     r, judged, player = ctx
     side = m.SIDE[player]
+    said = m.engine_invalid(t.events, player)
     picked = [i for i in range(len(judged.moves))
-              if concerns(r, t.before["grid"], side, judged, i)]
+              if said.get(i) == rule or concerns(r, t.before["grid"], side, judged, i)]
     if not picked:
         return NA
-    said = m.engine_invalid(t.events, player)
+    first = _first_disagreements(r, t.before["grid"], side, judged, t.events, player)
     problems = []
     for i in picked:
         f, to = judged.moves[i]
         want = judged.broken[i]
+        if i not in first or not _charged(rule, want, said.get(i)):
+            continue
         if bool(want) != (i in said):
             verdict = "invalid, breaking " + ", ".join(sorted(want)) if want else "valid"
             problems.append(f"{player}'s entry {i} ({f} -> {to}) is {verdict}, but the "
-                            f"engine calls it {'invalid' if i in said else 'valid'}")
-        elif i in said and said[i] not in want:
+                            f"engine calls it {'invalid' if i in said else 'valid'}"
+                            + (f" ({said[i]})" if i in said else ""))
+        else:
             problems.append(f"{player}'s entry {i} ({f} -> {to}) is said to break {said[i]}, "
                             f"but it breaks {', '.join(sorted(want))}")
     return _verdict(problems)
+
+
+def _entries_agree(t: Transition, judged: m.ListJudgement, player: str) -> bool:
+    """Does the engine call the same entries invalid as the rules? (When it does not, the
+    entry oracles report it; what the list then carries out follows from that mistake.)"""
+    return sorted(m.engine_invalid(t.events, player)) == judged.invalid
 
 
 def _own_single(grid: str, side: int, f: object) -> bool:
@@ -77,7 +134,7 @@ def move_check(t: Transition, profile: Profile) -> Verdict:
     """Each entry judged as the rules judge it, the moves carried out are exactly the valid
     ones that BOTWARS-MOVE-INVALID keeps, and on the field each is one step of a live own
     botlet."""
-    return combine(_entries_checked(t, profile, lambda *_: True),
+    return combine(_entries_checked(t, profile, "BOTWARS-MOVE", lambda *_: True),
                    _carried(t, profile), _moves_on_field(t, profile))
 
 
@@ -86,6 +143,8 @@ def _carried(t: Transition, profile: Profile) -> Verdict:
     if ctx is None or not ctx[1].moves:
         return NA
     r, judged, player = ctx
+    if judged.invalid or not _entries_agree(t, judged, player):
+        return NA  # BOTWARS-MOVE-INVALID's case, or an entry oracle's
     took = m.engine_carried(t.before, t.after, t.events, player)
     want = judged.carried_out(r)
     if took is not None and took != want:
@@ -124,7 +183,7 @@ def stay_check(t: Transition, profile: Profile) -> Verdict:
     def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
         f, to = j.moves[i]
         return f == to and _own_single(grid, side, f)
-    return combine(_entries_checked(t, profile, concerns),
+    return combine(_entries_checked(t, profile, "BOTWARS-MOVE-STAY", concerns),
                    _stays_reported(t, profile))
 
 
@@ -134,6 +193,8 @@ def _stays_reported(t: Transition, profile: Profile) -> Verdict:
     if ctx is None:
         return NA
     r, judged, player = ctx
+    if not _entries_agree(t, judged, player):
+        return NA  # whether the turn is lost hangs on an entry another oracle judges
     stayed = {e["at"] for e in m.events_of(t.events, "stayed") if e["player"] == player}
     want = set() if judged.invalid and r.lose_turn else {judged.moves[i][0] for i in judged.stays}
     if not stayed and not want:
@@ -147,7 +208,7 @@ def _stays_reported(t: Transition, profile: Profile) -> Verdict:
 def occupied_check(t: Transition, profile: Profile) -> Verdict:
     def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
         return _step_onto(r, grid, side, j, i, "12")
-    return _entries_checked(t, profile, concerns)
+    return _entries_checked(t, profile, "BOTWARS-MOVE-OCCUPIED", concerns)
 
 
 def swap_check(t: Transition, profile: Profile) -> Verdict:
@@ -156,7 +217,7 @@ def swap_check(t: Transition, profile: Profile) -> Verdict:
             return False
         f, to = j.moves[i]
         return any(k != i and j.moves[k] == (to, f) for k in range(len(j.moves)))
-    return _entries_checked(t, profile, concerns)
+    return _entries_checked(t, profile, "BOTWARS-MOVE-SWAP", concerns)
 
 
 def same_target_check(t: Transition, profile: Profile) -> Verdict:
@@ -167,13 +228,13 @@ def same_target_check(t: Transition, profile: Profile) -> Verdict:
             return True
         return not j.broken[i] and any(k != i and j.moves[k][1] == j.moves[i][1]
                                        and rule in j.broken[k] for k in range(len(j.moves)))
-    return _entries_checked(t, profile, concerns)
+    return _entries_checked(t, profile, rule, concerns)
 
 
 def energy_check(t: Transition, profile: Profile) -> Verdict:
     def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
         return _step_onto(r, grid, side, j, i, "*")
-    return combine(_entries_checked(t, profile, concerns),
+    return combine(_entries_checked(t, profile, "BOTWARS-MOVE-ENERGY", concerns),
                    _energy_on_field(t, profile))
 
 
@@ -244,10 +305,9 @@ def invalid_check(t: Transition, profile: Profile) -> Verdict:
     said = m.engine_invalid(t.events, player)
     if not judged.invalid and not said:
         return NA
-    problems = []
     if sorted(said) != judged.invalid:
-        problems.append(f"{player}'s invalid entries are {judged.invalid}, the engine reports "
-                        f"{sorted(said)}")
+        return NA  # which entries are invalid is judged entry by entry, by their own rules
+    problems = []
     took = m.engine_carried(t.before, t.after, t.events, player)
     want = judged.carried_out(r)
     if took is not None and took != want:
@@ -266,7 +326,7 @@ def invalid_check(t: Transition, profile: Profile) -> Verdict:
 def invalid_judge(state: object, action: object, accepted: bool, profile: Profile) -> Verdict:
     """Every well-formed list is accepted when a bot is to move: invalid moves are ignored,
     never refused."""
-    if not (isinstance(state, dict) and isinstance(action, dict)):
+    if not (isinstance(state, dict) and isinstance(action, dict) and m.well_formed(action)):
         return NA
     if state.get("phase") not in ("p1", "p2") or action.get("type") != "moves":
         return NA
@@ -276,3 +336,36 @@ def invalid_judge(state: object, action: object, accepted: bool, profile: Profil
         return NA
     return OK if accepted else Violation("a list with invalid moves was refused; the rules "
                                          "ignore invalid moves")
+
+
+# --- legal listings ------------------------------------------------------------------------
+def listed(rule: str) -> Callable[[m.JSON, m.JSON, bool, Profile], Verdict]:
+    """A `listed` hook for one move rule: the listing of a bot's phase is the empty list and
+    every list of one valid move (a valid stay included). A listed list whose move breaks
+    rules is charged to those rules; a valid one left out, or a longer list listed, to
+    BOTWARS-MOVE."""
+
+    def hook(state: m.JSON, action: m.JSON, shown: bool, profile: Profile) -> Verdict:
+        if not (isinstance(state, dict) and m.well_formed(action)):
+            return NA
+        if state.get("phase") not in ("p1", "p2") or action.get("type") != "moves":
+            return NA
+        moves = m.moves_of(action)
+        if len(moves) > 1:
+            return (Violation(f"a list of {len(moves)} moves is listed as legal")
+                    if shown and rule == "BOTWARS-MOVE" else NA)
+        r = m.readings(profile)
+        broken = m.judge_list(r, state["grid"], m.SIDE[state["phase"]], moves).broken
+        want = broken[0] if moves else set()
+        charged = want if want else {"BOTWARS-MOVE"}
+        if rule not in charged:
+            return NA
+        if shown == (not want):
+            return OK
+        what = f"{moves[0][0]} -> {moves[0][1]}" if moves else "the empty list"
+        if shown:
+            return Violation(f"{what} is listed as legal, but it breaks "
+                             f"{', '.join(sorted(want))}")
+        return Violation(f"{what} is a valid move, but the legal listing leaves it out")
+
+    return hook

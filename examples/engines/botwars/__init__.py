@@ -1,5 +1,8 @@
 """Bot Wars mutant engines: each subclasses the reference, overrides one method and breaks
-exactly one rule (its module's `RULE`). The certifier must catch every one of them."""
+exactly one rule (its module's `RULE`). The certifier must catch every one of them.
+
+`CRASHERS` break a rule by crashing instead (the finding is then ENGINE-ALIVE): they are
+kept apart because no rule oracle sees their transitions."""
 
 MUTANTS = [
     "battle_pairwise",
@@ -14,3 +17,5 @@ MUTANTS = [
     "turn_limit_late",
     "move_onto_own",
 ]
+
+CRASHERS = ["crash_on_bad_json"]

@@ -1,0 +1,54 @@
+"""Helpers for the Bot Wars fuzzing tests: engines under test, and reading traces."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from types import ModuleType
+from typing import Any
+
+from fuzz.engines import Engine, InProcessEngine, SubprocessEngine
+from reference_engine import reference_session
+from reference_engine.botwars import BotWars
+from reference_engine.contract import Session
+from spec import load_catalogue
+
+CAT = load_catalogue("botwars")
+WHERE = ["in-process", "subprocess"]
+SERVE_REFERENCE = [sys.executable, "-m", "fuzz.cli", "serve", "botwars"]
+
+
+def mutant(name: str) -> ModuleType:
+    return importlib.import_module(f"examples.engines.botwars.{name}")
+
+
+def mutant_engine(name: str, where: str, *args: str) -> Engine:
+    """A mutant as an engine under test: its Game in a Session, or its module served over
+    the wire protocol in a child process."""
+    if where == "in-process":
+        return InProcessEngine(Session(mutant(name).ENGINE(), name))
+    return SubprocessEngine([sys.executable, "-m", f"examples.engines.botwars.{name}", *args])
+
+
+def reference_engine(where: str) -> Engine:
+    if where == "in-process":
+        return InProcessEngine(reference_session("botwars"))
+    return SubprocessEngine(SERVE_REFERENCE)
+
+
+def turns_in(trace: dict[str, Any]) -> int:
+    """How many turns a trace carries out: its operations that complete a turn, counted
+    by replaying them on the reference (probes, bot text and observations change nothing)."""
+    game = BotWars()
+    profile = CAT.profile(trace["profile"])
+    start = trace["start"]
+    state = (game.initial(profile) if start["kind"] == "new_game"
+             else game.load(profile, start["state"]))
+    turns = 0
+    for op in trace["ops"]:
+        if op["op"] != "apply":
+            continue
+        after, _ = game.apply(state, game.action_from_json(state, op["action"]))
+        turns += after.turns - state.turns
+        state = after
+    return turns
