@@ -109,8 +109,13 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
     seen: list[Finding] = []  # as raised: an engine that misbehaves once may not on replay
 
     def new_lockstep() -> Lockstep:
-        return Lockstep(ref, engine, profile, oracles, coverage=result.coverage, muted=muted,
-                        seed=seed, on_finding=seen.append)
+        ls = Lockstep(ref, engine, profile, oracles, coverage=result.coverage, muted=muted,
+                      seed=seed, on_finding=seen.append)
+        # Once a round has a finding, Hypothesis no longer stops at max_examples and may run
+        # a whole hill-climbing pass for each target label (hundreds of examples); a dead
+        # lockstep makes those examples cost nothing. The findings are kept as raised.
+        ls.dead = bool(seen)
+        return ls
 
     def more() -> bool:
         if len(result.findings) >= max_findings:

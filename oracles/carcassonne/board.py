@@ -47,7 +47,8 @@ def edge(tile: str, rotation: int, side: int) -> str:
     return catalogue()[tile].edges[(side - rotation) % 4]
 
 
-def parts(tile: str, rotation: int) -> list[tuple[str, frozenset[int], bool, str]]:
+@cache  # the flood fill asks for the same few dozen (tile, rotation) pairs all the time
+def parts(tile: str, rotation: int) -> tuple[tuple[str, frozenset[int], bool, str], ...]:
     """Roads, towns and monasteries of a placed tile: kind, board sides, banner, spot name."""
     out = []
     for kind, sides, banner in catalogue()[tile].features:
@@ -56,7 +57,7 @@ def parts(tile: str, rotation: int) -> list[tuple[str, frozenset[int], bool, str
         turned = frozenset((s + rotation) % 4 for s in sides)
         spot = SIDES[min(turned)] if turned else "monastery"
         out.append(("city" if kind == "city" else kind, turned, banner, spot))
-    return out
+    return tuple(out)
 
 
 def river_sides(tile: str, rotation: int) -> list[int]:

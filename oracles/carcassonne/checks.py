@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
 from oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
@@ -15,7 +16,6 @@ from oracles.carcassonne.board import (
     Feature,
     catalogue,
     hand_fits,
-    parts,
     river_sides,
     tile_totals,
 )
@@ -148,18 +148,27 @@ def river_contiguous(t: Transition, p: Profile) -> Verdict:
                   f"{course.open_cell}")
 
 
+def _edge_problem(state: JSON, action: JSON, river: bool) -> Verdict | None:
+    """The first edge of a placement that faces a different edge: among the pairs with a river
+    edge (CARC-RIVER-MEETS-RIVER) or among the others (CARC-PLACE-MATCH)."""
+    bd, cell = board(state), _cell(action["at"])
+    if cell in bd.cells:
+        return None  # an occupied cell is CARC-PLACE-ADJACENT's finding
+    edges = catalogue()[action["tile"]].edges
+    for s in range(4):
+        theirs = bd.edge_at(bd.neighbour(cell, s), (s + 2) % 4)
+        mine = edges[(s - action["rotation"]) % 4]
+        if theirs is None or theirs == mine or ("river" in (theirs, mine)) != river:
+            continue
+        return Violation(f"{action['tile']} at {action['at']} rotation {action['rotation']}: "
+                         f"its {SIDES[s]} edge ({mine}) faces a {theirs} edge")
+    return None
+
+
 def river_meets_river(t: Transition, p: Profile) -> Verdict:
     if not _is(t, "place"):
         return NA
-    bd, act = board(t.before), t.action
-    cell = _cell(act["at"])
-    for s in range(4):
-        theirs = bd.edge_at(bd.neighbour(cell, s), (s + 2) % 4)
-        mine = catalogue()[act["tile"]].edges[(s - act["rotation"]) % 4]
-        if theirs is not None and (theirs == "river") != (mine == "river"):
-            return Violation(f"{act['tile']} at {act['at']}: its {SIDES[s]} edge ({mine}) "
-                             f"faces a {theirs} edge")
-    return OK
+    return _edge_problem(t.before, t.action, river=True) or OK
 
 
 def uturn_verdict(before: JSON, tile: str, cell: Cell, rotation: int, variant: str) -> Verdict:
@@ -208,12 +217,27 @@ def lake_ends(t: Transition, p: Profile) -> Verdict:
     if len(ended) != 1:
         return Violation("the river phase ended without a river-phase-ended event")
     closed = board(a).course().open_cell is None
-    pile_empty = not b["river_pile"] and not any(h for h in b["hands"])
+    # no river tile left to play: the pile is empty and none is held (the last one drawn may
+    # have been discarded because it fit nowhere)
+    river_held = any(catalogue()[k].set == "river" for h in a["hands"] for k in h)
+    pile_empty = not b["river_pile"] and not river_held
     if not (closed or pile_empty):
         return Violation("the river phase ended with the river open and river tiles left")
     left = sorted(k for k, n in b["river_pile"].items() for _ in range(n))
     return expect(ended[0]["removed"] == left,
                   f"river tiles removed {ended[0]['removed']}, the pile held {left}")
+
+
+def lake_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
+    """Under lake-last, a draw of the lake is allowed only once it is the last river tile."""
+    if (not _action_of(action, "draw") or action["tile"] != "RE" or state["phase"] != "river"
+            or state["step"] != "draw" or not state["river_pile"].get("RE")):
+        return NA
+    others = sum(n for k, n in state["river_pile"].items() if k != "RE")
+    allowed = p.variant("CARC-RIVER-LAKE-ENDS") != "lake-last" or others == 0
+    return expect(allowed or not accepted,
+                  f"the engine let the lake be drawn with {others} other river tiles left "
+                  f"(lake-last)")
 
 
 # --- tiles and hands -------------------------------------------------------------------------
@@ -233,19 +257,34 @@ def deck_draw(t: Transition, p: Profile) -> Verdict:
                   f"player {who} did not receive the drawn {tile}")
 
 
+def _turn_draws(p: Profile, hand: int, deck: int) -> int:
+    """CARC-HAND-SIZE: tiles drawn at the start of a land turn with `hand` tiles in hand."""
+    cap = int(p.param("CARC-HAND-SIZE", "hand_max"))
+    return max(0, min(int(p.param("CARC-HAND-SIZE", "draw_per_turn")), cap - hand, deck))
+
+
 def opening_deal(t: Transition, p: Profile) -> Verdict:
+    """The deal in player order, then the first land turn's own draws (checked here, not by
+    CARC-HAND-SIZE, so a wrong deal is reported once)."""
     if not _events(t, "river-phase-ended"):
         return NA
     a = t.after
+    if a["to_move"] is None:
+        return NA
     deal = p.param("CARC-HAND-DEAL", "opening_deal")
+    cap = p.param("CARC-HAND-SIZE", "hand_max")
     left = sum(a["deck"].values())
+    sizes = [len(h) for h in a["hands"]]
     want: list[int] = []
     for player in range(1, _n(p) + 1):
-        k = min(deal, left)
+        k = max(0, min(deal, cap - sizes[player - 1], left))
         want += [player] * k
+        sizes[player - 1] += k
         left -= k
-    return expect(a["pending"][:len(want)] == want,
-                  f"opening deal pending {a['pending']}, expected to start with {want}")
+    first = a["to_move"]
+    want += [first] * _turn_draws(p, sizes[first - 1], left)
+    return expect(a["pending"] == want,
+                  f"opening deal and first draws pending {a['pending']}, expected {want}")
 
 
 def hand_bound(a: JSON, p: Profile) -> Verdict:
@@ -255,19 +294,21 @@ def hand_bound(a: JSON, p: Profile) -> Verdict:
 
 
 def hand_size(t: Transition, p: Profile) -> Verdict:
-    a = t.after
-    cap = p.param("CARC-HAND-SIZE", "hand_max")
-    draws_done = t.before["step"] == "draw" and a["step"] == "place"
-    if a["phase"] != "land" or not draws_done or a["to_move"] != t.before["to_move"]:
+    """At the start of each land turn the player draws exactly what the rule allows."""
+    a, b = t.after, t.before
+    if (a["phase"] != "land" or a["to_move"] is None or a["to_move"] == b["to_move"]
+            or _events(t, "river-phase-ended") or a["step"] not in ("draw", "place")):
         return NA
-    per_turn = p.param("CARC-HAND-SIZE", "draw_per_turn")
-    deal = p.param("CARC-HAND-DEAL", "opening_deal")
-    if per_turn < 1 or deal + per_turn < cap:
-        return OK  # parameters under which a hand need not be full after the draws
-    size = len(a["hands"][a["to_move"] - 1])
-    return expect(size == cap or not a["deck"],
-                  f"player {a['to_move']} starts placing with {size} tiles while the deck "
-                  f"still holds tiles")
+    player = a["to_move"]
+    hand = len(a["hands"][player - 1])
+    n = _turn_draws(p, hand, sum(a["deck"].values()))
+    if a["step"] == "place":
+        return expect(n == 0 and hand > 0,
+                      f"player {player} starts the turn with {hand} tiles and draws nothing; "
+                      f"the rule draws {n}")
+    return expect(a["pending"] == [player] * n,
+                  f"player {player} starts the turn with {hand} tiles and draws "
+                  f"{len(a['pending'])} (pending {a['pending']}); the rule draws {n}")
 
 
 def _nothing_fits(state: JSON, p: Profile) -> bool:
@@ -323,12 +364,7 @@ def _adjacent_problem(state: JSON, action: JSON) -> Verdict | None:
 
 
 def _match_problem(state: JSON, action: JSON) -> Verdict | None:
-    bd = board(state)
-    why = bd.mismatch(action["tile"], _cell(action["at"]), action["rotation"])
-    if why and "edge" in why:
-        return Violation(f"{action['tile']} at {action['at']} rotation {action['rotation']}: "
-                         f"{why}")
-    return None
+    return _edge_problem(state, action, river=False)
 
 
 def match(t: Transition, p: Profile) -> Verdict:
@@ -341,7 +377,7 @@ def _place_judge(problem: Any) -> Any:
     def judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
         if not accepted or not _action_of(action, "place"):
             return NA
-        if state["step"] != "place":
+        if state["step"] != "place" or action["tile"] not in catalogue():
             return NA
         return problem(state, action, p) or OK
     return judge
@@ -366,28 +402,33 @@ def _uturn_problem(state: JSON, action: JSON, p: Profile) -> Verdict | None:
 
 
 # --- features and claims ---------------------------------------------------------------------
-def _feature_for_event(bd: Board, e: JSON) -> Feature | None:
-    """The feature an event names: same kind and tiles, complete exactly when the event
-    says it was completed (a tile can hold several roads, so tiles alone are ambiguous)."""
+def _key(kind: str, tiles: list[list[int]]) -> tuple[str, tuple[tuple[int, ...], ...]]:
+    return kind, tuple(sorted(tuple(c) for c in tiles))
+
+
+def _find(bd: Board, e: JSON) -> Feature | None:
+    """The board feature an event names: same kind and tiles, preferring one complete exactly
+    when the event says it was completed (a tile can hold several roads, so tiles alone can be
+    ambiguous). None when no feature covers those tiles: CARC-FEATURE-JOIN's finding."""
     tiles = sorted(e["tiles"])
     complete = e.get("type") == "feature-completed"
-    for f in bd.features():
-        if f.kind == e["feature"] and f.tile_list() == tiles and f.complete == complete:
+    found = [f for f in bd.features() if f.kind == e["feature"] and f.tile_list() == tiles]
+    for f in found:
+        if f.complete == complete:
             return f
-    return None
+    return found[0] if found else None
 
 
 def feature_join(t: Transition, p: Profile) -> Verdict:
+    """A scored feature is one feature of the board as joined: its tiles and banners."""
     events = _events(t, "feature-completed", "feature-final")
     if not events:
         return NA
     bd = board(t.after)
     for e in events:
-        f = _feature_for_event(bd, e)
+        f = _find(bd, e)
         if f is None:
-            state = "completed" if e["type"] == "feature-completed" else "open"
-            return Violation(f"no {state} {e['feature']} on the board covers exactly "
-                             f"{e['tiles']}")
+            return Violation(f"no {e['feature']} on the board covers exactly {e['tiles']}")
         if f.banners != e["banners"]:
             return Violation(f"the {e['feature']} at {e['tiles'][0]} has {f.banners} banners, "
                              f"the event says {e['banners']}")
@@ -430,7 +471,7 @@ def claim_unclaimed(t: Transition, p: Profile) -> Verdict:
 def _unclaimed_problem(state: JSON, action: JSON) -> Verdict | None:
     f = _claim_target(state, action)
     if f is None:
-        return Violation(f"the placed tile has no feature on {action['on']!r}")
+        return None  # nothing there to claim: CARC-CLAIM-PLACED-TILE's finding
     if any(f.meeples):
         return Violation(f"the {f.kind} already held meeples {f.meeples}")
     bd = board(state)
@@ -480,18 +521,29 @@ def supply_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdi
                   "the engine accepted a claim from a player with no meeple in the supply")
 
 
-def meeple_return(a: JSON, p: Profile) -> Verdict:
-    if not a["meeples"]:
+def meeple_return(t: Transition, p: Profile) -> Verdict:
+    """No meeple stays on a feature scored in this transition, nor on the board once the game
+    is over. (Whether a feature should have been scored is the completion rules' finding.)"""
+    done = _events(t, "feature-completed")
+    ended = _events(t, "game-ended")
+    if not done and not ended:
         return NA
+    a = t.after
+    if ended and a["meeples"]:
+        return Violation(f"{len(a['meeples'])} meeples stay on the board after the final "
+                         f"scoring")
     bd = board(a)
-    waiting: list[Feature] = []
-    if a["step"] == "claim" and p.variant("CARC-SCORE-TIMING") == "after-claim":
-        cell = _cell(a["placed"])
-        waiting = bd.features_on(cell) + bd.monasteries_near(cell)
-    for f in bd.features():
-        if any(f.meeples) and f.complete and all(f is not w for w in waiting):
-            return Violation(f"meeples {f.meeples} stay on a completed {f.kind} at "
-                             f"{f.tile_list()[0]}")
+    finals = {_key(e["feature"], e["tiles"]) for e in _events(t, "feature-final")}
+    for e in done:
+        key = _key(e["feature"], e["tiles"])
+        same = [f for f in bd.features() if _key(f.kind, f.tile_list()) == key]
+        if same and all(any(f.meeples) for f in same):
+            return Violation(f"meeples {same[0].meeples} stay on the {e['feature']} at "
+                             f"{e['tiles'][0]} scored this turn")
+        if key in finals and any(e["meeples"]):
+            # scored again at the end of the game: its meeples were still there
+            return Violation(f"the meeples on the {e['feature']} at {e['tiles'][0]} were not "
+                             f"returned when it was completed: it is scored again at the end")
     return OK
 
 
@@ -515,21 +567,131 @@ def _value(kind: str, tiles: int, banners: int, present: int, p: Profile,
     return present * param(r, "monastery_per_tile")
 
 
+@dataclass
+class TurnScoring:
+    """Which features the tile of this turn completed, and when each was scored."""
+
+    completed: list[Feature] = field(default_factory=list)
+    missing: list[Feature] = field(default_factory=list)  # completed, never scored
+    early: list[str] = field(default_factory=list)  # scored before the time the rule says
+    late: list[str] = field(default_factory=list)  # scored after it
+
+
+_turns: list[tuple[Transition, TurnScoring | None]] = []
+
+
+def turn_scoring(t: Transition, p: Profile) -> TurnScoring | None:
+    """The scoring of the turn, judged where it ends: at the placement (when it ends the game,
+    or for what must score at once) and at the end of the claim step. None for transitions
+    that neither place a tile nor end a claim step.
+
+    At-placement timing: a completed feature holding meeples, or a monastery off the placed
+    tile, scores at the placement; a completed feature of the placed tile holding none waits
+    for the claim step. After-claim timing: all of it at the end of the claim step. A feature
+    due at the placement and not scored there is called missing (the completion rule of its
+    kind): the lockstep stops at the first transition that differs, so this is where it must
+    be named, and an engine that never sees the completion is the likelier bug than one that
+    scores it late. A score at the claim step of a feature due earlier is CARC-SCORE-TIMING.
+    """
+    for seen, result in _turns:
+        if seen is t:
+            return result
+    result = _turn_scoring(t, p)
+    _turns[:] = [(t, result)]  # the three completion oracles and timing share one analysis
+    return result
+
+
+def _turn_scoring(t: Transition, p: Profile) -> TurnScoring | None:
+    at_place = _is(t, "place")
+    claim_end = (_is(t, "claim") or _is(t, "pass")) and t.before["step"] == "claim"
+    if not at_place and not claim_end:
+        return None
+    cell = _cell(t.action["at"] if at_place else t.before["placed"])
+    bd = board(t.after)
+    if cell not in bd.cells:
+        return None  # the tile is not on the board: CARC-BOARD-COORDS's finding
+    on_tile = bd.features_on(cell)
+    completed: list[Feature] = []
+    for f in on_tile + bd.monasteries_near(cell):
+        if f.complete and all(f is not g for g in completed):
+            completed.append(f)
+    events: dict[tuple[str, tuple[tuple[int, ...], ...]], JSON] = {
+        _key(e["feature"], e["tiles"]): e for e in _events(t, "feature-completed")}
+    keys = {_key(f.kind, f.tile_list()) for f in bd.features()}
+    # an event naming no board feature is CARC-FEATURE-JOIN's: do not call its kind missing
+    unjoined = {k[0] for k in events if k not in keys}
+    out = TurnScoring(completed)
+    after_claim = p.variant("CARC-SCORE-TIMING") == "after-claim"
+    ended = bool(_events(t, "game-ended"))
+
+    def where(f: Feature) -> str:
+        return f"the {f.kind} at {f.tile_list()[0]}"
+
+    if at_place:
+        if after_claim:
+            out.early += [f"the {e['feature']} at {e['tiles'][0]} (after-claim scores after "
+                          f"the claim step)" for e in events.values()]
+            return out
+        # the features that held meeples before the tile came, as joined now
+        holders = [bd.feature_at(_cell(m["at"]), m["on"]) for m in t.before["meeples"]
+                   if _cell(m["at"]) in bd.cells]
+        for f in completed:
+            e = events.get(_key(f.kind, f.tile_list()))
+            due_now = (ended or any(f is g for g in holders)
+                       or all(f is not g for g in on_tile))
+            if e is None:
+                if due_now and f.kind not in unjoined:
+                    out.missing.append(f)
+            elif (not ended and any(f is g for g in on_tile) and not any(e["meeples"])):
+                out.early.append(f"{where(f)}, held by nobody, scored at the placement "
+                                 f"before its claim step")
+        return out
+    before = {_key(f.kind, f.tile_list()): f for f in board(t.before).features()}
+    blocked = set()
+    for spot in t.before["claim_blocked"]:
+        g = board(t.before).feature_at(cell, spot)
+        if g is not None:
+            blocked.add(_key(g.kind, g.tile_list()))
+    for f in completed:
+        key = _key(f.kind, f.tile_list())
+        e = events.get(key)
+        prior = before.get(key)
+        held = prior is not None and any(prior.meeples)
+        off_tile = all(f is not g for g in on_tile)
+        if after_claim:
+            if e is None and f.kind not in unjoined:
+                out.missing.append(f)
+        elif e is not None:
+            if held or off_tile:
+                out.late.append(f"{where(f)}, {'held' if held else 'off the placed tile'}, "
+                                f"scored after the claim step instead of at the placement")
+        elif key not in blocked and (held or not off_tile) and f.kind not in unjoined:
+            out.missing.append(f)
+    return out
+
+
 def _completion(kind: str) -> Any:
+    """A feature scored as completed is complete and worth what the catalogue says; every
+    feature of this kind that the turn's tile completed is scored in that turn."""
     def check(t: Transition, p: Profile) -> Verdict:
         events = [e for e in _events(t, "feature-completed") if e["feature"] == kind]
-        if not events:
+        turn = turn_scoring(t, p)
+        if not events and not (turn and any(f.kind == kind for f in turn.completed)):
             return NA
         bd = board(t.after)
         for e in events:
-            f = _feature_for_event(bd, e)
-            if f is None or not f.complete:
-                return Violation(f"the {kind} at {e['tiles'][:1]} scored as completed is open")
+            f = _find(bd, e)
+            if f is None:
+                continue  # no such feature on the board: CARC-FEATURE-JOIN's finding
+            if not f.complete:
+                return Violation(f"the {kind} at {e['tiles'][0]} scored as completed is open")
             want = _value(kind, len(e["tiles"]), e["banners"], f.present, p, True)
             if e["points"] != want:
                 return Violation(f"a completed {kind} of {len(e['tiles'])} tiles and "
                                  f"{e['banners']} banners is worth {want}, not {e['points']}")
-        return OK
+        missing = [f for f in (turn.missing if turn else []) if f.kind == kind]
+        return expect(not missing, f"the {kind} at {missing[0].tile_list()[0] if missing else ''}"
+                                   f" was completed this turn but never scored")
     return check
 
 
@@ -552,44 +714,29 @@ def majority(t: Transition, p: Profile) -> Verdict:
 
 
 def score_timing(t: Transition, p: Profile) -> Verdict:
-    if not _is(t, "place"):
+    """A feature the turn completed is scored at the time the chosen reading says."""
+    turn = turn_scoring(t, p)
+    if turn is None or not (turn.completed or _events(t, "feature-completed")):
         return NA
-    done = _events(t, "feature-completed")
-    if p.variant("CARC-SCORE-TIMING") == "after-claim":
-        return expect(not done, "a feature was scored at placement (after-claim scores after "
-                                "the claim step)")
-    bd = board(t.after)
-    cell = _cell(t.action["at"])
-    held = set()  # (cell, part index) that held a meeple before the tile came
-    for m in t.before["meeples"]:
-        c = _cell(m["at"])
-        for i, part in enumerate(parts(*bd.cells[c])):
-            if part[3] == m["on"]:
-                held.add((c, i))
-    scored = {(e["feature"], tuple(map(tuple, e["tiles"]))) for e in done}
-    for f in bd.features_on(cell) + bd.monasteries_near(cell):
-        key = (f.kind, tuple(map(tuple, f.tile_list())))
-        if f.complete and f.parts & held and key not in scored:
-            return Violation(f"the {f.kind} at {f.tile_list()[0]} was completed holding meeples "
-                             f"but not scored at placement")
-    return OK
+    wrong = turn.early + turn.late
+    return expect(not wrong, f"scored at the wrong time: {'; '.join(wrong[:2])}")
 
-
-def _key(kind: str, tiles: list[list[int]]) -> tuple[str, tuple[tuple[int, ...], ...]]:
-    return kind, tuple(sorted(tuple(c) for c in tiles))
 
 
 def incomplete(t: Transition, p: Profile) -> Verdict:
+    """Final scoring: every feature holding meeples once, worth the incomplete rate. The value
+    follows the event's own tiles and banners; that those are the board's feature is
+    CARC-FEATURE-JOIN's check."""
     finals = _events(t, "feature-final")
     if not _events(t, "game-ended"):
         return expect(not finals, "features were scored as incomplete before the end") if \
             finals else NA
     bd = board(t.after)
     for e in finals:
-        f = _feature_for_event(bd, e)
+        f = _find(bd, e)
         if f is None:
-            return Violation(f"no {e['feature']} covers {e['tiles']}")
-        want = _value(e["feature"], len(e["tiles"]), f.banners, f.present, p, False)
+            continue
+        want = _value(e["feature"], len(e["tiles"]), e["banners"], f.present, p, False)
         if e["points"] != want:
             return Violation(f"an incomplete {e['feature']} at {e['tiles'][0]} is worth {want}, "
                              f"not {e['points']}")
@@ -684,21 +831,29 @@ def _frame(text: str, p: Profile) -> JSON:
         return None
 
 
+INVALID = {"type": "invalid"}  # the referee's verdict on a reply that bans its bot
+
+
 def proto_frame(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
-    data = _frame(text, p)
-    return expect(isinstance(data, dict), f"the engine accepted the malformed message "
-                                          f"{text[:60]!r}")
+    """A message that is not one well-counted frame around a JSON object is invalid."""
+    if isinstance(_frame(text, p), dict):
+        return OK  # well framed (what it asks for is CARC-PROTO-REPLY's)
+    return expect(action == INVALID, f"the engine accepted the malformed message "
+                                     f"{text[:60]!r} as {action}")
 
 
 def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
+    """An accepted reply becomes exactly the move it asks for, from the player to move.
+    (Which well-framed replies are invalid is checked against the reference's referee.)"""
     data = _frame(text, p)
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or action == INVALID:
         return NA
     if not isinstance(action, dict):
         return Violation(f"the referee's answer {action!r} is not an action")
     centre = p.param("CARC-PROTO-REPLY", "centre")
     kind = data.get("event_type")
-    if data.get("player_id") != (state["to_move"] or 0) - 1:
+    player_id = data.get("player_id")
+    if isinstance(player_id, bool) or player_id != (state["to_move"] or 0) - 1:
         return Violation(f"accepted a reply with player_id {data.get('player_id')!r} for player "
                          f"{state['to_move']}")
     raw = data.get("tile")
@@ -734,9 +889,10 @@ ORACLES: list[Oracle] = [
     Oracle("CARC-RIVER-DRAW", check=river_draw),
     Oracle("CARC-RIVER-CONTIGUOUS", check=river_contiguous,
            judge=_place_judge(_river_cell_problem)),
-    Oracle("CARC-RIVER-MEETS-RIVER", check=river_meets_river),
+    Oracle("CARC-RIVER-MEETS-RIVER", check=river_meets_river,
+           judge=_place_judge(lambda s, a, p: _edge_problem(s, a, river=True))),
     Oracle("CARC-RIVER-NO-UTURN", check=river_no_uturn, judge=_place_judge(_uturn_problem)),
-    Oracle("CARC-RIVER-LAKE-ENDS", check=lake_ends),
+    Oracle("CARC-RIVER-LAKE-ENDS", check=lake_ends, judge=lake_judge),
     Oracle("CARC-DECK-DRAW", check=deck_draw),
     Oracle("CARC-HAND-DEAL", check=opening_deal),
     Oracle("CARC-HAND-SIZE", state=hand_bound, check=hand_size),
@@ -752,7 +908,7 @@ ORACLES: list[Oracle] = [
     Oracle("CARC-CLAIM-UNCLAIMED", check=claim_unclaimed,
            judge=_claim_judge(_unclaimed_problem)),
     Oracle("CARC-MEEPLE-SUPPLY", state=supply_state, check=supply, judge=supply_judge),
-    Oracle("CARC-MEEPLE-RETURN", state=meeple_return),
+    Oracle("CARC-MEEPLE-RETURN", check=meeple_return),
     Oracle("CARC-ROAD-COMPLETE", check=_completion("road")),
     Oracle("CARC-TOWN-COMPLETE", check=_completion("city")),
     Oracle("CARC-MONASTERY-COMPLETE", check=_completion("monastery")),

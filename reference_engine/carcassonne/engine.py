@@ -8,6 +8,9 @@ JSON forms:
 * ("discard", kind)            no tile of the hand fits: discard one (CARC-HAND-NOFIT)
 * ("claim", seg)               claim segment `seg` of the tile just placed
 * ("pass",)                    no claim this turn
+* ("invalid",)                 the referee's verdict on a bot reply that bans its bot (what
+                               `referee` returns for a bad reply; never applied: bans are the
+                               harness's business, CARC-PROTO-LIMITS)
 
 Positions are packed ints `(y + OFF) * ROW + (x + OFF)`. A segment is a road, town or
 monastery part of one placed tile; its node id is `pos * 8 + seg`. Features (joined
@@ -20,6 +23,8 @@ state are copied before any change and never mutated afterwards.
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -28,7 +33,6 @@ from typing import Any, NamedTuple
 from reference_engine.carcassonne import rules
 from reference_engine.carcassonne.tiles import EDGE_KINDS, SIDES, TileKind, TileSet, load_tiles
 from reference_engine.contract import CHANCE, TERMINAL, IllegalAction, Outcome
-from schemas import first_error
 from spec import CatalogueError, Profile
 
 Action = tuple[Any, ...]
@@ -48,6 +52,7 @@ PHASE_NAMES = ("river", "land", "over")
 STEP_NAMES = ("draw", "place", "claim", "over")
 STRAIGHT, RIGHT, LEFT = 0, 1, 3
 PASS: Action = ("pass",)
+INVALID: Action = ("invalid",)  # the referee's verdict on a reply that bans its bot
 COMPLETE_RULE = {ROAD: "CARC-ROAD-COMPLETE", CITY: "CARC-TOWN-COMPLETE",
                  MONASTERY: "CARC-MONASTERY-COMPLETE"}
 
@@ -238,13 +243,18 @@ def _sorted_hand(t: Tables, hand: list[int]) -> tuple[int, ...]:
 
 
 # --- board building (shared by apply and load) ---------------------------------------------
+Join = Callable[[dict[int, int], dict[int, Feat], int, int], None]
+
+
 def lay(t: Tables, board: dict[int, tuple[int, int]], cells: dict[int, tuple[int, int]],
         owner: dict[int, int], feats: dict[int, Feat], pos: int, kind: int, rot: int,
-        players: int) -> None:
+        players: int, join: Join | None = None) -> None:
     """Put a tile on the board, joining its segments to the features around (CARC-FEATURE-JOIN).
 
-    Mutates the given dicts, which the caller has copied. Does not check legality.
+    Mutates the given dicts, which the caller has copied. Does not check legality. `join`
+    replaces `_join` (the engine passes its own, so a subclass can change how features join).
     """
+    join = join or _join
     rt = t.rot[kind][rot]
     board[pos] = (kind, rot)
     cells.pop(pos, None)
@@ -271,7 +281,7 @@ def lay(t: Tables, board: dict[int, tuple[int, int]], cells: dict[int, tuple[int
         if mine < 0:
             continue
         theirs = t.rot[there[0]][there[1]].side_seg[ns]
-        _join(owner, feats, owner[base + mine], owner[npos * 8 + theirs])
+        join(owner, feats, owner[base + mine], owner[npos * 8 + theirs])
     for d in AROUND:
         there = board.get(pos + d)
         if there is not None:
@@ -371,6 +381,56 @@ class Carcassonne:
         """CARC-SCORE-MAJORITY as the engine scores it; runs on z3 terms for the proof."""
         return rules.award(counts, points, max2, ite)
 
+    # --- rule hooks ----------------------------------------------------------------------
+    # Each rule decision the engine makes in more than one place, or deep inside a long
+    # method, is one small method here: the one place to read it, and the one method a
+    # mutant engine (examples/engines/carcassonne) overrides to break that rule alone.
+    join_features = staticmethod(_join)  # CARC-FEATURE-JOIN
+
+    def river_problem(self, state: CarcState, k: int, rot: int, pos: int) -> str | None:
+        """CARC-RIVER-NO-UTURN for a river tile at the river's open end."""
+        return uturn_problem(state.cfg, state.board, state.river, k, rot, pos)
+
+    def has_meeple(self, state: CarcState, player: int) -> bool:
+        """CARC-MEEPLE-SUPPLY: whether `player` has a meeple to claim with."""
+        return state.supply[player - 1] > 0
+
+    def feature_free(self, f: Feat, player: int) -> bool:
+        """CARC-CLAIM-UNCLAIMED: whether `player` may claim feature `f` as joined."""
+        return not any(f.meeples)
+
+    def scored_at_placement(self, f: Feat, on_tile: bool) -> bool:
+        """CARC-SCORE-TIMING at-placement: a completed feature scores at once when it holds
+        meeples or lies off the placed tile; one on the tile waits for the claim step."""
+        return any(f.meeples) or not on_tile
+
+    def completed_points(self, cfg: CarcConfig, f: Feat) -> int:
+        """CARC-ROAD/TOWN/MONASTERY-COMPLETE: what a completed feature is worth."""
+        value: int = rules.completed_value(FEATURE_NAMES[f.kind], len(f.tiles), f.banners,
+                                           cfg.road_pts, cfg.town_pts, cfg.banner_pts,
+                                           cfg.monastery_pts)
+        return value
+
+    def final_points(self, cfg: CarcConfig, f: Feat) -> int:
+        """CARC-SCORE-INCOMPLETE: what a feature left open at the end is worth."""
+        value: int = rules.incomplete_value(FEATURE_NAMES[f.kind], len(f.tiles), f.banners,
+                                            9 - f.open, cfg.inc_road, cfg.inc_town,
+                                            cfg.inc_banner, cfg.inc_monastery)
+        return value
+
+    def winners(self, cfg: CarcConfig, scores: list[int]) -> list[int]:
+        """CARC-WINNER: the players with the most points, or none on a tie under `none`."""
+        out = [i + 1 for i in range(cfg.players) if rules.is_winner(scores, i)]
+        return [] if not cfg.shared_win and len(out) > 1 else out
+
+    def placed_event(self, state: CarcState, k: int, pos: int, rot: int) -> JSON:
+        """The tile-placed event (CARC-BOARD-COORDS: the cell as [x, y])."""
+        return {"type": "tile-placed",
+                "rule": ("CARC-RIVER-CONTIGUOUS" if state.phase == RIVER_PHASE
+                         else "CARC-PLACE-MATCH"),
+                "player": state.to_move, "tile": state.cfg.t.ids[k], "at": unpack(pos),
+                "rotation": rot}
+
     # --- legal moves ---------------------------------------------------------------------
     def placements(self, state: CarcState, kinds: Any = None) -> list[Action]:
         """Every legal ("place", kind, pos, rot) for the given kinds (default: the hand)."""
@@ -383,8 +443,8 @@ class Carcassonne:
             m, v = state.cells[river.open_pos]
             for k in sorted(set(hand)):
                 for r in range(4):
-                    if t.rot[k][r].code & m == v and uturn_problem(
-                            state.cfg, state.board, river, k, r, river.open_pos) is None:
+                    if t.rot[k][r].code & m == v and self.river_problem(
+                            state, k, r, river.open_pos) is None:
                         out.append(("place", k, river.open_pos, r))
             return out
         items = sorted(state.cells.items())
@@ -418,7 +478,7 @@ class Carcassonne:
 
     def claims(self, state: CarcState) -> list[Action]:
         """Every legal ("claim", seg) on the tile just placed."""
-        if state.step != CLAIM or state.supply[state.to_move - 1] <= 0:
+        if state.step != CLAIM or not self.has_meeple(state, state.to_move):
             return []
         kind, rot = state.board[state.placed]
         out = []
@@ -426,7 +486,7 @@ class Carcassonne:
         for i in range(len(state.cfg.t.rot[kind][rot].segs)):
             if i in state.blocked:
                 continue
-            if not any(state.feats[state.owner[base + i]].meeples):
+            if self.feature_free(state.feats[state.owner[base + i]], state.to_move):
                 out.append(("claim", i))
         return out
 
@@ -548,7 +608,7 @@ class Carcassonne:
                 return (f"the {SIDES[s]} edge ({EDGE_KINDS[rt.edges[s]]}) faces a "
                         f"{EDGE_KINDS[theirs]} edge ({rule})")
         if state.phase == RIVER_PHASE:
-            why = uturn_problem(state.cfg, state.board, state.river, k, rot, pos)
+            why = self.river_problem(state, k, rot, pos)
             if why:
                 return f"{why} (CARC-RIVER-NO-UTURN {state.cfg.uturn})"
         return None
@@ -563,7 +623,7 @@ class Carcassonne:
             raise IllegalAction(why)
         board, cells = dict(state.board), dict(state.cells)
         owner, feats = dict(state.owner), dict(state.feats)
-        lay(t, board, cells, owner, feats, pos, k, rot, cfg.players)
+        lay(t, board, cells, owner, feats, pos, k, rot, cfg.players, self.join_features)
         river = state.river
         if state.phase == RIVER_PHASE:
             river = river_step(t, river, k, rot, pos)[0]
@@ -571,10 +631,7 @@ class Carcassonne:
         hand.remove(k)
         hands = list(state.hands)
         hands[state.to_move - 1] = tuple(hand)
-        events: list[JSON] = [{
-            "type": "tile-placed",
-            "rule": "CARC-RIVER-CONTIGUOUS" if state.phase == RIVER_PHASE else "CARC-PLACE-MATCH",
-            "player": state.to_move, "tile": t.ids[k], "at": unpack(pos), "rotation": rot}]
+        events: list[JSON] = [self.placed_event(state, k, pos, rot)]
         state = state._replace(board=board, cells=cells, owner=owner, feats=feats,
                                hands=tuple(hands), river=river, step=CLAIM, placed=pos,
                                blocked=frozenset())
@@ -588,7 +645,7 @@ class Carcassonne:
         later: list[int] = []
         for fid in self._completed_by(state, pos):
             f = state.feats[fid]
-            (now if any(f.meeples) or fid not in mine else later).append(fid)
+            (now if self.scored_at_placement(f, fid in mine) else later).append(fid)
         blocked = frozenset(i for i, fid in on_tile.items() if fid in now)
         state = state._replace(blocked=blocked)
         state = self._score(state, now, events)
@@ -639,9 +696,7 @@ class Carcassonne:
         scores, supply = list(state.scores), list(state.supply)
         for fid in fids:
             f = feats[fid]
-            value = rules.completed_value(FEATURE_NAMES[f.kind], len(f.tiles), f.banners,
-                                          cfg.road_pts, cfg.town_pts, cfg.banner_pts,
-                                          cfg.monastery_pts)
+            value = self.completed_points(cfg, f)
             awards = self.award_points(f.meeples, value)
             events.append(self._feature_event(state, f, "feature-completed",
                                               COMPLETE_RULE[f.kind], value, awards))
@@ -678,6 +733,12 @@ class Carcassonne:
         events: list[JSON] = [{"type": "tile-discarded", "rule": "CARC-HAND-NOFIT",
                                "player": p, "tile": t.ids[k]}]
         if sum(self._pile(state)):
+            if state.phase == RIVER_PHASE and not state.cfg.nofit_continue:
+                # a river turn is one draw and one placement (CARC-RIVER-DRAW): under end-turn
+                # the discard ends it, and the next player's turn draws the next river tile
+                # (a replacement drawn now would sit in a hand across turns, and could even be
+                # carried into the land phase)
+                return self._next_turn(state, events), events
             return state._replace(step=DRAW, pending=(p,),
                                   then_next=not state.cfg.nofit_continue), events
         if hand and state.cfg.nofit_continue:
@@ -690,7 +751,7 @@ class Carcassonne:
         rt = state.cfg.t.rot[kind][rot]
         if not isinstance(seg, int) or not 0 <= seg < len(rt.segs):
             raise IllegalAction(f"the placed tile has no feature {seg!r} to claim")
-        if state.supply[p - 1] <= 0:
+        if not self.has_meeple(state, p):
             raise IllegalAction(f"player {p} has no meeple left in the supply "
                                 f"(CARC-MEEPLE-SUPPLY)")
         node = pos * 8 + seg
@@ -700,7 +761,7 @@ class Carcassonne:
         if seg in state.blocked:
             raise IllegalAction(f"the {name} was completed and scored when the tile was placed: "
                                 f"it counts as claimed (CARC-CLAIM-UNCLAIMED)")
-        if any(f.meeples):
+        if not self.feature_free(f, p):
             holders = [i + 1 for i, c in enumerate(f.meeples) if c]
             raise IllegalAction(f"the {name} already holds meeples of player(s) "
                                 f"{holders} (CARC-CLAIM-UNCLAIMED)")
@@ -787,9 +848,7 @@ class Carcassonne:
         feats = dict(state.feats)
         for fid in held:
             f = feats[fid]
-            value = rules.incomplete_value(FEATURE_NAMES[f.kind], len(f.tiles), f.banners,
-                                           9 - f.open, cfg.inc_road, cfg.inc_town,
-                                           cfg.inc_banner, cfg.inc_monastery)
+            value = self.final_points(cfg, f)
             awards = self.award_points(f.meeples, value)
             events.append(self._feature_event(state, f, "feature-final", "CARC-SCORE-INCOMPLETE",
                                               value, awards))
@@ -799,9 +858,7 @@ class Carcassonne:
             events.append({"type": "meeples-returned", "rule": "CARC-MEEPLE-RETURN",
                            "meeples": list(f.meeples)})
             feats[fid] = f._replace(meeples=(0,) * cfg.players)
-        winners = [i + 1 for i in range(cfg.players) if rules.is_winner(scores, i)]
-        if not cfg.shared_win and len(winners) > 1:
-            winners = []
+        winners = self.winners(cfg, scores)
         result = {"reason": reason, "scores": scores, "winners": winners}
         events.append({"type": "game-ended",
                        "rule": "CARC-END-POINTS" if reason == "points-limit" else "CARC-END-TILES",
@@ -862,7 +919,7 @@ class Carcassonne:
         return {"type": kind}
 
     def action_from_json(self, state: CarcState, data: Any) -> Action:
-        problem = first_error("carcassonne-action", data)
+        problem = action_problem(data)
         if problem:
             raise IllegalAction(f"not a Carcassonne action: {problem}")
         t, kind = state.cfg.t, data["type"]
@@ -899,9 +956,53 @@ class Carcassonne:
         return seg
 
     def referee(self, state: CarcState, text: str) -> Action:
+        """CARC-PROTO-FRAME and CARC-PROTO-REPLY: the action a bot's raw reply amounts to, or
+        INVALID (`{"type": "invalid"}`: the reply bans its bot) when it is malformed or asks
+        for an illegal move. The wire's bot_output answers with an action either way;
+        `protocol.referee` says why a reply is invalid."""
         # imported here: protocol.py builds on this module
         from reference_engine.carcassonne.protocol import referee
-        return referee(self, state, text)
+        if state.step not in (PLACE, CLAIM):
+            raise IllegalAction("no player is asked to move now")
+        try:
+            return referee(self, state, text)
+        except IllegalAction:
+            return INVALID
+
+
+ACTION_FIELDS = {"place": ("tile", "at", "rotation"), "draw": ("tile",), "discard": ("tile",),
+                 "claim": ("on",), "pass": ()}
+TILE_ID = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")  # schemas/carcassonne-action.schema.json
+
+
+def action_problem(data: Any) -> str | None:
+    """Why `data` is not a Carcassonne action (`schemas/carcassonne-action.schema.json`), in
+    words a bot author can act on; None for a well-formed action. Stricter than the schema
+    in one way only: numbers must be written as integers (2, not 2.0)."""
+    if not isinstance(data, dict):
+        return f"an action is a JSON object, not {type(data).__name__}"
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
+        return f"type {kind!r} is not one of {', '.join(ACTION_FIELDS)}"
+    fields = ACTION_FIELDS[kind]
+    missing = [f for f in fields if f not in data]
+    if missing:
+        return f"a {kind} action needs {', '.join(missing)}"
+    extra = sorted(str(k) for k in data if k != "type" and k not in fields)
+    if extra:
+        return f"a {kind} action has no field {', '.join(extra)}"
+    if "tile" in data and not (isinstance(data["tile"], str) and TILE_ID.search(data["tile"])):
+        return f"tile {data['tile']!r} is not a tile id (A-X, RS, R1-R9, RE)"
+    if kind == "place":
+        at, rot = data["at"], data["rotation"]
+        if not (isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at)):
+            return f"at {at!r} is not a cell [x, y] of two integers"
+        if type(rot) is not int or not 0 <= rot <= 3:
+            return f"rotation {rot!r} is not 0, 1, 2 or 3 (clockwise quarter turns)"
+    if kind == "claim" and data["on"] not in SPOTS:
+        return (f"a claim on {data['on']!r}: a claim names a side of the placed tile (top, "
+                f"right, bottom, left) or its monastery")
+    return None
 
 
 def project(state_json: dict[str, Any], player: int) -> dict[str, Any]:

@@ -1,4 +1,8 @@
-"""The referee: SYNCS 2025 framed replies to actions, and clear refusals of bad replies."""
+"""The referee: SYNCS 2025 framed replies to actions, and clear refusals of bad replies.
+
+`protocol.referee` refuses a bad reply with a message a competitor can act on;
+`ENGINE.referee` (what the wire's bot_output answers) turns the same reply into the referee
+action INVALID, since a bad reply bans its bot rather than being an engine error."""
 
 from __future__ import annotations
 
@@ -8,8 +12,8 @@ from typing import Any
 import pytest
 from carc_helpers import ENGINE, crafted, load, profile
 
-from reference_engine.carcassonne.engine import pack
-from reference_engine.carcassonne.protocol import frame, from_wire_pos, to_wire_pos
+from reference_engine.carcassonne.engine import INVALID, CarcState, pack
+from reference_engine.carcassonne.protocol import frame, from_wire_pos, referee, to_wire_pos
 from reference_engine.contract import IllegalAction
 
 T = ENGINE.initial(profile()).cfg.t
@@ -27,6 +31,14 @@ def place(tile: str = "U", pos: list[int] | None = None, rotation: Any = 1,
     return msg({"event_type": "move_place_tile", "player_id": player,
                 "tile": {"tile_type": tile, "pos": pos or [87, 84], "rotation": rotation},
                 "player_tile_index": index})
+
+
+def refused(state: CarcState, text: str, message: str) -> None:
+    """The reply is refused with `message`, and the engine's referee calls it INVALID."""
+    with pytest.raises(IllegalAction, match=message):
+        referee(ENGINE, state, text)
+    assert ENGINE.referee(state, text) == INVALID
+    assert ENGINE.action_to_json(state, INVALID) == {"type": "invalid"}
 
 
 def meeple(on: str, pos: list[int] | None = None) -> str:
@@ -84,8 +96,7 @@ def test_the_example_reply_of_the_rules_file_frames_correctly() -> None:
           "tile": {"tile_type": "A"}, "player_tile_index": 0}), r"a tile of your hand can be"),
 ])
 def test_bad_place_replies_are_refused_clearly(text: str, message: str) -> None:
-    with pytest.raises(IllegalAction, match=message):
-        ENGINE.referee(PLACE_STATE, text)
+    refused(PLACE_STATE, text, message)
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -96,15 +107,13 @@ def test_bad_place_replies_are_refused_clearly(text: str, message: str) -> None:
     (place(), r"a claim or a pass is expected now"),
 ])
 def test_bad_claim_replies_are_refused_clearly(text: str, message: str) -> None:
-    with pytest.raises(IllegalAction, match=message):
-        ENGINE.referee(CLAIM_STATE, text)
+    refused(CLAIM_STATE, text, message)
 
 
 def test_claim_on_a_claimed_feature_is_refused_by_the_referee() -> None:
     s = load(crafted(BOARD, meeples=[(1, -1, "right", 2)], hands=[["U"], [], [], []]))
     placed = ENGINE.apply(s, ("place", T.index["U"], pack(2, -1), 1))[0]
-    with pytest.raises(IllegalAction, match="CARC-CLAIM-UNCLAIMED"):
-        ENGINE.referee(placed, meeple("left_edge"))
+    refused(placed, meeple("left_edge"), "CARC-CLAIM-UNCLAIMED")
 
 
 def test_discard_extension_when_nothing_fits() -> None:
@@ -112,8 +121,7 @@ def test_discard_extension_when_nothing_fits() -> None:
     discard = msg({"event_type": "move_discard_tile", "player_id": 0,
                    "tile": {"tile_type": "C"}, "player_tile_index": 0})
     assert ENGINE.referee(s, discard) == ("discard", T.index["C"])
-    with pytest.raises(IllegalAction, match="reply move_discard_tile"):
-        ENGINE.referee(s, place(tile="C", index=0, pos=[86, 85], rotation=0))
+    refused(s, place(tile="C", index=0, pos=[86, 85], rotation=0), "reply move_discard_tile")
 
 
 def test_no_reply_is_expected_during_a_draw() -> None:
@@ -128,15 +136,17 @@ def test_random_garbage_never_escapes_as_another_exception() -> None:
     pieces = ['{"event_type":', '"move_place_tile"', '"move_place_meeple"', ',', ':', '[', ']',
               '{', '}', '"tile"', '"pos"', '1', '85', '"U"', 'null', 'true', '"placed_on"',
               '"player_id"', '0', '"rotation"', '"tile_type"', '"player_tile_index"', '-3']
-    refused = 0
+    n_refused = 0
     for _ in range(3000):
         body = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 25)))
         for state in (PLACE_STATE, CLAIM_STATE):
             try:
-                action = ENGINE.referee(state, frame(body))
+                action = referee(ENGINE, state, frame(body))
             except IllegalAction as exc:
                 assert str(exc)
-                refused += 1
+                assert ENGINE.referee(state, frame(body)) == INVALID
+                n_refused += 1
                 continue
             assert action in ENGINE.legal(state)
-    assert refused > 5000
+            assert ENGINE.referee(state, frame(body)) == action
+    assert n_refused > 5000

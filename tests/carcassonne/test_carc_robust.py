@@ -9,7 +9,10 @@ from carc_helpers import ENGINE, play, profile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from reference_engine.carcassonne.engine import action_problem
+from reference_engine.carcassonne.load import shape_ok
 from reference_engine.contract import BadState, IllegalAction
+from schemas import first_error
 
 PROF = profile()
 
@@ -62,9 +65,18 @@ def mutated(draw: st.DrawFn) -> dict[str, Any]:
     return state
 
 
+def test_shape_check_accepts_every_sample_state() -> None:
+    assert all(shape_ok(s) for s in SAMPLES)
+    assert not shape_ok({**SAMPLES[0], "extra": 1})
+    assert not shape_ok({**SAMPLES[0], "players": True})
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_load_answers_bad_states_with_bad_state(state: dict[str, Any]) -> None:
+    # the fast shape check that lets load skip the schema never lets a bad document through
+    if shape_ok(state):
+        assert first_error("carcassonne-state", state) is None
     try:
         loaded = ENGINE.load(PROF, state)
     except BadState as exc:
@@ -89,6 +101,8 @@ ACTIONS = st.one_of(
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(SAMPLES[:3]), ACTIONS)
 def test_action_from_json_and_apply_refuse_cleanly(sample: dict[str, Any], data: Any) -> None:
+    # the hand-written action check that words the errors agrees with the action schema
+    assert (action_problem(data) is None) == (first_error("carcassonne-action", data) is None)
     state = ENGINE.load(PROF, sample)
     legal = ENGINE.legal(state)
     try:

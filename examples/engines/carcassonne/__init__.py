@@ -1,0 +1,45 @@
+"""Carcassonne mutant engines: each breaks exactly one rule of spec/carcassonne.json.
+
+Every module defines `ENGINE` (a subclass of the reference engine that changes one rule
+decision, usually one of its small rule hooks) and `RULE` (the rule id it breaks). Run one
+in-process as `examples.engines.carcassonne.NAME:ENGINE` or as a subprocess engine with
+`python -m examples.engines.carcassonne.NAME`. Every rule with an oracle has a mutant;
+CARC-PROTO-LIMITS (time limits and bans) is the bot harness's, not an engine's.
+"""
+
+MUTANTS = (
+    "uturn_allowed",
+    "tie_lowest_id",
+    "banners_ignored_at_end",
+    "incomplete_monastery_9",
+    "claim_joined_opponent",
+    "meeples_kept",
+    "no_stop_at_50",
+    "road_loop_open",
+    "discard_when_fits",
+    "tiles_short",
+    "extra_player",
+    "turn_order_reversed",
+    "event_wire_coords",
+    "spring_turned",
+    "land_tile_in_river",
+    "river_anywhere",
+    "river_meets_field",
+    "lake_any_time",
+    "deal_to_mover",
+    "deal_one",
+    "hand_of_two",
+    "diagonal_ok",
+    "field_meets_road",
+    "banners_lost_in_join",
+    "claim_stays_open",
+    "claim_on_field",
+    "town_incomplete_rate",
+    "monastery_8",
+    "score_before_claim",
+    "end_when_deck_empty",
+    "winner_before_final",
+    "frame_length_unchecked",
+    "player_id_unchecked",
+    "claim_without_meeple",
+)

@@ -1,0 +1,23 @@
+"""Mutant: The lake can be drawn while other river tiles are left. Breaks CARC-RIVER-LAKE-
+ENDS."""
+
+from __future__ import annotations
+
+from reference_engine.carcassonne import Carcassonne, CarcState
+
+RULE = "CARC-RIVER-LAKE-ENDS"
+
+
+class Mutant(Carcassonne):
+    """The lake can be drawn while other river tiles are left."""
+
+    def _drawable(self, state: CarcState) -> tuple[int, ...]:
+        return self._pile(state)
+
+
+ENGINE = Mutant
+
+if __name__ == "__main__":
+    from fuzz.server import serve_engine
+
+    serve_engine(ENGINE(), name="carcassonne-mutant-lake_any_time")

@@ -1,0 +1,23 @@
+"""Mutant: A river tile may turn the same way as the one before it (a U-turn). Breaks CARC-
+RIVER-NO-UTURN."""
+
+from __future__ import annotations
+
+from reference_engine.carcassonne import Carcassonne, CarcState
+
+RULE = "CARC-RIVER-NO-UTURN"
+
+
+class Mutant(Carcassonne):
+    """A river tile may turn the same way as the one before it (a U-turn)."""
+
+    def river_problem(self, state: CarcState, k: int, rot: int, pos: int) -> str | None:
+        return None
+
+
+ENGINE = Mutant
+
+if __name__ == "__main__":
+    from fuzz.server import serve_engine
+
+    serve_engine(ENGINE(), name="carcassonne-mutant-uturn_allowed")
