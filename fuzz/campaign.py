@@ -11,7 +11,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis import seed as hypothesis_seed
@@ -58,6 +58,10 @@ class Progress:
     examples: int
     steps: int
     findings: int
+
+
+# Typed here because Hypothesis versions differ on whether they type it themselves.
+_machine_test = cast(Callable[..., Callable[[], None]], get_state_machine_test)
 
 
 def round_seed(seed: int, round_no: int) -> int:
@@ -126,10 +130,8 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
 
     while more():
         machine = make_machine(plugin, profile, new_lockstep)
-        test = get_state_machine_test(  # type: ignore[no-untyped-call]
-            machine,
-                                      settings=round_settings(examples_per_round,
-                                                              steps_per_example))
+        test = _machine_test(machine, settings=round_settings(examples_per_round,
+                                                               steps_per_example))
         hypothesis_seed(round_seed(seed, result.rounds))(test)
         seen.clear()
         for finding in _run_round(test, seen):
