@@ -25,7 +25,7 @@ import sys
 import time
 from typing import Any, Protocol
 
-from reference_engine import reference_game, reference_session
+from reference_engine import reference_session
 from reference_engine.contract import BadState, IllegalAction, Session
 from spec import CatalogueError
 
@@ -343,6 +343,3 @@ def open_engine(game: str, engine: str | None = None, command: str | list[str] |
     assert engine is not None
     return in_process(_import_object(engine), engine)
 
-
-def reference_for(game: str) -> Any:
-    return reference_game(game)
