@@ -602,7 +602,7 @@ class Carcassonne:
             if there is None:
                 continue
             theirs = t.rot[there[0]][there[1]].edges[(s + 2) % 4]
-            if rt.edges[s] != theirs:
+            if not self.edges_match(state, rt.edges[s], theirs):
                 rule = ("CARC-RIVER-MEETS-RIVER" if RIVER_EDGE in (theirs, rt.edges[s])
                         else "CARC-PLACE-MATCH")
                 return (f"the {SIDES[s]} edge ({EDGE_KINDS[rt.edges[s]]}) faces a "
@@ -612,6 +612,10 @@ class Carcassonne:
             if why:
                 return f"{why} (CARC-RIVER-NO-UTURN {state.cfg.uturn})"
         return None
+
+    def edges_match(self, state: CarcState, mine: int, theirs: int) -> bool:
+        """CARC-PLACE-MATCH and CARC-RIVER-MEETS-RIVER: facing edges are of one kind."""
+        return mine == theirs
 
     def _place(self, state: CarcState, k: Any, pos: Any, rot: Any) -> tuple[CarcState, list[JSON]]:
         cfg, t = state.cfg, state.cfg.t
