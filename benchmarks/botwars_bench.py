@@ -20,13 +20,13 @@ import sys
 import time
 from typing import Any
 
-from fuzz.engines import Engine, InProcessEngine, SubprocessEngine
-from fuzz.lockstep import Coverage, Lockstep
-from oracles import oracles_for
-from reference_engine import reference_session
-from reference_engine.botwars import BotWars
-from reference_engine.contract import CHANCE, TERMINAL
-from spec import Profile, load_catalogue
+from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
+from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_session
+from gamecert.reference_engine.botwars import BotWars
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import Profile, load_catalogue
 
 GAME = BotWars()
 
@@ -118,7 +118,7 @@ def main() -> None:
     print(f"  lockstep ({args.lockstep_games} recorded games, {steps} steps a repeat; "
           f"24 oracles a step):")
     in_process = InProcessEngine(reference_session("botwars"))
-    sub = SubprocessEngine([sys.executable, "-m", "fuzz.cli", "serve", "botwars"])
+    sub = SubprocessEngine([sys.executable, "-m", "gamecert", "serve", "botwars"])
     sub.start()
     sub.hello()  # start-up is not a step
     try:

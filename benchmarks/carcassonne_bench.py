@@ -23,14 +23,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from fuzz.engines import InProcessEngine
-from fuzz.lockstep import Coverage, Lockstep
-from oracles import oracles_for
-from reference_engine import reference_session
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.engine import PLACE
-from reference_engine.contract import CHANCE, TERMINAL
-from spec import Profile, load_catalogue
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_session
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.engine import PLACE
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import Profile, load_catalogue
 
 GAME = Carcassonne()
 

@@ -18,13 +18,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from fuzz.engines import Engine, InProcessEngine, SubprocessEngine
-from fuzz.lockstep import Coverage, Lockstep
-from oracles import oracles_for
-from reference_engine import reference_session
-from reference_engine.contract import CHANCE, TERMINAL
-from reference_engine.flit import Flit
-from spec import load_catalogue
+from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
+from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_session
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.reference_engine.flit import Flit
+from gamecert.spec import load_catalogue
 
 PROFILE = load_catalogue("flit").profile()
 
@@ -107,7 +107,7 @@ def main() -> None:
           f"(a move is one bot's turn with its neutral step)")
 
     script = action_script(args.steps, seed=1)
-    sub = SubprocessEngine([sys.executable, "-m", "fuzz.cli", "serve", "flit"])
+    sub = SubprocessEngine([sys.executable, "-m", "gamecert", "serve", "flit"])
     sub.start()
     sub.hello()
     sub.new_game()

@@ -18,14 +18,14 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Flaky
 from hypothesis.stateful import get_state_machine_test
 
-from fuzz.engines import Engine, EngineFault, Refused
-from fuzz.games import plugin_for
-from fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
-from fuzz.machine import make_machine
-from fuzz.minimize import minimize
-from oracles import oracles_for
-from reference_engine import reference_game
-from spec import Profile, load_catalogue
+from gamecert.fuzz.engines import Engine, EngineFault, Refused
+from gamecert.fuzz.games import plugin_for
+from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
+from gamecert.fuzz.machine import make_machine
+from gamecert.fuzz.minimize import minimize
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_game
+from gamecert.spec import Profile, load_catalogue
 
 JSON = Any
 

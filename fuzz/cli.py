@@ -12,8 +12,8 @@ import sys
 import traceback
 from pathlib import Path
 
-from fuzz.engines import Engine, EngineSpecError, open_engine
-from spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
+from gamecert.fuzz.engines import Engine, EngineSpecError, open_engine
+from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
@@ -91,7 +91,7 @@ def _open(args: argparse.Namespace) -> Engine:
         return open_engine(game, command=args.engine_cmd, timeout=args.timeout)
     if args.engine:
         return open_engine(game, engine=args.engine)
-    return open_engine(game, command=[sys.executable, "-m", "fuzz.cli", "serve", game],
+    return open_engine(game, command=[sys.executable, "-m", "gamecert", "serve", game],
                        timeout=args.timeout)
 
 
@@ -122,8 +122,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_certify(args: argparse.Namespace) -> int:
-    from fuzz.campaign import run_campaign
-    from fuzz.report import ProgressBar, render_table, rule_rows, summary, write_report
+    from gamecert.fuzz.campaign import run_campaign
+    from gamecert.fuzz.report import ProgressBar, render_table, rule_rows, summary, write_report
 
     cat = _catalogue(args.game)
     profile = cat.profile(args.profile)
@@ -161,7 +161,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from fuzz.trace import load_trace, replay
+    from gamecert.fuzz.trace import load_trace, replay
 
     docs = [(t, load_trace(t)) for t in args.traces]  # all readable before any engine starts
     code = EXIT_OK
@@ -187,7 +187,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_prove(args: argparse.Namespace) -> int:
     cat = _catalogue(args.game)
     profile = cat.profile(args.profile)
-    from fuzz.prove import prover_for
+    from gamecert.fuzz.prove import prover_for
 
     prover = prover_for(args.game)
     if prover is None:
@@ -205,15 +205,15 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from fuzz.engines import InProcessEngine, in_process
-    from fuzz.server import serve
-    from reference_engine import reference_session
+    from gamecert.fuzz.engines import InProcessEngine, in_process
+    from gamecert.fuzz.server import serve
+    from gamecert.reference_engine import reference_session
 
     _catalogue(args.game)
     if args.engine == "reference":
         session = reference_session(args.game)
     else:
-        from fuzz.engines import _import_object
+        from gamecert.fuzz.engines import _import_object
         wrapped = in_process(_import_object(args.engine), args.engine)
         assert isinstance(wrapped, InProcessEngine)
         session = wrapped.session
@@ -226,7 +226,7 @@ COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "fuzz": cmd_certify,
 
 
 def main(argv: list[str] | None = None) -> int:
-    from fuzz.trace import TraceError
+    from gamecert.fuzz.trace import TraceError
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -25,9 +25,9 @@ import sys
 import time
 from typing import Any, Protocol
 
-from reference_engine import reference_session
-from reference_engine.contract import BadState, IllegalAction, Session
-from spec import CatalogueError
+from gamecert.reference_engine import reference_session
+from gamecert.reference_engine.contract import BadState, IllegalAction, Session
+from gamecert.spec import CatalogueError
 
 JSON = Any
 

@@ -14,10 +14,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fuzz.engines import Engine, EngineFault, Refused
-from oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
-from reference_engine.contract import CHANCE, TERMINAL, BadState, Game, IllegalAction, legal_json
-from spec import Profile
+from gamecert.fuzz.engines import Engine, EngineFault, Refused
+from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
+from gamecert.reference_engine.contract import (
+    CHANCE,
+    TERMINAL,
+    BadState,
+    Game,
+    IllegalAction,
+    legal_json,
+)
+from gamecert.spec import Profile
 
 JSON = Any
 

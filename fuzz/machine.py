@@ -16,10 +16,10 @@ from hypothesis import event, reject, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from fuzz.games import GamePlugin
-from fuzz.lockstep import InvalidInput, Lockstep
-from reference_engine.contract import CHANCE, TERMINAL
-from spec import Profile
+from gamecert.fuzz.games import GamePlugin
+from gamecert.fuzz.lockstep import InvalidInput, Lockstep
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import Profile
 
 JSON = Any
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fuzz.engines import Engine
-from fuzz.lockstep import Finding
-from fuzz.trace import TraceError, replay
+from gamecert.fuzz.engines import Engine
+from gamecert.fuzz.lockstep import Finding
+from gamecert.fuzz.trace import TraceError, replay
 
 
 def minimize(finding: Finding, engine: Engine, *, muted: frozenset[str] = frozenset(),

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from fuzz.engines import Engine, InProcessEngine
-from fuzz.lockstep import Coverage, Finding, Lockstep
-from oracles import oracles_for
-from reference_engine import reference_game
-from spec import Profile
+from gamecert.fuzz.engines import Engine, InProcessEngine
+from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_game
+from gamecert.spec import Profile
 
 Prover = Callable[[Engine, Profile], tuple[bool, list[str]]]
 
@@ -43,7 +43,7 @@ def disagreements(game: str, engine: Engine, profile: Profile,
 
 
 def prove_flit(engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
-    from oracles.flit.proofs import NotSymbolic, boundary_positions, prove_catchup
+    from gamecert.oracles.flit.proofs import NotSymbolic, boundary_positions, prove_catchup
 
     ok, lines = True, []
     code = engine_code(engine)
@@ -74,6 +74,6 @@ def prove_flit(engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
 
 def prover_for(game: str) -> Prover | None:
     """A game's prover: its fuzzing plugin's `prove`, when it has one."""
-    from fuzz.games import plugin_for
+    from gamecert.fuzz.games import plugin_for
 
     return getattr(plugin_for(game), "prove", None)

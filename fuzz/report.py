@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import IO, Any
 from xml.etree import ElementTree as ET
 
-from fuzz.campaign import CampaignResult, Progress
-from fuzz.lockstep import HARNESS_RULES
-from fuzz.trace import save_trace
-from schemas import first_error
-from spec import load_catalogue
+from gamecert.fuzz.campaign import CampaignResult, Progress
+from gamecert.fuzz.lockstep import HARNESS_RULES
+from gamecert.fuzz.trace import save_trace
+from gamecert.schemas import first_error
+from gamecert.spec import load_catalogue
 
 VIOLATED, PASSED, UNEXERCISED = "violated", "passed", "not exercised"
 

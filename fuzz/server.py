@@ -11,8 +11,8 @@ import json
 import sys
 from typing import IO, Any
 
-from reference_engine.contract import BadState, Game, IllegalAction, Session
-from spec import CatalogueError
+from gamecert.reference_engine.contract import BadState, Game, IllegalAction, Session
+from gamecert.spec import CatalogueError
 
 MAX_REQUEST = 16 << 20
 

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fuzz.engines import Engine
-from fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
-from oracles import oracles_for
-from reference_engine import reference_game
-from schemas import first_error, read_json_file
-from spec import CatalogueError, load_catalogue
+from gamecert.fuzz.engines import Engine
+from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_game
+from gamecert.schemas import first_error, read_json_file
+from gamecert.spec import CatalogueError, load_catalogue
 
 JSON = Any
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import importlib
 
-from oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
+from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
 
 
 def oracles_for(game: str) -> list[Oracle]:
     try:
-        module = importlib.import_module(f"oracles.{game}")
+        module = importlib.import_module(f"gamecert.oracles.{game}")
     except ModuleNotFoundError:
         raise KeyError(f"no oracles for game {game!r}") from None
     return list(module.ORACLES)

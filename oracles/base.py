@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from spec import Profile
+from gamecert.spec import Profile
 
 JSON = Any
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from reference_engine.contract import Game, Session
+from gamecert.reference_engine.contract import Game, Session
 
 
 def reference_game(game: str) -> Game[Any, Any]:
     """A fresh reference `Game` for `game`."""
     try:
-        module = importlib.import_module(f"reference_engine.{game}")
+        module = importlib.import_module(f"gamecert.reference_engine.{game}")
     except ModuleNotFoundError:
         raise KeyError(f"no reference engine for game {game!r}") from None
     engine: Game[Any, Any] = module.ENGINE()

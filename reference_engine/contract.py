@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
-from spec import Profile, load_catalogue
+from gamecert.spec import Profile, load_catalogue
 
 JSON = Any
 S = TypeVar("S")

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from schemas import first_error, parse_json, read_text_file
+from gamecert.schemas import first_error, parse_json, read_text_file
 
 ParamValue = int | bool | str
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from fuzz import profiles
-from fuzz.engines import Engine, InProcessEngine, SubprocessEngine
-from reference_engine.contract import Session
+from gamecert.fuzz import profiles
+from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
+from gamecert.reference_engine.contract import Session
 
 PROFILE = profiles.load()
 

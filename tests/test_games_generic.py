@@ -8,12 +8,12 @@ from fractions import Fraction
 import pytest
 from jsonschema import Draft202012Validator
 
-from fuzz.engines import InProcessEngine
-from oracles import oracles_for
-from reference_engine import reference_game, reference_session
-from reference_engine.contract import CHANCE, TERMINAL, IllegalAction, legal_json
-from schemas import load_schema
-from spec import games, load_catalogue
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_game, reference_session
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction, legal_json
+from gamecert.schemas import load_schema
+from gamecert.spec import games, load_catalogue
 
 GAMES = games()
 

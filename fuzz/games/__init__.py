@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from hypothesis import strategies as st
 
-from spec import Profile
+from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from fuzz.lockstep import Lockstep
+    from gamecert.fuzz.lockstep import Lockstep
 
 JSON = Any
 
@@ -41,7 +41,7 @@ class GamePlugin(Protocol):
 
 def plugin_for(game: str) -> GamePlugin:
     try:
-        module = importlib.import_module(f"fuzz.games.{game}")
+        module = importlib.import_module(f"gamecert.fuzz.games.{game}")
     except ModuleNotFoundError:
         raise KeyError(f"no fuzzing plugin for game {game!r}") from None
     plugin: GamePlugin = module.PLUGIN

@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any
 import z3
 from hypothesis import strategies as st
 
-from oracles.botwars.battle_z3 import KINDS, crowded_board, dead_set
-from reference_engine.botwars import BotWars, BotWarsConfig, BotWarsState, rules
-from reference_engine.botwars.engine import BOT, DEAD, EMPTY, ENERGY, Move
-from reference_engine.contract import CHANCE, TERMINAL
-from spec import Profile
+from gamecert.oracles.botwars.battle_z3 import KINDS, crowded_board, dead_set
+from gamecert.reference_engine.botwars import BotWars, BotWarsConfig, BotWarsState, rules
+from gamecert.reference_engine.botwars.engine import BOT, DEAD, EMPTY, ENERGY, Move
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from fuzz.engines import Engine
-    from fuzz.lockstep import Lockstep
+    from gamecert.fuzz.engines import Engine
+    from gamecert.fuzz.lockstep import Lockstep
 
 JSON = Any
 GAME = BotWars()  # the reference's helpers (botlets, free pairs, random lists); it is pure
@@ -687,8 +687,8 @@ class BotWarsPlugin:
                 "turns elapsed": float(state.turns)}
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
-        from fuzz.engines import EngineFault, Refused
-        from fuzz.prove import engine_code
+        from gamecert.fuzz.engines import EngineFault, Refused
+        from gamecert.fuzz.prove import engine_code
 
         ok, lines = True, []
         cfg = _cfg(profile)

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
-from oracles.carcassonne.z3_checks import tie_position, tie_positions
-from reference_engine.carcassonne.engine import (
+from gamecert.oracles.carcassonne.z3_checks import tie_position, tie_positions
+from gamecert.reference_engine.carcassonne.engine import (
     AROUND,
     CLAIM,
     DELTA,
@@ -34,14 +34,14 @@ from reference_engine.carcassonne.engine import (
     CarcState,
     unpack,
 )
-from reference_engine.carcassonne.protocol import SPOT_WIRE
-from reference_engine.carcassonne.tiles import SIDES, load_tiles
-from reference_engine.contract import CHANCE, TERMINAL, IllegalAction
-from spec import Profile
+from gamecert.reference_engine.carcassonne.protocol import SPOT_WIRE
+from gamecert.reference_engine.carcassonne.tiles import SIDES, load_tiles
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
+from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from fuzz.engines import Engine
-    from fuzz.lockstep import Lockstep
+    from gamecert.fuzz.engines import Engine
+    from gamecert.fuzz.lockstep import Lockstep
 
 JSON = Any
 GAME = Carcassonne()
@@ -831,10 +831,14 @@ def prove_carcassonne(engine: Engine, profile: Profile) -> tuple[bool, list[str]
     """CARC-SCORE-MAJORITY proved on the engine's own award code (in-process), then the z3
     placement and river checks on the engine's legal lists, and the z3 tie positions played
     beside the reference."""
-    from fuzz.engines import EngineFault, Refused
-    from fuzz.prove import disagreements, engine_code
-    from oracles import Violation
-    from oracles.carcassonne.z3_checks import check_legal_placements, check_river, prove_majority
+    from gamecert.fuzz.engines import EngineFault, Refused
+    from gamecert.fuzz.prove import disagreements, engine_code
+    from gamecert.oracles import Violation
+    from gamecert.oracles.carcassonne.z3_checks import (
+        check_legal_placements,
+        check_river,
+        prove_majority,
+    )
 
     ok, lines = True, []
     code = engine_code(engine)

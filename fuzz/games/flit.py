@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from hypothesis import strategies as st
 
-from oracles.flit.proofs import boundary_positions
-from reference_engine.contract import CHANCE
-from reference_engine.flit import Flit
-from spec import Profile
+from gamecert.oracles.flit.proofs import boundary_positions
+from gamecert.reference_engine.contract import CHANCE
+from gamecert.reference_engine.flit import Flit
+from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from fuzz.engines import Engine
-    from fuzz.lockstep import Lockstep
+    from gamecert.fuzz.engines import Engine
+    from gamecert.fuzz.lockstep import Lockstep
 
 JSON = Any
 
@@ -242,7 +242,7 @@ class FlitPlugin:
 
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
-        from fuzz.prove import prove_flit
+        from gamecert.fuzz.prove import prove_flit
 
         return prove_flit(engine, profile)
 

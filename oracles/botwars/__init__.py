@@ -1,7 +1,7 @@
 """Bot Wars oracles: one per rule of `spec/botwars.json`, on canonical JSON only."""
 
-from oracles.base import Oracle
-from oracles.botwars import battle, energy, game, moves, spawning
+from gamecert.oracles.base import Oracle
+from gamecert.oracles.botwars import battle, energy, game, moves, spawning
 
 ORACLES: list[Oracle] = [
     Oracle("BOTWARS-GRID", state=game.grid_state, check=game.grid_check),

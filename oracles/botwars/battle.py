@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from oracles.base import NA, OK, Transition, Verdict, Violation
-from oracles.botwars import model as m
-from spec import Profile
+from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
+from gamecert.oracles.botwars import model as m
+from gamecert.spec import Profile
 
 
 def battle_check(t: Transition, profile: Profile) -> Verdict:

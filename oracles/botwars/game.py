@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from oracles.base import NA, OK, Transition, Verdict, Violation
-from oracles.botwars import model as m
-from spec import Profile
+from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
+from gamecert.oracles.botwars import model as m
+from gamecert.spec import Profile
 
 JSON = Any
 

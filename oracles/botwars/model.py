@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-from spec import Profile
+from gamecert.spec import Profile
 
 JSON = Any
 LIVE = {1: "1", 2: "2"}

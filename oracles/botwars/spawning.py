@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracles.base import NA, OK, Transition, Verdict, Violation
-from oracles.botwars import model as m
-from spec import Profile
+from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
+from gamecert.oracles.botwars import model as m
+from gamecert.spec import Profile
 
 
 def spawn_points_state(s: Any, profile: Profile) -> Verdict:

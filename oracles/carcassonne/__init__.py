@@ -3,6 +3,6 @@
 `HARNESS_RULES` lists the rules (time limits, bans) that only the harness can see.
 """
 
-from oracles.carcassonne.checks import HARNESS_RULES, ORACLES
+from gamecert.oracles.carcassonne.checks import HARNESS_RULES, ORACLES
 
 __all__ = ["HARNESS_RULES", "ORACLES"]

@@ -8,8 +8,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
-from oracles.carcassonne.board import (
+from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from gamecert.oracles.carcassonne.board import (
     SIDES,
     Board,
     Cell,
@@ -19,8 +19,8 @@ from oracles.carcassonne.board import (
     river_sides,
     tile_totals,
 )
-from schemas import first_error
-from spec import Profile
+from gamecert.schemas import first_error
+from gamecert.spec import Profile
 
 JSON = Any
 COMPLETE_KIND = {"CARC-ROAD-COMPLETE": "road", "CARC-TOWN-COMPLETE": "city",

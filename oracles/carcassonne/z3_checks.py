@@ -23,9 +23,9 @@ from typing import Any
 
 import z3
 
-from oracles.base import NA, Verdict, Violation, expect
-from oracles.carcassonne.board import STEP, Board, Cell, catalogue, river_sides
-from spec import Profile
+from gamecert.oracles.base import NA, Verdict, Violation, expect
+from gamecert.oracles.carcassonne.board import STEP, Board, Cell, catalogue, river_sides
+from gamecert.spec import Profile
 
 JSON = Any
 KINDS = ("field", "road", "city", "river")

@@ -10,8 +10,8 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
-from oracles.flit.board import (
+from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from gamecert.oracles.flit.board import (
     active_bots,
     available,
     bot_counts,
@@ -25,7 +25,7 @@ from oracles.flit.board import (
     patched,
     wrap_dependent,
 )
-from spec import Profile
+from gamecert.spec import Profile
 
 JSON = Any
 PLAYER_ACTIONS = ("move", "pass", "timeout", "invalid")

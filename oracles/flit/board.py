@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, NamedTuple
 
-from spec import Profile
+from gamecert.spec import Profile
 
 JSON = Any
 BOT_CHARS = "1234"

@@ -16,7 +16,7 @@ from typing import Any
 
 import z3
 
-from spec import Profile
+from gamecert.spec import Profile
 
 JSON = Any
 

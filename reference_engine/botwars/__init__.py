@@ -1,6 +1,6 @@
 """Bot Wars reference engine."""
 
-from reference_engine.botwars.engine import BotWars, BotWarsConfig, BotWarsState
+from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig, BotWarsState
 
 ENGINE = BotWars
 

@@ -25,10 +25,10 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, NamedTuple, TypeGuard
 
-from reference_engine.botwars import rules
-from reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction, Outcome
-from schemas import first_error
-from spec import Profile
+from gamecert.reference_engine.botwars import rules
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction, Outcome
+from gamecert.schemas import first_error
+from gamecert.spec import Profile
 
 EMPTY, ENERGY = ord("."), ord("*")
 BOT = (0, ord("1"), ord("2"))  # BOT[side], side 1 = p1, 2 = p2

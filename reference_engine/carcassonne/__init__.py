@@ -1,6 +1,6 @@
 """Carcassonne reference engine (SYNCS Bot Battle 2025)."""
 
-from reference_engine.carcassonne.engine import Carcassonne, CarcConfig, CarcState, project
+from gamecert.reference_engine.carcassonne.engine import Carcassonne, CarcConfig, CarcState, project
 
 ENGINE = Carcassonne
 

@@ -10,9 +10,9 @@ import random
 import sys
 import time
 
-from reference_engine.carcassonne.engine import PLACE, Carcassonne, CarcState
-from reference_engine.contract import CHANCE, TERMINAL
-from spec import load_catalogue
+from gamecert.reference_engine.carcassonne.engine import PLACE, Carcassonne, CarcState
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import load_catalogue
 
 
 def random_game(game: Carcassonne, state: CarcState, rng: random.Random) -> CarcState:

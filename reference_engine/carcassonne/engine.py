@@ -30,10 +30,16 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, NamedTuple
 
-from reference_engine.carcassonne import rules
-from reference_engine.carcassonne.tiles import EDGE_KINDS, SIDES, TileKind, TileSet, load_tiles
-from reference_engine.contract import CHANCE, TERMINAL, IllegalAction, Outcome
-from spec import CatalogueError, Profile
+from gamecert.reference_engine.carcassonne import rules
+from gamecert.reference_engine.carcassonne.tiles import (
+    EDGE_KINDS,
+    SIDES,
+    TileKind,
+    TileSet,
+    load_tiles,
+)
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction, Outcome
+from gamecert.spec import CatalogueError, Profile
 
 Action = tuple[Any, ...]
 JSON = Any
@@ -907,7 +913,7 @@ class Carcassonne:
 
     def load(self, profile: Profile, observed: Any) -> CarcState:
         # imported here: load.py builds on this module's tables and `lay`
-        from reference_engine.carcassonne.load import load_state
+        from gamecert.reference_engine.carcassonne.load import load_state
         return load_state(self, profile, observed)
 
     def action_to_json(self, state: CarcState, action: Action) -> dict[str, Any]:
@@ -965,7 +971,7 @@ class Carcassonne:
         for an illegal move. The wire's bot_output answers with an action either way;
         `protocol.referee` says why a reply is invalid."""
         # imported here: protocol.py builds on this module
-        from reference_engine.carcassonne.protocol import referee
+        from gamecert.reference_engine.carcassonne.protocol import referee
         if state.step not in (PLACE, CLAIM):
             raise IllegalAction("no player is asked to move now")
         try:

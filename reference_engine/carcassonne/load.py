@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.carcassonne.engine import (
+from gamecert.reference_engine.carcassonne.engine import (
     AROUND,
     CLAIM,
     DELTA,
@@ -36,14 +36,14 @@ from reference_engine.carcassonne.engine import (
     river_step,
     unpack,
 )
-from reference_engine.carcassonne.rules import is_winner
-from reference_engine.carcassonne.tiles import EDGE_KINDS
-from reference_engine.contract import BadState
-from schemas import first_error
-from spec import Profile
+from gamecert.reference_engine.carcassonne.rules import is_winner
+from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS
+from gamecert.reference_engine.contract import BadState
+from gamecert.schemas import first_error
+from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from reference_engine.carcassonne.engine import Carcassonne
+    from gamecert.reference_engine.carcassonne.engine import Carcassonne
 
 
 def _where(pos: int) -> str:

@@ -11,7 +11,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.carcassonne.engine import (
+from gamecert.reference_engine.carcassonne.engine import (
     CLAIM,
     LIMIT,
     PASS,
@@ -22,10 +22,10 @@ from reference_engine.carcassonne.engine import (
     pack,
     unpack,
 )
-from reference_engine.contract import IllegalAction
+from gamecert.reference_engine.contract import IllegalAction
 
 if TYPE_CHECKING:
-    from reference_engine.carcassonne.engine import Carcassonne
+    from gamecert.reference_engine.carcassonne.engine import Carcassonne
 
 FRAME = re.compile(r"(\d{1,6}),(.*)", re.DOTALL)
 PLACED_ON = {"top_edge": "top", "right_edge": "right", "bottom_edge": "bottom",

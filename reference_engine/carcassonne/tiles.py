@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from schemas import first_error
+from gamecert.schemas import first_error
 
 SIDES = ("top", "right", "bottom", "left")
 HALVES = ("top1", "top2", "right1", "right2", "bottom1", "bottom2", "left1", "left2")

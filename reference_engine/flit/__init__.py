@@ -1,6 +1,6 @@
 """Flit reference engine."""
 
-from reference_engine.flit.engine import Flit, FlitConfig, FlitState
+from gamecert.reference_engine.flit.engine import Flit, FlitConfig, FlitState
 
 ENGINE = Flit
 

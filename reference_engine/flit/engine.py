@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, NamedTuple, TypeVar
 
-from reference_engine.contract import (
+from gamecert.reference_engine.contract import (
     CHANCE,
     TERMINAL,
     BadState,
@@ -22,9 +22,9 @@ from reference_engine.contract import (
     Outcome,
     outcomes_json,
 )
-from reference_engine.flit import rules
-from schemas import first_error
-from spec import Profile
+from gamecert.reference_engine.flit import rules
+from gamecert.schemas import first_error
+from gamecert.spec import Profile
 
 EMPTY, NEUTRAL = 0, 5
 BOTS = (1, 2, 3, 4)

@@ -7,15 +7,15 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from fuzz.engines import Engine, InProcessEngine, SubprocessEngine
-from reference_engine import reference_session
-from reference_engine.botwars import BotWars
-from reference_engine.contract import Session
-from spec import load_catalogue
+from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
+from gamecert.reference_engine import reference_session
+from gamecert.reference_engine.botwars import BotWars
+from gamecert.reference_engine.contract import Session
+from gamecert.spec import load_catalogue
 
 CAT = load_catalogue("botwars")
 WHERE = ["in-process", "subprocess"]
-SERVE_REFERENCE = [sys.executable, "-m", "fuzz.cli", "serve", "botwars"]
+SERVE_REFERENCE = [sys.executable, "-m", "gamecert", "serve", "botwars"]
 
 
 def mutant(name: str) -> ModuleType:

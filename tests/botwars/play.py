@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from oracles.base import NA, OK, Oracle, Transition, Verdict
-from reference_engine.botwars import BotWars, BotWarsState
-from reference_engine.contract import CHANCE, TERMINAL
-from spec import Profile
+from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict
+from gamecert.reference_engine.botwars import BotWars, BotWarsState
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import Profile
 
 GARBAGE = ["", "nope", "{\"from\": 1, \"to\": 2}", "[1, 2]", "[{\"from\": 1}]",
            "[{\"from\": true, \"to\": 2}]", "[{\"from\": 1.5, \"to\": 2}]",

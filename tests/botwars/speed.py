@@ -10,9 +10,9 @@ import random
 import time
 from collections import Counter
 
-from reference_engine.botwars import BotWars
-from reference_engine.contract import CHANCE, TERMINAL
-from spec import load_catalogue
+from gamecert.reference_engine.botwars import BotWars
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import load_catalogue
 
 
 def main() -> None:

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from fuzz.campaign import run_campaign
-from fuzz.engines import Engine
-from fuzz.lockstep import Finding, Lockstep
-from fuzz.trace import replay, trace_document
-from oracles import oracles_for
-from reference_engine.botwars import BotWars
+from gamecert.fuzz.campaign import run_campaign
+from gamecert.fuzz.engines import Engine
+from gamecert.fuzz.lockstep import Finding, Lockstep
+from gamecert.fuzz.trace import replay, trace_document
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine.botwars import BotWars
 
 from .boards import put, state
 from .fuzzing import CAT, WHERE, mutant_engine, reference_engine

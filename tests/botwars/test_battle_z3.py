@@ -10,9 +10,9 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracles.botwars.battle_z3 import KINDS, crowded_board, dead_set
-from reference_engine.botwars import BotWars, BotWarsConfig, rules
-from spec import load_catalogue
+from gamecert.oracles.botwars.battle_z3 import KINDS, crowded_board, dead_set
+from gamecert.reference_engine.botwars import BotWars, BotWarsConfig, rules
+from gamecert.spec import load_catalogue
 
 from .boards import COLS, ROWS
 

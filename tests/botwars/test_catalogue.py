@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from oracles import oracles_for
-from reference_engine import reference_game, reference_session
-from reference_engine.botwars import BotWars
-from schemas import first_error
-from spec import load_catalogue
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_game, reference_session
+from gamecert.reference_engine.botwars import BotWars
+from gamecert.schemas import first_error
+from gamecert.spec import load_catalogue
 
 CAT = load_catalogue("botwars")
 

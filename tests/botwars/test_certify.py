@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from fuzz.campaign import run_campaign
-from fuzz.lockstep import HARNESS_RULES
+from gamecert.fuzz.campaign import run_campaign
+from gamecert.fuzz.lockstep import HARNESS_RULES
 
 from .fuzzing import CAT, WHERE, reference_engine
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.cli import EXIT_OK, EXIT_VIOLATIONS, main
-from schemas import first_error
+from gamecert.fuzz.cli import EXIT_OK, EXIT_VIOLATIONS, main
+from gamecert.schemas import first_error
 
 from .fuzzing import CAT
 
@@ -40,7 +40,7 @@ def test_certify_the_reference_writes_a_clean_report(tmp_path: Path,
 def test_certify_the_default_engine_a_subprocess(capsys: pytest.CaptureFixture[str]) -> None:
     """Without --engine, gamecert runs the bundled reference over the wire protocol."""
     assert main(["certify", "botwars", "--rounds", "1", "--quiet"]) == EXIT_OK
-    assert "fuzz.cli serve botwars" in capsys.readouterr().out
+    assert "-m gamecert serve botwars" in capsys.readouterr().out
 
 
 def test_certify_a_mutant_then_replay_its_trace(tmp_path: Path,

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from examples.engines.botwars import MUTANTS
-from fuzz.campaign import run_campaign
-from fuzz.trace import replay, trace_document
-from schemas import first_error
+from gamecert.fuzz.campaign import run_campaign
+from gamecert.fuzz.trace import replay, trace_document
+from gamecert.schemas import first_error
 
 from .fuzzing import WHERE, mutant, mutant_engine, reference_engine, turns_in
 

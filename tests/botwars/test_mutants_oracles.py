@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from examples.engines.botwars import MUTANTS
-from oracles.base import NA, OK, Oracle, Transition, Violation
-from oracles.botwars import ORACLES
-from reference_engine.botwars import BotWars
-from spec import load_catalogue
+from gamecert.oracles.base import NA, OK, Oracle, Transition, Violation
+from gamecert.oracles.botwars import ORACLES
+from gamecert.reference_engine.botwars import BotWars
+from gamecert.spec import load_catalogue
 
 from .boards import moves, place, put, state
 

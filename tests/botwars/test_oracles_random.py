@@ -7,11 +7,11 @@ import copy
 import random
 from collections import Counter
 
-from oracles.base import Transition, Violation
-from oracles.botwars import ORACLES
-from oracles.botwars.battle_z3 import crowded_board
-from reference_engine.botwars import BotWars, BotWarsState
-from spec import load_catalogue
+from gamecert.oracles.base import Transition, Violation
+from gamecert.oracles.botwars import ORACLES
+from gamecert.oracles.botwars.battle_z3 import crowded_board
+from gamecert.reference_engine.botwars import BotWars, BotWarsState
+from gamecert.spec import load_catalogue
 
 from .play import applied, failures, play, verdicts
 

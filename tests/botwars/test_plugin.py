@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz.engines import InProcessEngine
-from fuzz.games import plugin_for
-from fuzz.games.botwars import (
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.games import plugin_for
+from gamecert.fuzz.games.botwars import (
     GARBAGE,
     PLUGIN,
     layout,
@@ -21,12 +21,12 @@ from fuzz.games.botwars import (
     position,
     turn_edges,
 )
-from fuzz.lockstep import Lockstep
-from oracles import oracles_for
-from oracles.base import OK
-from reference_engine import reference_session
-from reference_engine.botwars import BotWars, BotWarsConfig
-from reference_engine.contract import CHANCE, TERMINAL, IllegalAction
+from gamecert.fuzz.lockstep import Lockstep
+from gamecert.oracles import oracles_for
+from gamecert.oracles.base import OK
+from gamecert.reference_engine import reference_session
+from gamecert.reference_engine.botwars import BotWars, BotWarsConfig
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
 
 from .boards import place, put, state
 from .fuzzing import CAT

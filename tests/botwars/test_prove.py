@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from fuzz.engines import InProcessEngine
-from fuzz.games.botwars import PICTURES, PLUGIN, battle_predicate, prove_battle_predicate
-from reference_engine.botwars import BotWars, rules
-from reference_engine.contract import Session
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.games.botwars import PICTURES, PLUGIN, battle_predicate, prove_battle_predicate
+from gamecert.reference_engine.botwars import BotWars, rules
+from gamecert.reference_engine.contract import Session
 
 from .boards import seed_pictures, seed_text
 from .fuzzing import CAT, mutant_engine, reference_engine

@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from reference_engine.botwars import BotWars
-from reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction
-from spec import load_catalogue
+from gamecert.reference_engine.botwars import BotWars
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction
+from gamecert.spec import load_catalogue
 
 from .boards import moves, put, state
 
@@ -152,8 +152,8 @@ def test_wrong_phase_actions_are_refused() -> None:
 
 
 def test_judges_agree_with_the_reference_on_wrong_phase_actions() -> None:
-    from oracles.base import NA, OK, Violation
-    from oracles.botwars import ORACLES
+    from gamecert.oracles.base import NA, OK, Violation
+    from gamecert.oracles.botwars import ORACLES
 
     prof = CAT.profile()
     judges = [o.judge for o in ORACLES if o.judge is not None]

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from reference_engine.botwars import BotWars, BotWarsState
-from spec import load_catalogue
+from gamecert.reference_engine.botwars import BotWars, BotWarsState
+from gamecert.spec import load_catalogue
 
 from .boards import put, state
 

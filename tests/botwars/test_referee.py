@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracles.base import OK
-from oracles.botwars import ORACLES
-from reference_engine.botwars import BotWars
-from spec import load_catalogue
+from gamecert.oracles.base import OK
+from gamecert.oracles.botwars import ORACLES
+from gamecert.reference_engine.botwars import BotWars
+from gamecert.spec import load_catalogue
 
 from .boards import put, state
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from oracles.base import OK, Transition
-from oracles.botwars import ORACLES
-from oracles.botwars.battle_z3 import dead_set
-from oracles.botwars.model import battle_deaths, readings
-from reference_engine.botwars import BotWars, BotWarsConfig
-from spec import load_catalogue
+from gamecert.oracles.base import OK, Transition
+from gamecert.oracles.botwars import ORACLES
+from gamecert.oracles.botwars.battle_z3 import dead_set
+from gamecert.oracles.botwars.model import battle_deaths, readings
+from gamecert.reference_engine.botwars import BotWars, BotWarsConfig
+from gamecert.spec import load_catalogue
 
 from .boards import COLS, ROWS, moves, place, seed_pictures, seed_text, state
 from .play import Step, failures, verdicts

@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-import fuzz.campaign
-from fuzz.campaign import run_campaign
-from fuzz.engines import InProcessEngine
-from oracles import oracles_for
-from oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
-from oracles.botwars import model as m
-from oracles.botwars.battle_z3 import dead_set
-from reference_engine import reference_session
-from spec import Profile
+from gamecert.fuzz import campaign as fuzz_campaign
+from gamecert.fuzz.campaign import run_campaign
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.oracles import oracles_for
+from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
+from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars.battle_z3 import dead_set
+from gamecert.reference_engine import reference_session
+from gamecert.spec import Profile
 
 checked: list[str] = []
 deaths: list[int] = []
@@ -50,7 +50,7 @@ def test_z3_model_agrees_on_every_fuzzed_board(profile: str,
     def with_z3(game: str) -> list[Any]:
         return [*oracles_for(game), Oracle("BOTWARS-BATTLE", check=z3_agrees)]
 
-    monkeypatch.setattr(fuzz.campaign, "oracles_for", with_z3)
+    monkeypatch.setattr(fuzz_campaign, "oracles_for", with_z3)
     checked.clear()
     deaths.clear()
     result = run_campaign("botwars", InProcessEngine(reference_session("botwars")),

@@ -7,10 +7,10 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.tiles import load_tiles
-from reference_engine.contract import CHANCE, TERMINAL
-from spec import Profile, load_catalogue
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.tiles import load_tiles
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import Profile, load_catalogue
 
 ENGINE = Carcassonne()
 CATALOGUE = load_catalogue("carcassonne")

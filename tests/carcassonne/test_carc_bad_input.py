@@ -14,13 +14,13 @@ import pytest
 from carc_helpers import crafted, profile
 
 from examples.engines.carcassonne import diagonal_ok
-from fuzz.cli import main
-from fuzz.engines import Engine, InProcessEngine, Refused, SubprocessEngine
-from fuzz.lockstep import Coverage, Finding, Lockstep
-from oracles import oracles_for
-from reference_engine import reference_game, reference_session
-from reference_engine.carcassonne.protocol import frame, referee
-from reference_engine.contract import IllegalAction, Session
+from gamecert.fuzz.cli import main
+from gamecert.fuzz.engines import Engine, InProcessEngine, Refused, SubprocessEngine
+from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_game, reference_session
+from gamecert.reference_engine.carcassonne.protocol import frame, referee
+from gamecert.reference_engine.contract import IllegalAction, Session
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = [(0, 0, "RS", 0), (0, -1, "RE", 0), (1, -1, "W", 3)]
@@ -65,7 +65,7 @@ def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
     if request.param == "in-process":
         yield InProcessEngine(reference_session("carcassonne"))
         return
-    sub = SubprocessEngine([sys.executable, "-m", "fuzz.cli", "serve", "carcassonne"],
+    sub = SubprocessEngine([sys.executable, "-m", "gamecert", "serve", "carcassonne"],
                            cwd=str(ROOT))
     try:
         yield sub

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from carc_helpers import CATALOGUE, ENGINE, TILES, crafted, load, play, profile
 
-from reference_engine.carcassonne import project
-from reference_engine.carcassonne.engine import (
+from gamecert.reference_engine.carcassonne import project
+from gamecert.reference_engine.carcassonne.engine import (
     LEFT,
     RIGHT,
     STRAIGHT,
@@ -20,8 +20,8 @@ from reference_engine.carcassonne.engine import (
     pack,
     uturn_problem,
 )
-from reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction
-from schemas import first_error
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction
+from gamecert.schemas import first_error
 
 T = ENGINE.initial(profile()).cfg.t
 K = T.index

@@ -8,10 +8,17 @@ import random
 import pytest
 from carc_helpers import ENGINE, crafted, load, profile
 
-from reference_engine.carcassonne import Carcassonne, CarcConfig, CarcState
-from reference_engine.carcassonne.engine import CLAIM, DRAW, INVALID, RIVER_PHASE, Feat, pack
-from reference_engine.carcassonne.tiles import load_tiles
-from reference_engine.contract import CHANCE, TERMINAL, IllegalAction
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcConfig, CarcState
+from gamecert.reference_engine.carcassonne.engine import (
+    CLAIM,
+    DRAW,
+    INVALID,
+    RIVER_PHASE,
+    Feat,
+    pack,
+)
+from gamecert.reference_engine.carcassonne.tiles import load_tiles
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
 
 
 class NothingFits(Carcassonne):

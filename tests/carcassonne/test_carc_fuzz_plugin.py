@@ -13,16 +13,16 @@ from carc_helpers import ENGINE, profile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz.engines import InProcessEngine
-from fuzz.games import plugin_for
-from fuzz.games.carcassonne import PLUGIN, _uturns, crafted_ids, pools, prove_carcassonne
-from fuzz.lockstep import Coverage, Lockstep
-from oracles import oracles_for
-from reference_engine import reference_session
-from reference_engine.carcassonne import CarcState
-from reference_engine.carcassonne.engine import CLAIM, DRAW, PLACE, RIVER_PHASE
-from reference_engine.carcassonne.protocol import referee
-from reference_engine.contract import CHANCE, TERMINAL, IllegalAction
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.games import plugin_for
+from gamecert.fuzz.games.carcassonne import PLUGIN, _uturns, crafted_ids, pools, prove_carcassonne
+from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_session
+from gamecert.reference_engine.carcassonne import CarcState
+from gamecert.reference_engine.carcassonne.engine import CLAIM, DRAW, PLACE, RIVER_PHASE
+from gamecert.reference_engine.carcassonne.protocol import referee
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
 
 PROF = profile()
 KINDS = pools(PROF).by_kind

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from carc_helpers import CATALOGUE, ENGINE, crafted, load, play, profile
 
-from oracles.base import NA, OK, Transition, Violation
-from oracles.carcassonne import HARNESS_RULES, ORACLES
-from oracles.carcassonne import z3_checks as Z
-from reference_engine.carcassonne.engine import CarcState, pack
-from reference_engine.carcassonne.protocol import frame
-from reference_engine.contract import CHANCE, IllegalAction
-from spec import Profile
+from gamecert.oracles.base import NA, OK, Transition, Violation
+from gamecert.oracles.carcassonne import HARNESS_RULES, ORACLES
+from gamecert.oracles.carcassonne import z3_checks as Z
+from gamecert.reference_engine.carcassonne.engine import CarcState, pack
+from gamecert.reference_engine.carcassonne.protocol import frame
+from gamecert.reference_engine.contract import CHANCE, IllegalAction
+from gamecert.spec import Profile
 
 BY_RULE = {o.rule: o for o in ORACLES}
 T = ENGINE.initial(profile()).cfg.t

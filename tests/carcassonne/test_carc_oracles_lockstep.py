@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from carc_helpers import crafted, profile
 
-from fuzz.engines import InProcessEngine
-from fuzz.lockstep import Coverage, Finding, Lockstep
-from oracles import NA, OK, Transition, Violation, oracles_for
-from oracles.carcassonne import ORACLES
-from reference_engine import reference_game, reference_session
-from reference_engine.carcassonne.protocol import frame
-from reference_engine.contract import Session
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.oracles import NA, OK, Transition, Violation, oracles_for
+from gamecert.oracles.carcassonne import ORACLES
+from gamecert.reference_engine import reference_game, reference_session
+from gamecert.reference_engine.carcassonne.protocol import frame
+from gamecert.reference_engine.contract import Session
 
 BY_RULE = {o.rule: o for o in ORACLES}
 RIVER_START = [(0, 0, "RS", 0), (0, -1, "RE", 0)]
@@ -38,7 +38,7 @@ def place(tile: str, x: int, y: int, rotation: int) -> dict[str, Any]:
 def river_state(hand: str, pile: dict[str, int] | None = None) -> dict[str, Any]:
     """The river phase with the spring and R5 (a curve to the right) placed and `hand` drawn;
     the other river tiles are in the pile (or, those left out of `pile`, discarded)."""
-    from reference_engine.carcassonne.tiles import load_tiles
+    from gamecert.reference_engine.carcassonne.tiles import load_tiles
 
     tiles = load_tiles()
     left = {t.id: t.count for t in tiles.of_set("river")}

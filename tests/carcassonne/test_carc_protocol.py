@@ -12,9 +12,14 @@ from typing import Any
 import pytest
 from carc_helpers import ENGINE, crafted, load, profile
 
-from reference_engine.carcassonne.engine import INVALID, CarcState, pack
-from reference_engine.carcassonne.protocol import frame, from_wire_pos, referee, to_wire_pos
-from reference_engine.contract import IllegalAction
+from gamecert.reference_engine.carcassonne.engine import INVALID, CarcState, pack
+from gamecert.reference_engine.carcassonne.protocol import (
+    frame,
+    from_wire_pos,
+    referee,
+    to_wire_pos,
+)
+from gamecert.reference_engine.contract import IllegalAction
 
 T = ENGINE.initial(profile()).cfg.t
 BOARD = [(0, 0, "RS", 0), (0, -1, "RE", 0), (1, -1, "W", 3)]

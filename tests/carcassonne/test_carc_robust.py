@@ -9,10 +9,10 @@ from carc_helpers import ENGINE, play, profile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference_engine.carcassonne.engine import action_problem
-from reference_engine.carcassonne.load import shape_ok
-from reference_engine.contract import BadState, IllegalAction
-from schemas import first_error
+from gamecert.reference_engine.carcassonne.engine import action_problem
+from gamecert.reference_engine.carcassonne.load import shape_ok
+from gamecert.reference_engine.contract import BadState, IllegalAction
+from gamecert.schemas import first_error
 
 PROF = profile()
 

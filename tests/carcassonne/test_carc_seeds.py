@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from carc_helpers import ENGINE, crafted, load, profile
 
-from reference_engine.carcassonne.engine import LAND_PHASE, PLACE, CarcState, lay, pack
+from gamecert.reference_engine.carcassonne.engine import LAND_PHASE, PLACE, CarcState, lay, pack
 
 T = ENGINE.initial(profile()).cfg.t
 J = T.index["J"]

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from carc_helpers import CATALOGUE, ENGINE
 
-import spec
-from reference_engine import reference_session
-from reference_engine.carcassonne import CarcConfig
-from reference_engine.contract import CHANCE, TERMINAL
-from spec import CatalogueError, Profile, parse_catalogue
+from gamecert import spec
+from gamecert.reference_engine import reference_session
+from gamecert.reference_engine.carcassonne import CarcConfig
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import CatalogueError, Profile, parse_catalogue
 
 REQUIRED = [
     "CARC-TILES", "CARC-PLAYERS", "CARC-TURN-ORDER", "CARC-PLACE-ADJACENT", "CARC-PLACE-MATCH",

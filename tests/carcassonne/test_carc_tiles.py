@@ -7,7 +7,7 @@ from importlib import resources
 
 import pytest
 
-from reference_engine.carcassonne.tiles import (
+from gamecert.reference_engine.carcassonne.tiles import (
     HALVES,
     SIDES,
     TileCatalogueError,

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.campaign import CampaignResult, run_campaign
-from fuzz.cli import main
-from fuzz.engines import InProcessEngine, SubprocessEngine
-from fuzz.report import UNEXERCISED, rule_rows
-from oracles.carcassonne import HARNESS_RULES
-from reference_engine import reference_session
-from spec import load_catalogue
+from gamecert.fuzz.campaign import CampaignResult, run_campaign
+from gamecert.fuzz.cli import main
+from gamecert.fuzz.engines import InProcessEngine, SubprocessEngine
+from gamecert.fuzz.report import UNEXERCISED, rule_rows
+from gamecert.oracles.carcassonne import HARNESS_RULES
+from gamecert.reference_engine import reference_session
+from gamecert.spec import load_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = load_catalogue("carcassonne").rule_ids
@@ -43,7 +43,7 @@ def test_reference_certifies_clean_in_process() -> None:
 
 
 def test_reference_certifies_clean_as_subprocess() -> None:
-    engine = SubprocessEngine([sys.executable, "-m", "fuzz.cli", "serve", "carcassonne"],
+    engine = SubprocessEngine([sys.executable, "-m", "gamecert", "serve", "carcassonne"],
                               cwd=str(ROOT))
     try:
         result = run_campaign("carcassonne", engine, rounds=ROUNDS, seed=0)

@@ -16,12 +16,12 @@ from types import ModuleType
 import pytest
 
 from examples.engines.carcassonne import MUTANTS
-from fuzz.campaign import CampaignResult, run_campaign
-from fuzz.engines import Engine, InProcessEngine, SubprocessEngine
-from fuzz.trace import replay, trace_document
-from oracles.carcassonne import ORACLES
-from reference_engine import reference_session
-from reference_engine.contract import Session
+from gamecert.fuzz.campaign import CampaignResult, run_campaign
+from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
+from gamecert.fuzz.trace import replay, trace_document
+from gamecert.oracles.carcassonne import ORACLES
+from gamecert.reference_engine import reference_session
+from gamecert.reference_engine.contract import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 12

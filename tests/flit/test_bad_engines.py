@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.campaign import run_campaign
-from fuzz.cli import main
-from fuzz.engines import EngineFault, EngineSpecError, SubprocessEngine, open_engine
+from gamecert.fuzz.campaign import run_campaign
+from gamecert.fuzz.cli import main
+from gamecert.fuzz.engines import EngineFault, EngineSpecError, SubprocessEngine, open_engine
 
 BAD = [sys.executable, "-m", "examples.engines.bad.misbehave"]
 
@@ -85,7 +85,7 @@ def test_cli_engine_that_dies_at_start_is_unusable(capsys: pytest.CaptureFixture
 
 def test_cli_python_object_that_does_not_exist(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["certify", "flit", "--engine", "no_such_module:Engine", "--rounds", "1"]) == 3
-    assert main(["certify", "flit", "--engine", "reference_engine.flit:Nope", "--rounds",
+    assert main(["certify", "flit", "--engine", "gamecert.reference_engine.flit:Nope", "--rounds",
                  "1"]) == 3
     assert main(["certify", "flit", "--engine", "not-a-path", "--rounds", "1"]) == 3
     assert "Traceback" not in capsys.readouterr().err

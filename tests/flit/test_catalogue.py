@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from examples.engines.flit import MUTANTS
-from fuzz.cli import main
-from oracles import oracles_for
-from spec import CatalogueError, load_catalogue, load_catalogue_file
+from gamecert.fuzz.cli import main
+from gamecert.oracles import oracles_for
+from gamecert.spec import CatalogueError, load_catalogue, load_catalogue_file
 
 ISSUE_TOPICS = {  # the rule topics issue 2 lists, each must have at least one rule id
     "FLIT-BOARD-SIZE", "FLIT-BOARD-TORUS", "FLIT-SETUP-AVAILABLE", "FLIT-SETUP-ORDER",

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from fuzz.campaign import run_campaign
-from fuzz.engines import InProcessEngine, SubprocessEngine
-from fuzz.lockstep import HARNESS_RULES
-from reference_engine import reference_session
-from spec import load_catalogue
+from gamecert.fuzz.campaign import run_campaign
+from gamecert.fuzz.engines import InProcessEngine, SubprocessEngine
+from gamecert.fuzz.lockstep import HARNESS_RULES
+from gamecert.reference_engine import reference_session
+from gamecert.spec import load_catalogue
 
 
 def test_reference_in_process_certifies_clean_and_exercises_every_rule() -> None:
@@ -22,7 +22,7 @@ def test_reference_in_process_certifies_clean_and_exercises_every_rule() -> None
 
 
 def test_reference_over_the_wire_certifies_clean(engines: list[Any]) -> None:
-    engine = SubprocessEngine([sys.executable, "-m", "fuzz.cli", "serve", "flit"])
+    engine = SubprocessEngine([sys.executable, "-m", "gamecert", "serve", "flit"])
     engine.start()
     engines.append(engine)
     result = run_campaign("flit", engine, rounds=4, seed=5)

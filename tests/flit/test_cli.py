@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from fuzz.cli import main
-from schemas import load_schema
+from gamecert.fuzz.cli import main
+from gamecert.schemas import load_schema
 
 
 def test_certify_reference_in_process(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction
-from reference_engine.flit import Flit, FlitState
-from schemas import load_schema
-from spec import Profile, load_catalogue
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction
+from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.schemas import load_schema
+from gamecert.spec import Profile, load_catalogue
 
 CAT = load_catalogue("flit")
 STD = CAT.profile()
@@ -88,7 +88,7 @@ def test_no_move_is_always_legal_and_counts_toward_all_pass() -> None:
 
 def test_catch_up_ends_exactly_when_d_exceeds_m() -> None:
     # D = M + 1 ends, D = M does not: checked by the proof for all counts, here on boards
-    from oracles.flit.proofs import boundary_positions
+    from gamecert.oracles.flit.proofs import boundary_positions
     for label, state in boundary_positions(STD):
         s = GAME.load(STD, state)
         s, _ = GAME.apply(s, ("pass",))

@@ -19,16 +19,16 @@ from typing import Any
 
 import pytest
 
-import fuzz.campaign
-from fuzz import cli
-from fuzz.engines import Refused, SubprocessEngine
-from fuzz.games.flit import PLUGIN, played_state
-from fuzz.lockstep import Coverage, Lockstep
-from oracles import oracles_for
-from oracles.flit.proofs import boundary_positions
-from reference_engine.contract import CHANCE, TERMINAL
-from reference_engine.flit import Flit
-from spec import load_catalogue
+from gamecert.fuzz import campaign as fuzz_campaign
+from gamecert.fuzz import cli
+from gamecert.fuzz.engines import Refused, SubprocessEngine
+from gamecert.fuzz.games.flit import PLUGIN, played_state
+from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.oracles import oracles_for
+from gamecert.oracles.flit.proofs import boundary_positions
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.reference_engine.flit import Flit
+from gamecert.spec import load_catalogue
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE_JS = REPO / "examples" / "engines" / "flit-js" / "flit.js"
@@ -62,15 +62,15 @@ def test_certify_cli_certifies_and_exercises_every_rule(
     (captured from `run_campaign`) exercised every catalogue rule."""
     require_node()
     monkeypatch.chdir(REPO)
-    results: list[fuzz.campaign.CampaignResult] = []
-    real = fuzz.campaign.run_campaign
+    results: list[fuzz_campaign.CampaignResult] = []
+    real = fuzz_campaign.run_campaign
 
-    def spy(*args: Any, **kwargs: Any) -> fuzz.campaign.CampaignResult:
+    def spy(*args: Any, **kwargs: Any) -> fuzz_campaign.CampaignResult:
         result = real(*args, **kwargs)
         results.append(result)
         return result
 
-    monkeypatch.setattr(fuzz.campaign, "run_campaign", spy)
+    monkeypatch.setattr(fuzz_campaign, "run_campaign", spy)
     code = cli.main(["certify", "flit", "--engine-cmd", ENGINE_CMD, "--rounds", "12",
                      "--seed", "0", "--quiet"])
     out = capsys.readouterr().out
@@ -88,7 +88,7 @@ def test_certify_cli_certifies_and_exercises_every_rule(
 @pytest.mark.parametrize("profile", ["list-neutrals", "strict"])
 def test_other_profiles_certify(engines: list[Any], profile: str) -> None:
     engine = open_js(engines)
-    result = fuzz.campaign.run_campaign("flit", engine, profile_id=profile, rounds=3, seed=1)
+    result = fuzz_campaign.run_campaign("flit", engine, profile_id=profile, rounds=3, seed=1)
     assert result.status == "certified", (profile, [str(f) for f in result.findings])
     assert result.coverage.steps > 50
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from fuzz.engines import InProcessEngine
-from fuzz.games import plugin_for
-from fuzz.lockstep import Lockstep
-from fuzz.machine import make_machine
-from oracles import oracles_for
-from reference_engine import reference_game, reference_session
-from spec import load_catalogue
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.games import plugin_for
+from gamecert.fuzz.lockstep import Lockstep
+from gamecert.fuzz.machine import make_machine
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_game, reference_session
+from gamecert.spec import load_catalogue
 
 PROFILE = load_catalogue("flit").profile()
 

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from examples.engines.flit import MUTANTS
-from fuzz.campaign import run_campaign
-from fuzz.engines import InProcessEngine
-from fuzz.trace import replay, trace_document
-from reference_engine import reference_session
+from gamecert.fuzz.campaign import run_campaign
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.trace import replay, trace_document
+from gamecert.reference_engine import reference_session
 from tests.conftest import mutant_engine
 
 ROUNDS = 20  # an upper bound: most are found in the first round or two

@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 
-from oracles import OK, Transition, Violation, oracles_for
-from oracles.base import NA
-from reference_engine.contract import CHANCE, TERMINAL
-from reference_engine.flit import Flit
-from spec import load_catalogue
+from gamecert.oracles import OK, Transition, Violation, oracles_for
+from gamecert.oracles.base import NA
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.reference_engine.flit import Flit
+from gamecert.spec import load_catalogue
 
 CAT = load_catalogue("flit")
 ORACLES = oracles_for("flit")

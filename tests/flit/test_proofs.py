@@ -7,13 +7,13 @@ import importlib
 
 import pytest
 
-from fuzz.engines import InProcessEngine
-from fuzz.prove import prove_flit
-from oracles.flit.board import bot_counts
-from oracles.flit.proofs import boundary_positions, prove_catchup
-from reference_engine.contract import Session
-from reference_engine.flit import Flit, FlitConfig
-from spec import load_catalogue
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.prove import prove_flit
+from gamecert.oracles.flit.board import bot_counts
+from gamecert.oracles.flit.proofs import boundary_positions, prove_catchup
+from gamecert.reference_engine.contract import Session
+from gamecert.reference_engine.flit import Flit, FlitConfig
+from gamecert.spec import load_catalogue
 
 PROFILE = load_catalogue("flit").profile()
 

@@ -8,10 +8,10 @@ import sys
 
 from jsonschema import Draft202012Validator
 
-from fuzz.engines import SubprocessEngine
-from fuzz.server import serve
-from reference_engine import reference_session
-from schemas import load_schema
+from gamecert.fuzz.engines import SubprocessEngine
+from gamecert.fuzz.server import serve
+from gamecert.reference_engine import reference_session
+from gamecert.schemas import load_schema
 
 WIRE = Draft202012Validator(load_schema("wire"))
 
@@ -57,7 +57,7 @@ def test_malformed_requests_get_error_replies_and_the_server_goes_on() -> None:
 
 
 def test_round_trips_through_a_real_process() -> None:
-    engine = SubprocessEngine([sys.executable, "-m", "fuzz.cli", "serve", "flit"])
+    engine = SubprocessEngine([sys.executable, "-m", "gamecert", "serve", "flit"])
     engine.start()
     try:
         assert engine.hello()["game"] == "flit"

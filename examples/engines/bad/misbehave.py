@@ -19,8 +19,8 @@ import subprocess
 import sys
 import time
 
-from fuzz.server import handle
-from reference_engine import reference_session
+from gamecert.fuzz.server import handle
+from gamecert.reference_engine import reference_session
 
 MODES = ("garbage", "hang", "exit", "flood", "wrong-id", "internal")
 

@@ -3,7 +3,7 @@ all battles decided together on the post-move field. Breaks BOTWARS-BATTLE."""
 
 from __future__ import annotations
 
-from reference_engine.botwars.engine import BOT, BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.engine import BOT, BotWars, BotWarsConfig
 
 RULE = "BOTWARS-BATTLE"
 
@@ -36,5 +36,5 @@ class PairwiseBattles(BotWars):
 ENGINE = PairwiseBattles
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

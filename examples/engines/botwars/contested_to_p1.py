@@ -3,7 +3,7 @@ BOTWARS-ENERGY-CONTESTED."""
 
 from __future__ import annotations
 
-from reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
 
 RULE = "BOTWARS-ENERGY-CONTESTED"
 
@@ -16,5 +16,5 @@ class ContestedToP1(BotWars):
 ENGINE = ContestedToP1
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

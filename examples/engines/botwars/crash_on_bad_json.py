@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-from reference_engine.botwars.engine import BotWars, Move
+from gamecert.reference_engine.botwars.engine import BotWars, Move
 
 RULE = "BOTWARS-FORMAT-DQ"
 
@@ -37,6 +37,6 @@ class ExitOnBadJson(BotWars):
 ENGINE = CrashOnBadJson
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ExitOnBadJson() if "--exit" in sys.argv[1:] else ENGINE(), name=__name__)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
 
 RULE = "BOTWARS-ENERGY-SPAWN"
 
@@ -15,5 +15,5 @@ class EnergyEvery2(BotWars):
 ENGINE = EnergyEvery2
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

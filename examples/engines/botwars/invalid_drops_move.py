@@ -3,7 +3,7 @@ where the profile says the whole turn is lost. Breaks BOTWARS-MOVE-INVALID."""
 
 from __future__ import annotations
 
-from reference_engine.botwars.engine import BotWars, BotWarsConfig, Checked, Move
+from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig, Checked, Move
 
 RULE = "BOTWARS-MOVE-INVALID"
 
@@ -16,5 +16,5 @@ class InvalidDropsMove(BotWars):
 ENGINE = InvalidDropsMove
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from reference_engine.botwars.engine import BotWars, Move
+from gamecert.reference_engine.botwars.engine import BotWars, Move
 
 RULE = "BOTWARS-FORMAT-DQ"
 
@@ -25,5 +25,5 @@ class LenientFormat(BotWars):
 ENGINE = LenientFormat
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

@@ -3,7 +3,7 @@ Breaks BOTWARS-MOVE-OCCUPIED."""
 
 from __future__ import annotations
 
-from reference_engine.botwars.engine import BOT, BotWars, BotWarsConfig, Move
+from gamecert.reference_engine.botwars.engine import BOT, BotWars, BotWarsConfig, Move
 
 RULE = "BOTWARS-MOVE-OCCUPIED"
 
@@ -20,5 +20,5 @@ class MoveOntoOwn(BotWars):
 ENGINE = MoveOntoOwn
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

@@ -3,7 +3,7 @@ spawn still razes it. Breaks BOTWARS-RAZE."""
 
 from __future__ import annotations
 
-from reference_engine.botwars.engine import BotWars
+from gamecert.reference_engine.botwars.engine import BotWars
 
 RULE = "BOTWARS-RAZE"
 
@@ -16,5 +16,5 @@ class RazeBeforeBattle(BotWars):
 ENGINE = RazeBeforeBattle
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

@@ -3,7 +3,7 @@ BOTWARS-END-TURNLIMIT."""
 
 from __future__ import annotations
 
-from reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
 
 RULE = "BOTWARS-END-TURNLIMIT"
 
@@ -16,5 +16,5 @@ class TurnLimitLate(BotWars):
 ENGINE = TurnLimitLate
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

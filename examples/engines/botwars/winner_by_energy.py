@@ -3,7 +3,7 @@ Breaks BOTWARS-WINNER."""
 
 from __future__ import annotations
 
-from reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
 
 RULE = "BOTWARS-WINNER"
 
@@ -19,5 +19,5 @@ class WinnerByEnergy(BotWars):
 ENGINE = WinnerByEnergy
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

@@ -3,8 +3,8 @@ INCOMPLETE."""
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcConfig
-from reference_engine.carcassonne.engine import Feat
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcConfig
+from gamecert.reference_engine.carcassonne.engine import Feat
 
 RULE = "CARC-SCORE-INCOMPLETE"
 
@@ -19,6 +19,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-banners_ignored_at_end")

@@ -3,8 +3,8 @@ are kept. Breaks CARC-FEATURE-JOIN."""
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne
-from reference_engine.carcassonne.engine import Feat, _join
+from gamecert.reference_engine.carcassonne import Carcassonne
+from gamecert.reference_engine.carcassonne.engine import Feat, _join
 
 RULE = "CARC-FEATURE-JOIN"
 
@@ -26,6 +26,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-banners_lost_in_join")

@@ -3,9 +3,9 @@ first feature. Breaks CARC-CLAIM-PLACED-TILE."""
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.engine import CLAIM
-from reference_engine.contract import IllegalAction
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.engine import CLAIM
+from gamecert.reference_engine.contract import IllegalAction
 
 RULE = "CARC-CLAIM-PLACED-TILE"
 
@@ -28,6 +28,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-claim_on_field")

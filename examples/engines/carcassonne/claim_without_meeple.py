@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
 
 RULE = "CARC-MEEPLE-SUPPLY"
 
@@ -17,6 +17,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-claim_without_meeple")

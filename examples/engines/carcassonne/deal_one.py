@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
 
 RULE = "CARC-HAND-DEAL"
 
@@ -22,6 +22,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-deal_one")

@@ -3,8 +3,8 @@ Breaks CARC-PLACE-ADJACENT."""
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.engine import AROUND, LAND_PHASE
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.engine import AROUND, LAND_PHASE
 
 RULE = "CARC-PLACE-ADJACENT"
 
@@ -24,6 +24,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-diagonal_ok")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.engine import DRAW, PLACE, RIVER_PHASE, Action
-from reference_engine.contract import IllegalAction
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.engine import DRAW, PLACE, RIVER_PHASE, Action
+from gamecert.reference_engine.contract import IllegalAction
 
 RULE = "CARC-HAND-NOFIT"
 
@@ -46,6 +46,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-discard_when_fits")

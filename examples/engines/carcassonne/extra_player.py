@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from spec import Profile
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.spec import Profile
 
 RULE = "CARC-PLAYERS"
 
@@ -24,6 +24,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-extra_player")

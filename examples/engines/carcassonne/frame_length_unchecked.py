@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.engine import Action
-from reference_engine.carcassonne.protocol import FRAME, frame
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.engine import Action
+from gamecert.reference_engine.carcassonne.protocol import FRAME, frame
 
 RULE = "CARC-PROTO-FRAME"
 
@@ -20,6 +20,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-frame_length_unchecked")

@@ -3,8 +3,8 @@ SCORE-INCOMPLETE."""
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcConfig
-from reference_engine.carcassonne.engine import MONASTERY, Feat
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcConfig
+from gamecert.reference_engine.carcassonne.engine import MONASTERY, Feat
 
 RULE = "CARC-SCORE-INCOMPLETE"
 
@@ -19,6 +19,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-incomplete_monastery_9")

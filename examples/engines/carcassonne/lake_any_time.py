@@ -3,7 +3,7 @@ ENDS."""
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
 
 RULE = "CARC-RIVER-LAKE-ENDS"
 
@@ -18,6 +18,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-lake_any_time")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.engine import RIVER_PHASE
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.engine import RIVER_PHASE
 
 RULE = "CARC-RIVER-DRAW"
 
@@ -31,6 +31,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-land_tile_in_river")

@@ -3,8 +3,8 @@ end. Breaks CARC-RIVER-CONTIGUOUS."""
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.engine import LAND_PHASE, RIVER_PHASE
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.engine import LAND_PHASE, RIVER_PHASE
 
 RULE = "CARC-RIVER-CONTIGUOUS"
 
@@ -22,6 +22,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-river_anywhere")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.engine import RIVER_EDGE
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.engine import RIVER_EDGE
 
 RULE = "CARC-RIVER-MEETS-RIVER"
 
@@ -18,6 +18,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-river_meets_field")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne
-from reference_engine.carcassonne.engine import ROAD, Feat, _join
+from gamecert.reference_engine.carcassonne import Carcassonne
+from gamecert.reference_engine.carcassonne.engine import ROAD, Feat, _join
 
 RULE = "CARC-ROAD-COMPLETE"
 
@@ -21,6 +21,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-road_loop_open")

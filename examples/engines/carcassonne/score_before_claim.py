@@ -3,8 +3,8 @@ they can no longer be claimed. Breaks CARC-SCORE-TIMING."""
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne
-from reference_engine.carcassonne.engine import Feat
+from gamecert.reference_engine.carcassonne import Carcassonne
+from gamecert.reference_engine.carcassonne.engine import Feat
 
 RULE = "CARC-SCORE-TIMING"
 
@@ -20,6 +20,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-score_before_claim")

@@ -3,9 +3,9 @@ Breaks CARC-RIVER-SPRING."""
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.engine import DELTA, STRAIGHT, Feat, River, lay, pack
-from spec import Profile
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.engine import DELTA, STRAIGHT, Feat, River, lay, pack
+from gamecert.spec import Profile
 
 RULE = "CARC-RIVER-SPRING"
 
@@ -30,6 +30,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-spring_turned")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.carcassonne import Carcassonne, rules
+from gamecert.reference_engine.carcassonne import Carcassonne, rules
 
 RULE = "CARC-SCORE-MAJORITY"
 
@@ -27,6 +27,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-tie_lowest_id")

@@ -3,8 +3,8 @@ TOWN-COMPLETE."""
 
 from __future__ import annotations
 
-from reference_engine.carcassonne import Carcassonne, CarcConfig
-from reference_engine.carcassonne.engine import CITY, Feat
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcConfig
+from gamecert.reference_engine.carcassonne.engine import CITY, Feat
 
 RULE = "CARC-TOWN-COMPLETE"
 
@@ -21,6 +21,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-town_incomplete_rate")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.carcassonne import Carcassonne, CarcState
-from reference_engine.carcassonne.engine import RIVER_PHASE
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.engine import RIVER_PHASE
 
 RULE = "CARC-TURN-ORDER"
 
@@ -24,6 +24,6 @@ class Mutant(Carcassonne):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-turn_order_reversed")

@@ -27,7 +27,7 @@ from benchmarks.flit_bench import (  # noqa: E402
     median_of,
     round_trips,
 )
-from fuzz.engines import SubprocessEngine  # noqa: E402
+from gamecert.fuzz.engines import SubprocessEngine  # noqa: E402
 
 ENGINE_JS = Path(__file__).resolve().parent / "flit.js"
 
@@ -69,7 +69,7 @@ def main() -> None:
     measure("JavaScript engine (node)", SubprocessEngine([node, str(ENGINE_JS)]), script,
             args.repeats)
     measure("Python reference (serve)",
-            SubprocessEngine([sys.executable, "-m", "fuzz.cli", "serve", "flit"], cwd=str(ROOT)),
+            SubprocessEngine([sys.executable, "-m", "gamecert", "serve", "flit"], cwd=str(ROOT)),
             script, args.repeats)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.flit import Flit, FlitConfig
-from reference_engine.flit.rules import Max2
+from gamecert.reference_engine.flit import Flit, FlitConfig
+from gamecert.reference_engine.flit.rules import Max2
 
 RULE = "FLIT-END-CATCHUP"
 
@@ -22,6 +22,6 @@ class Mutant(Flit):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="flit-mutant-catchup_ge")

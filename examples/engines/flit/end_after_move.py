@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from reference_engine.flit import Flit, FlitConfig
-from spec import Profile
+from gamecert.reference_engine.flit import Flit, FlitConfig
+from gamecert.spec import Profile
 
 RULE = "FLIT-END-TIMING"
 
@@ -20,6 +20,6 @@ class Mutant(Flit):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="flit-mutant-end_after_move")

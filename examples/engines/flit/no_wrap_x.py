@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit import Flit, FlitState
 
 RULE = "FLIT-BOARD-TORUS"
 
@@ -19,6 +19,6 @@ class Mutant(Flit):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="flit-mutant-no_wrap_x")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.contract import IllegalAction
-from reference_engine.flit import Flit, FlitState
-from reference_engine.flit.engine import Action
+from gamecert.reference_engine.contract import IllegalAction
+from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit.engine import Action
 
 RULE = "FLIT-MOVE-NOMOVE"
 
@@ -27,6 +27,6 @@ class Mutant(Flit):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from fuzz.server import serve_engine
+    from gamecert.fuzz.server import serve_engine
 
     serve_engine(ENGINE(), name="flit-mutant-pass_refused")
