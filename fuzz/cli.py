@@ -1,7 +1,8 @@
 """The `gamecert` command.
 
 Exit codes: 0 certified (or clean), 1 rule violations found, 2 bad usage or bad input,
-3 engine unusable, 4 an internal error of gamecert's own.
+3 engine unusable, 4 incomplete (an applicable rule was never exercised), 5 an internal
+error of gamecert's own.
 """
 
 from __future__ import annotations
@@ -15,7 +16,12 @@ from pathlib import Path
 from gamecert.fuzz.engines import Engine, EngineSpecError, open_engine
 from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
 
-EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
+EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
+EXIT_INCOMPLETE, EXIT_INTERNAL = 4, 5
+EXIT_CODES = ("exit codes: 0 certified (or a clean replay), 1 rule violations found, "
+              "2 bad usage or bad input, 3 engine unusable, 4 incomplete (an applicable rule "
+              "was exercised fewer than --min-exercised times, or no step ran), 5 internal "
+              "error of gamecert")
 
 
 class UsageError(Exception):
@@ -38,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gamecert",
         description="Specification-driven rules verifier and fuzzer for bot-competition games.",
-        epilog="Exit codes: 0 certified, 1 violations, 2 bad usage or input, 3 engine unusable.")
+        epilog=EXIT_CODES[0].upper() + EXIT_CODES[1:] + ".")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("rules", help="list a game's rules")
@@ -60,8 +66,23 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
         p.add_argument("--profile", help="rule profile (default: the catalogue's)")
         p.add_argument("--report", metavar="DIR", help="write report.json, report.xml and "
-                                                       "trace files here")
-        p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+                                                       "trace files here (always, whatever "
+                                                       "the outcome)")
+        p.add_argument("--baseline", metavar="FILE",
+                       help="accepted departures (a previous report.json, or a JSON/TOML "
+                            "list, see `gamecert baseline`): shown, but only new departures "
+                            "fail the run")
+        p.add_argument("--min-exercised", type=int, default=1, metavar="N",
+                       help="CERTIFIED only if every applicable rule was exercised at least "
+                            "N times, else INCOMPLETE, exit 4 (default 1)")
+        p.add_argument("--quiet", "-q", action="store_true",
+                       help="plain progress lines instead of the live display")
+
+    p = sub.add_parser("baseline", help="write a baseline accepting every departure of a "
+                                         "report, to edit and pass to certify --baseline")
+    p.add_argument("report", metavar="REPORT_JSON")
+    p.add_argument("-o", "--output", metavar="FILE", default="accepted.json",
+                   help="where to write it (default accepted.json)")
 
     p = sub.add_parser("replay", help="re-run trace files on an engine")
     p.add_argument("traces", nargs="+", metavar="TRACE")
@@ -122,42 +143,86 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_certify(args: argparse.Namespace) -> int:
-    from gamecert.fuzz.campaign import run_campaign
-    from gamecert.fuzz.report import ProgressBar, render_table, rule_rows, summary, write_report
+    from gamecert.fuzz.baseline import load_baseline
+    from gamecert.fuzz.campaign import CampaignResult, run_campaign
+    from gamecert.fuzz.lockstep import Coverage
+    from gamecert.fuzz.progress import progress_display
+    from gamecert.fuzz.report import (
+        render_findings,
+        render_fingerprint,
+        render_table,
+        rule_rows,
+        summary,
+        write_report,
+    )
 
     cat = _catalogue(args.game)
     profile = cat.profile(args.profile)
     if args.rounds is not None and args.rounds < 1:
         raise UsageError("--rounds must be at least 1")
-    engine = _open(args)
+    if args.min_exercised < 1:
+        raise UsageError("--min-exercised must be at least 1")
+    baseline = load_baseline(args.baseline) if args.baseline else None
+    report_dir = Path(args.report) if args.report else None
+    try:
+        engine = _open(args)
+    except EngineSpecError as exc:
+        if report_dir is not None:  # a CI job must get its JUnit file even now
+            failed = CampaignResult(args.game, profile, _engine_label(args), args.seed,
+                                    None if args.rounds else args.budget, 0, 0.0, Coverage(),
+                                    unusable=str(exc), min_exercised=args.min_exercised)
+            write_report(failed, report_dir)
+        raise
     print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}, "
           f"seed {args.seed}, " + (f"{args.rounds} rounds" if args.rounds else
-                                   f"budget {args.budget:g} s"), flush=True)
-    bar = None if args.quiet else ProgressBar()
+                                   f"budget {args.budget:g} s") +
+          (f", baseline {args.baseline}" if baseline else ""), flush=True)
+    display = progress_display(args.quiet)
     try:
         result = run_campaign(args.game, engine, profile_id=profile.id,
                               budget=None if args.rounds else args.budget, rounds=args.rounds,
-                              seed=args.seed, progress=bar)
+                              seed=args.seed, min_exercised=args.min_exercised,
+                              baseline=baseline, progress=display,
+                              storage=report_dir / ".hypothesis" if report_dir else None)
     finally:
-        if bar:
-            bar.close()
+        display.close()
         engine.close()
-    if result.unusable:
+    if result.shrink_allowance is not None:
+        print(f"budget {args.budget:g} s, plus up to {result.shrink_allowance:g} s to shrink "
+              f"and fingerprint what was found, plus one reply time-out")
+    if not result.unusable:
+        rows = rule_rows(result)
+        print(render_table(result, rows))
+        if result.departures:
+            print("\n" + render_findings(result))
+        print("\n" + render_fingerprint(result))
+    else:
+        rows = []
         print(f"ENGINE UNUSABLE: {result.unusable}")
-        return EXIT_UNUSABLE
-    rows = rule_rows(result)
-    print(render_table(result, rows))
-    for i, f in enumerate(result.findings, 1):
-        ops = len(f.trace["ops"]) if f.trace else 0
-        print(f"\nfinding {i} [{', '.join(f.rules)}] {f.kind} ({ops} operations)\n  {f.message}")
-    if args.report:
-        path = write_report(result, Path(args.report))
+    if report_dir is not None:
+        path = write_report(result, report_dir)
         print(f"\nreport: {path}" + (f" (traces in {path.parent / 'traces'})"
-                                      if result.findings else ""))
+                                      if result.departures else ""))
+    if result.unusable:
+        return EXIT_UNUSABLE
     print("\n" + summary(result, rows))
     print(f"replay this run: gamecert certify {args.game} --profile {profile.id} "
           f"--seed {args.seed} --rounds {result.rounds}")
-    return EXIT_VIOLATIONS if result.findings else EXIT_OK
+    return {"violations": EXIT_VIOLATIONS, "incomplete": EXIT_INCOMPLETE}.get(result.status,
+                                                                               EXIT_OK)
+
+
+def _engine_label(args: argparse.Namespace) -> str:
+    return str(args.engine_cmd or args.engine or "reference (subprocess)")
+
+
+def cmd_baseline(args: argparse.Namespace) -> int:
+    from gamecert.fuzz.baseline import write_baseline
+
+    n = write_baseline(args.report, args.output)
+    print(f"{args.output}: {n} accepted departures from {args.report}; give each a reason, "
+          f"then pass it with certify --baseline {args.output}")
+    return EXIT_OK
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -222,10 +287,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "fuzz": cmd_certify,
+            "baseline": cmd_baseline,
             "replay": cmd_replay, "prove": cmd_prove, "serve": cmd_serve}
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gamecert.fuzz.baseline import BaselineError
     from gamecert.fuzz.trace import TraceError
 
     parser = build_parser()
@@ -235,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         return COMMANDS[args.command](args)
-    except (UsageError, CatalogueError, TraceError) as exc:
+    except (UsageError, CatalogueError, TraceError, BaselineError) as exc:
         print(f"gamecert: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except EngineSpecError as exc:

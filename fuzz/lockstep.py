@@ -9,6 +9,7 @@ operation is recorded, so a finding carries the trace that reproduces it.
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -53,6 +54,10 @@ class Finding(Exception):
     op_index: int = -1
     trace: dict[str, Any] | None = None
     related: list[str] = field(default_factory=list)
+    violations: list[tuple[str, str]] = field(default_factory=list)  # (rule, message) each
+    # raised after a muted finding in the same example: its position may already be a
+    # consequence of that earlier, known cause
+    tainted: bool = False
 
     def __str__(self) -> str:
         return f"[{', '.join(self.rules)}] {self.kind}: {self.message}"
@@ -83,7 +88,9 @@ class Lockstep:
     def __init__(self, game: Game[Any, Any], engine: Engine, profile: Profile,
                  oracles: Iterable[Oracle], *, coverage: Coverage | None = None,
                  muted: Iterable[str] = (), seed: int | None = None,
-                 on_finding: Callable[[Finding], None] | None = None) -> None:
+                 on_finding: Callable[[Finding], None] | None = None,
+                 deadline: float | None = None,
+                 on_step: Callable[[], None] | None = None) -> None:
         self.game = game
         self.engine = engine
         self.profile = profile
@@ -102,8 +109,13 @@ class Lockstep:
         self.start_spec: JSON = None
         self.ops: list[JSON] = []
         self.muted_findings: list[Finding] = []
+        self.example_muted = 0  # muted findings met in the current example
         self.on_finding = on_finding
         self.dead = False
+        # A campaign's budget is a promise: past `deadline` (time.monotonic()) the lockstep
+        # stops asking the engine anything, so the round it is in ends at once.
+        self.deadline = deadline
+        self.on_step = on_step
 
     # --- status --------------------------------------------------------------------------
     @property
@@ -112,6 +124,8 @@ class Lockstep:
 
     @property
     def live(self) -> bool:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.dead = True
         return not self.dead and self.ref is not None and self.game.current(self.ref) != TERMINAL
 
     # --- verdicts ------------------------------------------------------------------------
@@ -150,9 +164,10 @@ class Lockstep:
         else:
             rules, message = [fallback_rule], fallback
         finding = Finding(rules, kind, message, len(self.ops) - 1, self.trace(),
-                          sorted(set(related)))
+                          sorted(set(related)), list(bad), tainted=self.example_muted > 0)
         if set(rules) <= self.muted:
             self.muted_findings.append(finding)
+            self.example_muted += 1
             return False
         if self.on_finding:
             self.on_finding(finding)
@@ -178,6 +193,10 @@ class Lockstep:
         """Begin an example: `{"kind": "new_game"}` or `{"kind": "state", "state": ...}`."""
         self.start_spec = start
         self.ops = []
+        self.example_muted = 0
+        if self.dead or (self.deadline is not None and time.monotonic() > self.deadline):
+            self.dead = True  # out of budget (or a finding ended the round): ask nothing
+            return
         self.coverage.examples += 1
         ref0 = self.game.initial(self.profile, self.seed)
         ref0_json = self.game.observe(ref0)
@@ -236,6 +255,8 @@ class Lockstep:
             raise InvalidInput(f"action {action} is illegal for the reference: {exc}") from None
         self.ops.append({"op": "apply", "action": action})
         self.coverage.steps += 1
+        if self.on_step is not None:
+            self.on_step()
         ref_after = self.game.observe(ref_next)
         bad: list[tuple[str, str]] = []
         try:

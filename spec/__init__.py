@@ -40,6 +40,8 @@ class Rule:
     source_section: str
     parameters: dict[str, ParamValue] = field(default_factory=dict)
     interpretation: Interpretation | None = None
+    checked_by: str = "certify"
+    """Which command checks the rule: "certify" (engines) or "bot-check" (bots only)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +56,8 @@ class Profile:
     title: str
     variants: dict[str, str]
     parameters: dict[str, dict[str, ParamValue]]
+    off: frozenset[str] = frozenset()
+    """Rules this profile switches off (a later stage's rules in an earlier stage)."""
 
     def param(self, rule_id: str, name: str) -> Any:
         return self.parameters[rule_id][name]
@@ -136,7 +140,8 @@ def parse_catalogue(text: str, path: str) -> Catalogue:
         param_checks[raw["id"]] = checks
         rules.append(Rule(raw["id"], raw["title"], raw["group"], raw["text"],
                           raw["source"]["doc"], raw["source"]["section"],
-                          dict(raw.get("parameters", {})), interp))
+                          dict(raw.get("parameters", {})), interp,
+                          raw.get("checked_by", "certify")))
 
     by_id = {r.id: r for r in rules}
     profiles: dict[str, Profile] = {}
@@ -166,7 +171,11 @@ def parse_catalogue(text: str, path: str) -> Catalogue:
                 )
             _check_param(f"{where}.parameters.{key}", param_checks[rid].get(name), value)
             params[rid][name] = value
-        profiles[raw["id"]] = Profile(doc["game"], raw["id"], raw["title"], variants, params)
+        off = frozenset(raw.get("rules_off", []))
+        for rid in sorted(off - by_id.keys()):
+            raise CatalogueError(f"{where}.rules_off: no rule {rid!r}")
+        profiles[raw["id"]] = Profile(doc["game"], raw["id"], raw["title"], variants, params,
+                                      off)
 
     if doc["default_profile"] not in profiles:
         raise CatalogueError(f"{path}: at default_profile: no profile {doc['default_profile']!r}")
