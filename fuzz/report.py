@@ -11,7 +11,7 @@ from typing import IO, Any
 from xml.etree import ElementTree as ET
 
 from gamecert.fuzz.campaign import CampaignResult, Progress
-from gamecert.fuzz.lockstep import HARNESS_RULES
+from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
 from gamecert.fuzz.trace import save_trace
 from gamecert.schemas import first_error
 from gamecert.spec import load_catalogue
@@ -80,11 +80,20 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
                    "exercised": r.exercised, "findings": list(r.findings),
                    "harness_check": r.harness} for r in rows],
         "findings": [{"number": i, "rules": f.rules, "kind": f.kind, "message": f.message,
-                      "ops": len(f.trace["ops"]) if f.trace else 0, "trace": t}
+                      "ops": len(f.trace["ops"]) if f.trace else 0, "trace": t,
+                      **_picture(f)}
                      for i, (f, t) in enumerate(zip(result.findings, traces, strict=True), 1)],
         "replay": f"gamecert certify {result.game} --profile {result.profile.id} "
                   f"--seed {result.seed} --rounds {result.rounds}",
     }
+
+
+def _picture(finding: Finding) -> dict[str, Any]:
+    """The states at the failing operation, where the lockstep had them."""
+    if finding.expected is None:
+        return {}
+    return {"picture": {"op": finding.op_index, "reference": finding.expected,
+                        "engine": finding.got}}
 
 
 def junit_xml(result: CampaignResult, rows: list[RuleRow]) -> str:
