@@ -1,4 +1,5 @@
-"""Certificates: a verdict per rule, as a terminal table, JSON (schema'd) and JUnit XML."""
+"""Certificates: a verdict per rule, as a terminal table, JSON (schema'd), JUnit XML and HTML
+(fuzz.report_html)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from xml.etree import ElementTree as ET
 
 from gamecert.fuzz.campaign import CampaignResult, Progress
 from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
+from gamecert.fuzz.report_html import write_html
 from gamecert.fuzz.trace import save_trace
 from gamecert.schemas import first_error
 from gamecert.spec import load_catalogue
@@ -114,7 +116,8 @@ def junit_xml(result: CampaignResult, rows: list[RuleRow]) -> str:
 
 
 def write_report(result: CampaignResult, directory: Path) -> Path:
-    """report.json, report.xml and one trace file per finding; returns report.json's path."""
+    """report.json, report.xml, report.html and one trace file per finding; returns
+    report.json's path."""
     directory.mkdir(parents=True, exist_ok=True)
     traces: list[str | None] = []
     for i, finding in enumerate(result.findings, 1):
@@ -132,6 +135,7 @@ def write_report(result: CampaignResult, directory: Path) -> Path:
     path = directory / "report.json"
     path.write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
     (directory / "report.xml").write_text(junit_xml(result, rows) + "\n", "utf-8")
+    write_html(doc, directory)
     return path
 
 

@@ -1,0 +1,94 @@
+"""Flit boards as SVG: the torus flattened, pieces in their bot's colour, neutral squares
+dark grey. Draws a canonical state (schemas/flit-state.schema.json); judges nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from gamecert.fuzz.pictures.svg import (
+    action_mark,
+    caption_lines,
+    diff_mark,
+    diff_ring,
+    document,
+    line,
+    player_colour,
+    rect,
+)
+
+JSON = Any
+Cell = tuple[int, int]
+SIZE = 12  # pixels per square
+NEUTRAL = "#444444"
+EMPTY = "#f6f3ec"
+GRID = "#ddd8cc"
+
+
+def _squares(state: JSON) -> Iterator[tuple[Cell, str]]:
+    width = int(state["width"])
+    for i, ch in enumerate(str(state["board"])):
+        yield (i % width, i // width), ch
+
+
+def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str:
+    width, height = int(state["width"]), int(state["height"])
+    board = str(state["board"])
+    if not (0 < width <= 256 and 0 < height <= 256):
+        raise ValueError(f"board of {width} x {height} squares")
+    w, h = width * SIZE, height * SIZE
+    body = [rect(0, 0, w, h, fill=EMPTY)]
+    body += [line(x * SIZE, 0, x * SIZE, h, stroke=GRID, stroke_width=0.5)
+             for x in range(1, width)]
+    body += [line(0, y * SIZE, w, y * SIZE, stroke=GRID, stroke_width=0.5)
+             for y in range(1, height)]
+    counts = [0] * 6
+    for (x, y), ch in _squares(state):
+        if y >= height or ch not in "12345":
+            continue
+        v = int(ch)
+        counts[v] += 1
+        fill = NEUTRAL if v == 5 else player_colour(v)
+        body.append(rect(x * SIZE + 1, y * SIZE + 1, SIZE - 2, SIZE - 2, fill=fill, rx=2,
+                         class_=f"p{v}"))
+    for x, y in sorted(marks):
+        if 0 <= x < width and 0 <= y < height:
+            body.append(action_mark(x * SIZE, y * SIZE, SIZE, SIZE, (x, y)))
+    for x, y in sorted(highlight):
+        if 0 <= x < width and 0 <= y < height:
+            body.append(diff_mark(x * SIZE - 1, y * SIZE - 1, SIZE + 2, SIZE + 2, (x, y)))
+            if len(highlight) <= 12:
+                body.append(diff_ring((x + 0.5) * SIZE, (y + 0.5) * SIZE, SIZE * 1.6))
+    lines = [f"turn {state.get('turn')}, phase {state.get('phase')}, to move "
+             f"{state.get('to_move')}, passes {state.get('passes')}",
+             "pieces " + ", ".join(f"bot {p}: {counts[p]}" for p in range(1, 5))
+             + f"; neutral {counts[5]}"]
+    if len(board) != width * height:
+        lines.append(f"the board has {len(board)} squares, not {width} x {height}")
+    if state.get("result"):
+        r = state["result"]
+        lines.append(f"over ({', '.join(map(str, r.get('reasons', [])))}), "
+                     f"winner {r.get('winner')}")
+    frozen = [i + 1 for i, f in enumerate(state.get("frozen") or []) if f]
+    if frozen:
+        lines.append(f"frozen: {', '.join(map(str, frozen))}")
+    body += caption_lines(h + 2, lines)
+    return document(w, h + 6 + 16 * len(lines), body,
+                    f"Flit board, turn {state.get('turn')}", max_width=w)
+
+
+def changed_cells(reference: JSON, engine: JSON) -> set[Cell]:
+    a, b = dict(_squares(reference)), dict(_squares(engine))
+    return {cell for cell in a.keys() | b.keys() if a.get(cell) != b.get(cell)}
+
+
+def action_cells(state: JSON, action: JSON) -> set[Cell]:
+    cells = [action.get(k) for k in ("from", "to", "at")]
+    return {(int(c[0]), int(c[1])) for c in cells if isinstance(c, list) and len(c) == 2}
+
+
+def square_label(state: JSON, field: str, index: int) -> str | None:
+    if field != "board":
+        return None
+    width = int(state["width"])
+    return f"(x {index % width}, y {index // width})"
