@@ -59,9 +59,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run exactly N rounds (replays a run exactly with --seed)")
         p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
         p.add_argument("--profile", help="rule profile (default: the catalogue's)")
-        p.add_argument("--report", metavar="DIR", help="write report.json, report.xml and "
-                                                       "trace files here")
+        p.add_argument("--report", metavar="DIR", help="write report.json, report.xml, "
+                                                       "report.html and trace files here")
         p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("report", help="(re)write report.html from a report folder's "
+                                      "report.json and trace files")
+    p.add_argument("folder", metavar="DIR", help="a folder written by certify --report")
 
     p = sub.add_parser("replay", help="re-run trace files on an engine")
     p.add_argument("traces", nargs="+", metavar="TRACE")
@@ -160,6 +164,24 @@ def cmd_certify(args: argparse.Namespace) -> int:
     return EXIT_VIOLATIONS if result.findings else EXIT_OK
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from gamecert.fuzz.report_html import write_html
+    from gamecert.schemas import first_error, read_json_file
+
+    source = Path(args.folder) / "report.json"
+    doc = read_json_file(source, UsageError)
+    problem = first_error("report", doc)
+    if problem:
+        raise UsageError(f"{source}: not a gamecert report: {problem}")
+    try:
+        path = write_html(doc, Path(args.folder))
+    except OSError as exc:
+        raise UsageError(f"{Path(args.folder) / 'report.html'}: cannot write: "
+                         f"{exc.strerror}") from None
+    print(f"report: {path}")
+    return EXIT_OK
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from gamecert.fuzz.trace import load_trace, replay
 
@@ -222,7 +244,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "fuzz": cmd_certify,
-            "replay": cmd_replay, "prove": cmd_prove, "serve": cmd_serve}
+            "report": cmd_report, "replay": cmd_replay, "prove": cmd_prove,
+            "serve": cmd_serve}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -303,5 +303,6 @@ def _boards(game: str, picture: dict[str, Any], action: JSON) -> str:
                                  for p, a, b in rows)
                        + "</tbody></table>")
         else:
-            out.append("<p class=\"note\">The two states are equal.</p>")
+            out.append("<p class=\"note\">The two states are equal: the difference lies in "
+                       "what the engine replied besides its state (see the message).</p>")
     return "\n".join(out)

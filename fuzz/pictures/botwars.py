@@ -15,7 +15,9 @@ from gamecert.fuzz.pictures.svg import (
     diff_mark,
     diff_ring,
     document,
+    extent,
     line,
+    missing_square,
     player_colour,
     polygon,
     rect,
@@ -48,8 +50,11 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
     rows, cols = int(state["rows"]), int(state["cols"])
     if not (0 < rows <= 256 and 0 < cols <= 256):
         raise ValueError(f"grid of {rows} x {cols} squares")
-    w, h = cols * SIZE, rows * SIZE
-    body = [rect(0, 0, w, h, fill=EMPTY)]
+    all_w, all_h = extent(cols, rows, highlight)
+    w, h = all_w * SIZE, all_h * SIZE
+    body = [rect(0, 0, cols * SIZE, rows * SIZE, fill=EMPTY)]
+    body += [missing_square(x, y, SIZE) for x, y in sorted(highlight)
+             if (x >= cols or y >= rows) and x < all_w and y < all_h]
     body += [line(x * SIZE, 0, x * SIZE, h, stroke=GRID, stroke_width=0.5) for x in range(1, cols)]
     body += [line(0, y * SIZE, w, y * SIZE, stroke=GRID, stroke_width=0.5) for y in range(1, rows)]
     for p in (1, 2):
@@ -85,7 +90,7 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
         if 0 <= x < cols and 0 <= y < rows:
             body.append(action_mark(x * SIZE, y * SIZE, SIZE, SIZE, (x, y)))
     for x, y in sorted(highlight):
-        if 0 <= x < cols and 0 <= y < rows:
+        if 0 <= x < all_w and 0 <= y < all_h:
             body.append(diff_mark(x * SIZE - 1, y * SIZE - 1, SIZE + 2, SIZE + 2, (x, y)))
             if len(highlight) <= 12:
                 body.append(diff_ring((x + 0.5) * SIZE, (y + 0.5) * SIZE, SIZE * 1.6))

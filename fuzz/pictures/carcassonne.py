@@ -151,8 +151,8 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
         r = state["result"]
         lines.append(f"over ({r.get('reason')}), winners {r.get('winners')}")
     body += caption_lines(h + 2, lines)
-    return document(max(w, 440), h + 6 + 16 * len(lines), body,
-                    f"Carcassonne board, {len(tiles)} tiles", max_width=560)
+    return document(max(w, 400), h + 6 + 16 * len(lines), body,
+                    f"Carcassonne board, {len(tiles)} tiles", max_width=520)
 
 
 def _contents(state: JSON) -> dict[Cell, tuple[Any, ...]]:

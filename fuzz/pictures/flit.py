@@ -12,7 +12,9 @@ from gamecert.fuzz.pictures.svg import (
     diff_mark,
     diff_ring,
     document,
+    extent,
     line,
+    missing_square,
     player_colour,
     rect,
 )
@@ -36,8 +38,11 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
     board = str(state["board"])
     if not (0 < width <= 256 and 0 < height <= 256):
         raise ValueError(f"board of {width} x {height} squares")
-    w, h = width * SIZE, height * SIZE
-    body = [rect(0, 0, w, h, fill=EMPTY)]
+    all_w, all_h = extent(width, height, highlight)
+    w, h = all_w * SIZE, all_h * SIZE
+    body = [rect(0, 0, width * SIZE, height * SIZE, fill=EMPTY)]
+    body += [missing_square(x, y, SIZE) for x, y in sorted(highlight)
+             if (x >= width or y >= height) and x < all_w and y < all_h]
     body += [line(x * SIZE, 0, x * SIZE, h, stroke=GRID, stroke_width=0.5)
              for x in range(1, width)]
     body += [line(0, y * SIZE, w, y * SIZE, stroke=GRID, stroke_width=0.5)
@@ -55,7 +60,7 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
         if 0 <= x < width and 0 <= y < height:
             body.append(action_mark(x * SIZE, y * SIZE, SIZE, SIZE, (x, y)))
     for x, y in sorted(highlight):
-        if 0 <= x < width and 0 <= y < height:
+        if 0 <= x < all_w and 0 <= y < all_h:
             body.append(diff_mark(x * SIZE - 1, y * SIZE - 1, SIZE + 2, SIZE + 2, (x, y)))
             if len(highlight) <= 12:
                 body.append(diff_ring((x + 0.5) * SIZE, (y + 0.5) * SIZE, SIZE * 1.6))

@@ -61,6 +61,21 @@ def diff_mark(x: float, y: float, w: float, h: float, cell: tuple[int, int]) -> 
                 stroke=DIFF_COLOUR, stroke_width=3)
 
 
+def extent(width: int, height: int, cells: frozenset[tuple[int, int]],
+           limit: int = 256) -> tuple[int, int]:
+    """The squares to draw: the board, grown to take in highlighted squares beyond it (a
+    square one state has and the other lacks is drawn, as missing, in both)."""
+    inside = [(x, y) for x, y in cells if 0 <= x < limit and 0 <= y < limit]
+    return (max([width] + [x + 1 for x, _ in inside]),
+            max([height] + [y + 1 for _, y in inside]))
+
+
+def missing_square(x: int, y: int, size: float) -> str:
+    """A square this state does not have."""
+    return rect(x * size, y * size, size, size, class_="missing", fill="#c9c9c9",
+                stroke="#999999", stroke_width=0.5)
+
+
 def diff_ring(cx: float, cy: float, r: float) -> str:
     """A faint red ring around a differing square, so one small square is found at once."""
     return circle(cx, cy, r, class_="diff-ring", fill="none", stroke=DIFF_COLOUR,
