@@ -14,9 +14,9 @@ from gamecert.fuzz.pictures.svg import (
     circle,
     diff_mark,
     document,
+    path,
     player_colour,
     polygon,
-    polyline,
     rect,
     text,
 )
@@ -58,40 +58,59 @@ def _tile(kind: TileKind | None, tile_id: str, rotation: int, ox: float, oy: flo
                         font_family="sans-serif"))
         return out
     turned = kind.rotated(rotation % 4)
+
+    def inward(side: int, depth: float) -> tuple[float, float]:
+        """The point `depth` (a fraction of the tile) in from the middle of `side`."""
+        mx, my = MIDPOINTS[side]
+        return mx + (0.5 - mx) * 2 * depth, my + (0.5 - my) * 2 * depth
+
     for f in turned.features:
         if f.kind != "city":
             continue
-        if len(f.sides) == 1:  # a cap along one side: a trapezoid
+        if len(f.sides) == 1:  # a cap along one side: a trapezoid, short of the corners
             s = f.sides[0]
             (ax, ay), (bx, by) = CORNERS[s], CORNERS[(s + 1) % 4]
-            mx, my = MIDPOINTS[s]
-            inx, iny = (0.5 - mx) * 0.5, (0.5 - my) * 0.5  # a quarter of the tile inwards
-            out.append(polygon([at(ax, ay), at(bx, by), at(bx + inx * 1.2, by + iny * 1.2),
-                                at(ax + inx * 1.2, ay + iny * 1.2)], fill=TOWN,
-                               stroke="#7a5a2a", stroke_width=0.8))
-        else:  # a town joining sides: a wedge to the centre from each, and a core
-            for s in f.sides:
-                out.append(polygon([at(*CORNERS[s]), at(*CORNERS[(s + 1) % 4]), at(0.5, 0.5)],
-                                   fill=TOWN, stroke=TOWN, stroke_width=0.8))
-            out.append(rect(ox + 0.32 * T, oy + 0.32 * T, 0.36 * T, 0.36 * T, fill=TOWN))
+            ix, iy = inward(s, 0.28)
+            dx, dy = (bx - ax) * 0.3, (by - ay) * 0.3
+            shape = [(ax, ay), (bx, by), (ix + dx, iy + dy), (ix - dx, iy - dy)]
+        else:  # a town joining sides: their whole edges, bowing in where a field side is
+            shape = []
+            for s in range(4):
+                if s in f.sides:
+                    shape += [CORNERS[s], CORNERS[(s + 1) % 4]]
+                else:
+                    shape.append(inward(s, 0.22))
+        out.append(polygon([at(x, y) for x, y in shape], fill=TOWN, stroke="#7a5a2a",
+                           stroke_width=0.8, class_="town"))
         if f.banner:
-            s = f.sides[0]
-            mx, my = MIDPOINTS[s]
-            bx, by = at(0.5 + (mx - 0.5) * 0.55, 0.5 + (my - 0.5) * 0.55)
+            bx, by = at(*inward(f.sides[0], 0.2))
             out.append(polygon([(bx - 4, by - 4), (bx + 4, by - 4), (bx + 4, by + 1),
                                 (bx, by + 5), (bx - 4, by + 1)], fill=BANNER, class_="banner"))
+    ends = sum(1 for f in turned.features if f.kind == "road" and len(f.sides) == 1)
+    has_town = any(f.kind == "city" for f in turned.features)
+    has_river = any(f.kind == "river" for f in turned.features)
     for f in turned.features:
         if f.kind not in ("road", "river"):
             continue
-        colour, width = (ROAD, 5) if f.kind == "road" else (RIVER, 7)
-        points = [at(*MIDPOINTS[s]) for s in f.sides]
-        route = [points[0], at(0.5, 0.5), *points[1:]]
-        out.append(polyline(route, stroke="#555" if f.kind == "road" else "#1d5f9c",
-                            stroke_width=width + 2))
-        out.append(polyline(route, stroke=colour, stroke_width=width))
-        if len(f.sides) == 1 and not turned.monastery:  # a road's end, the spring or lake
-            cx, cy = at(0.5, 0.5)
-            out.append(circle(cx, cy, 6 if f.kind == "river" else 4,
+        colour, width, edge = ((ROAD, 5, "#555") if f.kind == "road" else
+                               (RIVER, 7, "#1d5f9c"))
+        a = at(*MIDPOINTS[f.sides[0]])
+        if len(f.sides) == 2 and (f.sides[1] - f.sides[0]) % 2:  # a curve round a corner
+            b, c = at(*MIDPOINTS[f.sides[1]]), at(0.5, 0.5)
+            d = f"M{a[0]:g},{a[1]:g} Q{c[0]:g},{c[1]:g} {b[0]:g},{b[1]:g}"
+        elif len(f.sides) == 2:  # straight through
+            b = at(*MIDPOINTS[f.sides[1]])
+            d = f"M{a[0]:g},{a[1]:g} L{b[0]:g},{b[1]:g}"
+        else:
+            # one side: the road ends at a junction, a chapel, the river, the spring or
+            # lake in the middle, or, on a tile with a town and nothing else, at its gate
+            gate = f.kind == "road" and ends == 1 and has_town and not has_river
+            b = at(*inward(f.sides[0], 0.3)) if gate else at(0.5, 0.5)
+            d = f"M{a[0]:g},{a[1]:g} L{b[0]:g},{b[1]:g}"
+        out.append(path(d, stroke=edge, stroke_width=width + 2))
+        out.append(path(d, stroke=colour, stroke_width=width, class_=f.kind))
+        if len(f.sides) == 1 and not turned.monastery:
+            out.append(circle(b[0], b[1], 6 if f.kind == "river" else 3.5,
                               fill=RIVER if f.kind == "river" else "#555"))
     if turned.monastery:
         cx, cy = at(0.5, 0.5)

@@ -51,6 +51,10 @@ def polyline(points: list[tuple[float, float]], **more: object) -> str:
     return f'<polyline {attrs(points=pts, fill="none", **more)}/>'
 
 
+def path(d: str, **more: object) -> str:
+    return f'<path {attrs(d=d, fill="none", **more)}/>'
+
+
 def text(x: float, y: float, content: object, **more: object) -> str:
     return f'<text {attrs(x=_n(x), y=_n(y), **more)}>{esc(content)}</text>'
 
