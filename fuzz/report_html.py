@@ -68,7 +68,10 @@ figure{margin:0;background:#fff;border:1px solid #e6e4dc;padding:8px;border-radi
 figcaption{font-weight:600;margin-bottom:6px}
 .legend{color:#555;font-size:12.5px}
 .legend .red{color:#e00000;font-weight:700}
-table.diff{width:auto;min-width:50%}
+table.diff{width:auto;max-width:100%}
+table.diff td code{word-break:break-all}
+table.diff td:first-child code{word-break:normal;white-space:nowrap}
+pre.message{max-height:14em;overflow:auto}
 .note{color:#666;font-style:italic}
 """
 
@@ -266,12 +269,12 @@ def _trace(trace: dict[str, Any], failing: JSON, name: JSON, doc: dict[str, Any]
     tail = f"<p class=\"note\">… {more} more operations in the trace file</p>" if more > 0 \
         else ""
     at_start = " (it broke at the start)" if failing == -1 else ""
+    steps = (f"<details open><summary>steps</summary><ol class=\"trace\">{''.join(items)}</ol>"
+             f"{tail}</details>" if ops else "")
     return (f"<p>Trace <code>{e(name)}</code>: from {e(begin)}, seed "
             f"{e(trace.get('seed'))}, {len(ops)} operations{e(at_start)}. Replay it with "
             f"<code>gamecert replay {e(name)}</code> and the same <code>--engine</code> or "
-            f"<code>--engine-cmd</code> as this run ({e(doc.get('engine'))}).</p>"
-            f"<details open><summary>steps</summary><ol class=\"trace\">{''.join(items)}</ol>"
-            f"{tail}</details>")
+            f"<code>--engine-cmd</code> as this run ({e(doc.get('engine'))}).</p>" + steps)
 
 
 def _boards(game: str, picture: dict[str, Any], action: JSON) -> str:

@@ -145,4 +145,8 @@ def _diff(a: JSON, b: JSON, path: str, out: list[tuple[str, str, str]],
             if x != y:
                 out.append((f"{path}[{i}]{label(field, i)}", repr(x), repr(y)))
         return
+    if isinstance(a, str) and isinstance(b, str) and max(len(a), len(b)) > 40:
+        out.append((path, f"{len(a)} characters: {short(a, 60)}",
+                    f"{len(b)} characters: {short(b, 60)}"))
+        return
     out.append((path or "(state)", short(a), short(b)))
