@@ -93,7 +93,7 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
         if 0 <= x < all_w and 0 <= y < all_h:
             body.append(diff_mark(x * SIZE - 1, y * SIZE - 1, SIZE + 2, SIZE + 2, (x, y)))
             if len(highlight) <= 12:
-                body.append(diff_ring((x + 0.5) * SIZE, (y + 0.5) * SIZE, SIZE * 1.6))
+                body.append(diff_ring((x + 0.5) * SIZE, (y + 0.5) * SIZE, SIZE * 1.4))
     lines = [f"turn {state.get('turnsElapsed')} of {state.get('maxTurns')}, phase "
              f"{state.get('phase')}; energy squares {counts['*']}"]
     for p in (1, 2):
@@ -108,7 +108,8 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
         lines.append(f"the grid has {len(str(state['grid']))} squares, not {rows} x {cols}")
     body += caption_lines(h + 2, lines)
     return document(w, h + 6 + 16 * len(lines), body,
-                    f"Bot Wars grid, turn {state.get('turnsElapsed')}", max_width=w)
+                    f"Bot Wars grid, turn {state.get('turnsElapsed')}",
+                    max_width=w + 2 * SIZE, pad=SIZE)
 
 
 def changed_cells(reference: JSON, engine: JSON) -> set[Cell]:

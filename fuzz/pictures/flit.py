@@ -15,6 +15,7 @@ from gamecert.fuzz.pictures.svg import (
     extent,
     line,
     missing_square,
+    path,
     player_colour,
     rect,
 )
@@ -48,14 +49,18 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
     body += [line(0, y * SIZE, w, y * SIZE, stroke=GRID, stroke_width=0.5)
              for y in range(1, height)]
     counts = [0] * 6
+    # one path per colour: a full board is a thousand squares, and a report may hold dozens
+    shapes: list[list[str]] = [[] for _ in range(6)]
     for (x, y), ch in _squares(state):
         if y >= height or ch not in "12345":
             continue
         v = int(ch)
         counts[v] += 1
-        fill = NEUTRAL if v == 5 else player_colour(v)
-        body.append(rect(x * SIZE + 1, y * SIZE + 1, SIZE - 2, SIZE - 2, fill=fill, rx=2,
-                         class_=f"p{v}"))
+        shapes[v].append(f"M{x * SIZE + 1} {y * SIZE + 1}h{SIZE - 2}v{SIZE - 2}h{2 - SIZE}z")
+    for v in range(1, 6):
+        if shapes[v]:
+            body.append(path("".join(shapes[v]), fill=NEUTRAL if v == 5 else player_colour(v),
+                             class_=f"p{v}"))
     for x, y in sorted(marks):
         if 0 <= x < width and 0 <= y < height:
             body.append(action_mark(x * SIZE, y * SIZE, SIZE, SIZE, (x, y)))
@@ -63,7 +68,7 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
         if 0 <= x < all_w and 0 <= y < all_h:
             body.append(diff_mark(x * SIZE - 1, y * SIZE - 1, SIZE + 2, SIZE + 2, (x, y)))
             if len(highlight) <= 12:
-                body.append(diff_ring((x + 0.5) * SIZE, (y + 0.5) * SIZE, SIZE * 1.6))
+                body.append(diff_ring((x + 0.5) * SIZE, (y + 0.5) * SIZE, SIZE * 1.4))
     lines = [f"turn {state.get('turn')}, phase {state.get('phase')}, to move "
              f"{state.get('to_move')}, passes {state.get('passes')}",
              "pieces " + ", ".join(f"bot {p}: {counts[p]}" for p in range(1, 5))
@@ -79,7 +84,8 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
         lines.append(f"frozen: {', '.join(map(str, frozen))}")
     body += caption_lines(h + 2, lines)
     return document(w, h + 6 + 16 * len(lines), body,
-                    f"Flit board, turn {state.get('turn')}", max_width=w)
+                    f"Flit board, turn {state.get('turn')}",
+                    max_width=w + 2 * SIZE, pad=SIZE)
 
 
 def changed_cells(reference: JSON, engine: JSON) -> set[Cell]:

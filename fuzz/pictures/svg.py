@@ -46,13 +46,9 @@ def polygon(points: list[tuple[float, float]], **more: object) -> str:
     return f'<polygon {attrs(points=pts, **more)}/>'
 
 
-def polyline(points: list[tuple[float, float]], **more: object) -> str:
-    pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
-    return f'<polyline {attrs(points=pts, fill="none", **more)}/>'
-
-
 def path(d: str, **more: object) -> str:
-    return f'<path {attrs(d=d, fill="none", **more)}/>'
+    more.setdefault("fill", "none")
+    return f'<path {attrs(d=d, **more)}/>'
 
 
 def text(x: float, y: float, content: object, **more: object) -> str:
@@ -93,10 +89,9 @@ def action_mark(x: float, y: float, w: float, h: float, cell: tuple[int, int]) -
 
 
 def document(width: float, height: float, body: list[str], title: str,
-             max_width: float = 560) -> str:
+             max_width: float = 560, pad: float = 4) -> str:
     """A standalone SVG element, scaled down to `max_width` pixels when wider."""
-    # a margin, so outlines on the edge squares are not cut off
-    pad = 4
+    # a margin (`pad` on every side), so outlines on the edge squares are not cut off
     full_w, full_h = width + 2 * pad, height + 2 * pad
     scale = min(full_w, max_width) / full_w
     head = attrs(viewBox=f"{-pad} {-pad} {_n(full_w)} {_n(full_h)}",
