@@ -94,8 +94,10 @@ def _picture(finding: Finding) -> dict[str, Any]:
     """The states at the failing operation, where the lockstep had them."""
     if finding.expected is None:
         return {}
-    return {"picture": {"op": finding.op_index, "reference": finding.expected,
-                        "engine": finding.got}}
+    # an in-process engine may hand back values JSON cannot hold: keep their text
+    return {"picture": json.loads(json.dumps(
+        {"op": finding.op_index, "reference": finding.expected, "engine": finding.got},
+        default=repr))}
 
 
 def junit_xml(result: CampaignResult, rows: list[RuleRow]) -> str:

@@ -241,3 +241,35 @@ def test_malformed_states_and_games_without_drawings_get_a_placeholder() -> None
         assert svg.tag == f"{SVG_NS}svg"
         words = "".join(svg.itertext())
         assert "cannot be drawn" in words or "no board drawing" in words
+
+
+def test_engine_values_json_cannot_hold_are_kept_as_text(tmp_path: Path) -> None:
+    """An in-process engine may return a state with Python values in it; the report is still
+    written, valid, and its page still draws the reference's board."""
+    from gamecert.fuzz.campaign import CampaignResult
+    from gamecert.fuzz.lockstep import Coverage, Finding
+    from gamecert.fuzz.report import write_report
+    from gamecert.reference_engine import reference_game
+    from gamecert.spec import load_catalogue
+
+    profile = load_catalogue("flit").profile(None)
+    game = reference_game("flit")
+    state = game.observe(game.initial(profile, 0))
+    odd = {**state, "frozen": {False}, "board": object()}
+    finding = Finding(["ENGINE-AGREES"], "divergence", "states differ", -1,
+                      {"format": "gamecert-trace/1", "game": "flit", "profile": profile.id,
+                       "seed": 0, "start": {"kind": "new_game"}, "ops": []},
+                      expected=state, got=odd)
+    result = CampaignResult("flit", profile, "odd-engine", 0, None, 1, 0.1, Coverage(),
+                            [finding])
+    write_report(result, tmp_path)
+    doc = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    assert first_error("report", doc) is None
+    picture = doc["findings"][0]["picture"]
+    assert picture["op"] == -1 and picture["reference"] == state
+    assert picture["engine"]["frozen"] == "{False}"
+    text = (tmp_path / "report.html").read_text("utf-8")
+    parse_page(text)
+    reference, engine = svgs(text)
+    assert len(list(reference.iter())) > 20
+    assert "cannot be drawn" in "".join(engine.itertext())

@@ -31,9 +31,16 @@ GRID = "#ddd8cc"
 ENERGY = "#f2c200"
 
 
+def _grid(state: JSON) -> str:
+    grid = state["grid"]
+    if not isinstance(grid, str) or set(grid) - set(".12*xX"):
+        raise ValueError("the grid is not a string of . 1 2 * x X")
+    return grid
+
+
 def _squares(state: JSON) -> Iterator[tuple[Cell, str]]:
     cols = int(state["cols"])
-    for i, ch in enumerate(str(state["grid"])):
+    for i, ch in enumerate(_grid(state)):
         yield (i % cols, i // cols), ch
 
 
@@ -104,8 +111,8 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
                      + (f" ({', '.join(flags)})" if flags else ""))
     if state.get("phase") == "over":
         lines.append(f"over ({state.get('endReason')}), winner {state.get('winner') or 'none'}")
-    if len(str(state["grid"])) != rows * cols:
-        lines.append(f"the grid has {len(str(state['grid']))} squares, not {rows} x {cols}")
+    if len(_grid(state)) != rows * cols:
+        lines.append(f"the grid has {len(_grid(state))} squares, not {rows} x {cols}")
     body += caption_lines(h + 2, lines)
     return document(w, h + 6 + 16 * len(lines), body,
                     f"Bot Wars grid, turn {state.get('turnsElapsed')}",

@@ -28,15 +28,22 @@ EMPTY = "#f6f3ec"
 GRID = "#ddd8cc"
 
 
+def _board(state: JSON) -> str:
+    board = state["board"]
+    if not isinstance(board, str) or set(board) - set("012345"):
+        raise ValueError("the board is not a string of 0 to 5")
+    return board
+
+
 def _squares(state: JSON) -> Iterator[tuple[Cell, str]]:
     width = int(state["width"])
-    for i, ch in enumerate(str(state["board"])):
+    for i, ch in enumerate(_board(state)):
         yield (i % width, i // width), ch
 
 
 def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str:
     width, height = int(state["width"]), int(state["height"])
-    board = str(state["board"])
+    board = _board(state)
     if not (0 < width <= 256 and 0 < height <= 256):
         raise ValueError(f"board of {width} x {height} squares")
     all_w, all_h = extent(width, height, highlight)
@@ -79,7 +86,8 @@ def draw(state: JSON, highlight: frozenset[Cell], marks: frozenset[Cell]) -> str
         r = state["result"]
         lines.append(f"over ({', '.join(map(str, r.get('reasons', [])))}), "
                      f"winner {r.get('winner')}")
-    frozen = [i + 1 for i, f in enumerate(state.get("frozen") or []) if f]
+    flags = state.get("frozen")
+    frozen = [i + 1 for i, f in enumerate(flags) if f] if isinstance(flags, list) else []
     if frozen:
         lines.append(f"frozen: {', '.join(map(str, frozen))}")
     body += caption_lines(h + 2, lines)
