@@ -27,6 +27,9 @@ TOP_FIELDS = {"format", "game", "profile", "engine", "seed", "rounds", "budget_s
               "duration_s", "status", "unusable", "totals", "rules", "findings", "replay",
               "fingerprint"}
 MAX_OPS_SHOWN = 200
+OP_NAMES = {"legal": "legal: compare the legal actions",
+            "observe": "observe: compare the states",
+            "reload": "reload: save the state and load it back"}
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;
@@ -220,7 +223,7 @@ def _op_text(op: JSON) -> str:
         return f"{verb} <code>{e(short(op.get('action'), 300))}</code>"
     if kind == "bot_output":
         return f"bot output <code>{e(repr(op.get('text')))}</code>"
-    return e(kind)
+    return e(OP_NAMES.get(str(kind), kind))
 
 
 def _finding(game: str, f: dict[str, Any], folder: Path | None, doc: dict[str, Any]) -> str:
@@ -292,10 +295,12 @@ def _boards(game: str, picture: dict[str, Any], action: JSON) -> str:
     out = [f"<p>The states {when}:"
            + (" the engine gave no state here (a refusal, or a check that returns none); the "
               "reference's is drawn." if engine is None else "") + "</p>",
-           f"<div class=\"boards\">{''.join(figures)}</div>",
-           "<p class=\"legend\"><span class=\"red\">Red outline</span>: a square that "
-           "differs between the two states. Dashed outline: the squares the failing "
-           "operation names.</p>"]
+           f"<div class=\"boards\">{''.join(figures)}</div>"]
+    keys = ([] if engine is None else ["<span class=\"red\">Red outline</span>: a square "
+                                       "that differs between the two states."])
+    keys += ["Dashed outline: the squares the failing operation names."] if marks else []
+    if keys:
+        out.append(f"<p class=\"legend\">{' '.join(keys)}</p>")
     if engine is not None:
         rows = state_diff(game, reference, engine)
         if rows:
