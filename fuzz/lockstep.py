@@ -299,7 +299,7 @@ class Lockstep:
         self.ops.append({"op": "probe", "action": action})
         bad: list[tuple[str, str]] = []
         try:
-            accepted, _ = self.engine.apply(action)
+            reply = self.engine.apply(action)
         except Refused:
             self._judge(before, action, False, bad)
             if bad:  # an oracle says the action was legal after all
@@ -312,7 +312,7 @@ class Lockstep:
         self._judge(before, action, True, bad)
         self._resync()
         self._fail(bad, "accepted-illegal", f"engine accepted illegal action {canon(action)}",
-                   expected=before, got=accepted)
+                   expected=before, got=_state_of(reply))
         return True
 
     def _check_unchanged(self, before: JSON) -> None:
@@ -434,6 +434,11 @@ def _guarded(hook: Callable[..., Verdict], *args: Any) -> Verdict:
         return hook(*args)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         return Violation(f"cannot read the engine's state, events or action: {exc!r}")
+
+
+def _state_of(reply: Any) -> JSON:
+    """The state in an engine's apply reply (state, events), or None."""
+    return reply[0] if isinstance(reply, tuple) and len(reply) == 2 else None
 
 
 def _event_rules(events: Iterable[JSON]) -> list[str]:
