@@ -59,6 +59,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .bar .passed{background:#3d9a55}.bar .violated{background:#c9372c}
 .bar .not-exercised{background:#bbb}
 tr.harness td{color:#555}
+table.rules td:first-child,table.fingerprint td:first-child{white-space:nowrap}
 .finding{background:#fff;border:1px solid #e0ded6;border-left:5px solid #c9372c;
  border-radius:4px;padding:14px 18px;margin:16px 0}
 dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:8px 0}
