@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -273,3 +274,23 @@ def test_engine_values_json_cannot_hold_are_kept_as_text(tmp_path: Path) -> None
     reference, engine = svgs(text)
     assert len(list(reference.iter())) > 20
     assert "cannot be drawn" in "".join(engine.itertext())
+
+
+def test_report_command_draws_from_any_folder(
+        certified: tuple[str, Path, dict[str, Any]], tmp_path: Path) -> None:
+    """`gamecert report DIR` run as a program from elsewhere, as a user runs it (no source
+    folder on the import path), still draws every board."""
+    import subprocess
+    import sys
+
+    _game, folder, _doc = certified
+    page = folder / "report.html"
+    first = page.read_text("utf-8")
+    page.unlink()
+    done = subprocess.run([sys.executable, "-m", "gamecert.fuzz.cli", "report", str(folder)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    assert done.returncode == 0, done.stderr
+    again = page.read_text("utf-8")
+    assert "cannot be drawn" not in again
+    assert again == first

@@ -6,6 +6,8 @@ canonical state (schemas/carcassonne-state.schema.json); judges nothing."""
 
 from __future__ import annotations
 
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from gamecert.fuzz.pictures.svg import (
@@ -20,7 +22,12 @@ from gamecert.fuzz.pictures.svg import (
     rect,
     text,
 )
-from gamecert.reference_engine.carcassonne.tiles import TileKind, load_tiles
+from gamecert.reference_engine.carcassonne.tiles import (
+    TILES_RESOURCE,
+    TileKind,
+    TileSet,
+    parse_tiles,
+)
 
 JSON = Any
 Cell = tuple[int, int]
@@ -39,9 +46,17 @@ def _cell(value: JSON) -> Cell:
     return int(value[0]), int(value[1])
 
 
+@cache
+def _tiles() -> TileSet:
+    # Read through the installed package name: the engine's load_tiles asks for the
+    # top-level package "spec", which exists only when gamecert runs from its source folder.
+    ref = resources.files("gamecert.spec").joinpath(TILES_RESOURCE)
+    return parse_tiles(ref.read_text("utf-8"), f"spec/{TILES_RESOURCE}")
+
+
 def _tile_kind(tile_id: str) -> TileKind | None:
     try:
-        return load_tiles().get(tile_id)
+        return _tiles().get(tile_id)
     except KeyError:
         return None
 
