@@ -65,9 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run exactly N rounds (replays a run exactly with --seed)")
         p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
         p.add_argument("--profile", help="rule profile (default: the catalogue's)")
-        p.add_argument("--report", metavar="DIR", help="write report.json, report.xml and "
-                                                       "trace files here (always, whatever "
-                                                       "the outcome)")
+        p.add_argument("--report", metavar="DIR", help="write report.json, report.xml, "
+                                                       "report.html and trace files here "
+                                                       "(always, whatever the outcome)")
         p.add_argument("--baseline", metavar="FILE",
                        help="accepted departures (a previous report.json, or a JSON/TOML "
                             "list, see `gamecert baseline`): shown, but only new departures "
@@ -83,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("report", metavar="REPORT_JSON")
     p.add_argument("-o", "--output", metavar="FILE", default="accepted.json",
                    help="where to write it (default accepted.json)")
+
+    p = sub.add_parser("report", help="(re)write report.html from a report folder's "
+                                      "report.json and trace files")
+    p.add_argument("folder", metavar="DIR", help="a folder written by certify --report")
 
     p = sub.add_parser("replay", help="re-run trace files on an engine")
     p.add_argument("traces", nargs="+", metavar="TRACE")
@@ -225,6 +229,24 @@ def cmd_baseline(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from gamecert.fuzz.report_html import write_html
+    from gamecert.schemas import first_error, read_json_file
+
+    source = Path(args.folder) / "report.json"
+    doc = read_json_file(source, UsageError)
+    problem = first_error("report", doc)
+    if problem:
+        raise UsageError(f"{source}: not a gamecert report: {problem}")
+    try:
+        path = write_html(doc, Path(args.folder))
+    except OSError as exc:
+        raise UsageError(f"{Path(args.folder) / 'report.html'}: cannot write: "
+                         f"{exc.strerror}") from None
+    print(f"report: {path}")
+    return EXIT_OK
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from gamecert.fuzz.trace import load_trace, replay
 
@@ -287,8 +309,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "fuzz": cmd_certify,
-            "baseline": cmd_baseline,
-            "replay": cmd_replay, "prove": cmd_prove, "serve": cmd_serve}
+            "baseline": cmd_baseline, "report": cmd_report, "replay": cmd_replay,
+            "prove": cmd_prove, "serve": cmd_serve}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-"""Certificates: a verdict per rule, as a terminal table, JSON (schema'd) and JUnit XML.
+"""Certificates: a verdict per rule, as a terminal table, JSON (schema'd), JUnit XML and HTML
+(fuzz.report_html).
 
 Reads a finished `CampaignResult`; it must not run or change anything.
 """
@@ -13,7 +14,8 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from gamecert.fuzz.campaign import CampaignResult
-from gamecert.fuzz.lockstep import HARNESS_RULES
+from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
+from gamecert.fuzz.report_html import write_html
 from gamecert.fuzz.trace import save_trace
 from gamecert.schemas import first_error
 from gamecert.spec import load_catalogue
@@ -180,11 +182,21 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
                       "reading": None if d.reading is None else
                       {"rule": d.reading.rule, "variant": d.reading.variant},
                       "accepted": d.accepted,
-                      "ops": d.ops, "trace": t}
+                      "ops": d.ops, "trace": t, **_picture(d.finding)}
                      for i, (d, t) in enumerate(zip(result.departures, traces, strict=True), 1)],
         "replay": f"gamecert certify {result.game} --profile {result.profile.id} "
                   f"--seed {result.seed} --rounds {result.rounds}",
     }
+
+
+def _picture(finding: Finding) -> dict[str, Any]:
+    """The states at the failing operation, where the lockstep had them."""
+    if finding.expected is None:
+        return {}
+    # an in-process engine may hand back values JSON cannot hold: keep their text
+    return {"picture": json.loads(json.dumps(
+        {"op": finding.op_index, "reference": finding.expected, "engine": finding.got},
+        default=repr))}
 
 
 def junit_xml(result: CampaignResult, rows: list[RuleRow]) -> str:
@@ -226,8 +238,8 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def write_report(result: CampaignResult, directory: Path) -> Path:
-    """report.json, report.xml and one trace file per finding; returns report.json's path.
-    Written whatever the outcome, an unusable engine included."""
+    """report.json, report.xml, report.html and one trace file per finding; returns
+    report.json's path. Written whatever the outcome, an unusable engine included."""
     directory.mkdir(parents=True, exist_ok=True)
     traces: list[str | None] = []
     for i, dep in enumerate(result.departures, 1):
@@ -245,6 +257,7 @@ def write_report(result: CampaignResult, directory: Path) -> Path:
     path = directory / "report.json"
     write_atomic(path, json.dumps(doc, indent=1) + "\n")
     write_atomic(directory / "report.xml", junit_xml(result, rows) + "\n")
+    write_html(doc, directory)
     return path
 
 
