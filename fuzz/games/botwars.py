@@ -45,8 +45,9 @@ GARBAGE: tuple[str, ...] = (
     "\x00", "[" * 3000 + "]" * 3000,
 )
 
-# The seed's four battle pictures (shared/seeds/002, "Battle examples"): the field after the
-# moves, and the same field after the battles ('x' marks a botlet that died).
+# The four battle pictures of the rules text (spec/botwars.json, source seed-002, "Battle
+# examples"): the field after the moves, and the same field after the battles ('x' marks a
+# botlet that died).
 PICTURES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ((".....", ".12..", "....."), (".....", ".xx..", ".....")),
     ((".....", ".121.", "....."), (".....", ".1x1.", ".....")),
