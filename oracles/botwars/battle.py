@@ -56,7 +56,7 @@ def markers_check(t: Transition, profile: Profile) -> Verdict:
         if new != same:
             return Violation("dead markers changed outside the carrying out of a turn")
         return OK
-    want = {e["at"]: m.DEAD[m.SIDE[e["player"]]] for e in deaths}
+    want = m.death_marks(deaths)
     if new != want:
         return Violation(f"dead markers after the turn are {sorted(new.items())}, this turn's "
                          f"dead are {sorted(want.items())}")

@@ -38,8 +38,10 @@ class Readings:
     follow_own: bool
     swap_ok: bool
     first_wins: bool
+    crowd_dies: bool  # BOTWARS-MOVE-SAME-TARGET = die-there
     gather: bool
     collide_kills: bool
+    collide_there: bool  # BOTWARS-MOVE-COLLIDE = die-there
     lose_turn: bool
     every_fight: bool
     cost: int
@@ -51,6 +53,8 @@ class Readings:
     timeout_dq: bool
     max_turns: int
     tie_by_energy: bool
+    energy_on_spawn: bool  # BOTWARS-ENERGY-SQUARES = any-empty
+    number_values: bool  # BOTWARS-FORMAT-DQ = integer-value
 
     @property
     def size(self) -> int:
@@ -61,6 +65,14 @@ class Readings:
 
     def adjacent(self, square: int, diagonal: bool = False) -> frozenset[int]:
         return _adjacent(self.rows, self.cols, self.wrap, diagonal, square)
+
+    def touches_spawn(self, square: int) -> bool:
+        return square in self.spawn.values()
+
+    def energy_free(self, grid: str, square: int) -> bool:
+        """May energy be placed on `square` (BOTWARS-ENERGY-SPAWN: empty; -SQUARES: a spawn
+        point only under any-empty)?"""
+        return grid[square] == "." and (self.energy_on_spawn or not self.touches_spawn(square))
 
     def energy_due(self, turns: int) -> bool:
         if turns < 1:
@@ -97,8 +109,10 @@ def readings(profile: Profile) -> Readings:
         follow_own=v("BOTWARS-MOVE-OCCUPIED") == "follow-own",
         swap_ok=v("BOTWARS-MOVE-SWAP") == "allowed",
         first_wins=v("BOTWARS-MOVE-SAME-TARGET") == "first-wins",
+        crowd_dies=v("BOTWARS-MOVE-SAME-TARGET") == "die-there",
         gather=v("BOTWARS-MOVE-ENERGY") == "gather",
         collide_kills=v("BOTWARS-MOVE-COLLIDE") == "both-die",
+        collide_there=v("BOTWARS-MOVE-COLLIDE") == "die-there",
         lose_turn=v("BOTWARS-MOVE-INVALID") == "lose-turn",
         every_fight=v("BOTWARS-BATTLE") == "lose-every-fight",
         cost=p("BOTWARS-SPAWN", "cost"), spend_anyway=v("BOTWARS-SPAWN") == "spend-anyway",
@@ -109,6 +123,8 @@ def readings(profile: Profile) -> Readings:
         timeout_dq=v("BOTWARS-TIME-LIMIT") == "disqualify",
         max_turns=p("BOTWARS-END-TURNLIMIT", "max_turns"),
         tie_by_energy=v("BOTWARS-WINNER") == "energy-tiebreak",
+        energy_on_spawn=v("BOTWARS-ENERGY-SQUARES") == "any-empty",
+        number_values=v("BOTWARS-FORMAT-DQ") == "integer-value",
     )
 
 
@@ -201,7 +217,7 @@ def _judge_list(r: Readings, grid: str, side: int,
         if not j.broken[i] and i not in j.stays:
             by_target.setdefault(t, []).append(i)
     for group in by_target.values():
-        if len(group) > 1:
+        if len(group) > 1 and not r.crowd_dies:  # die-there: they stand, and die in step 1
             for i in (group[1:] if r.first_wins else group):
                 j.broken[i].add("BOTWARS-MOVE-SAME-TARGET")
     _mark_stage(j, 2)
@@ -329,10 +345,20 @@ def after_moves(before: JSON, events: list[JSON]) -> list[str]:
         g[e["from"]] = "."
     for e in moved:
         g[e["to"]] = LIVE[SIDE[e["player"]]]
-    for e in events:
-        if e["type"] == "died" and e["rule"] == "BOTWARS-MOVE-COLLIDE":
-            g[e["at"]] = DEAD[SIDE[e["player"]]]
+    step1 = [e for e in events if e["type"] == "died"
+             and e["rule"] in ("BOTWARS-MOVE-COLLIDE", "BOTWARS-MOVE-SAME-TARGET")]
+    for sq, char in death_marks(step1).items():
+        g[sq] = char
     return g
+
+
+def death_marks(deaths: list[JSON]) -> dict[int, str]:
+    """The dead marker each square shows for these deaths: the bot's own, or 'x' where
+    botlets of both bots died on one square (BOTWARS-MOVE-COLLIDE = die-there)."""
+    sides: dict[int, set[int]] = {}
+    for e in deaths:
+        sides.setdefault(e["at"], set()).add(SIDE[e["player"]])
+    return {sq: DEAD[next(iter(s))] if len(s) == 1 else DEAD[1] for sq, s in sides.items()}
 
 
 def after_battles(before: JSON, events: list[JSON]) -> list[str]:
