@@ -34,6 +34,7 @@ class Readings:
     spawn: dict[int, int]
     initial_energy: int
     on_field_at_start: bool
+    twice_all: bool  # BOTWARS-MOVE = all-invalid
     stay_ok: bool
     follow_own: bool
     swap_ok: bool
@@ -105,6 +106,7 @@ def readings(profile: Profile) -> Readings:
         spawn={1: p("BOTWARS-SPAWN-POINTS", "p1_spawn"), 2: p("BOTWARS-SPAWN-POINTS", "p2_spawn")},
         initial_energy=p("BOTWARS-FIRST-BOTLETS", "initial_energy"),
         on_field_at_start=v("BOTWARS-FIRST-BOTLETS") == "on-field-at-start",
+        twice_all=v("BOTWARS-MOVE") == "all-invalid",
         stay_ok=v("BOTWARS-MOVE-STAY") == "no-op",
         follow_own=v("BOTWARS-MOVE-OCCUPIED") == "follow-own",
         swap_ok=v("BOTWARS-MOVE-SWAP") == "allowed",
@@ -199,12 +201,13 @@ def _judge_list(r: Readings, grid: str, side: int,
         if there == foe or (there == own and not r.follow_own):
             b.add("BOTWARS-MOVE-OCCUPIED")
     j.stage = [0 if b else -1 for b in j.broken]
-    # a botlet named twice
+    # a botlet named twice: the later entries (first-counts), or all of them (all-invalid)
     named: set[int] = set()
+    names = [f for i, (f, _) in enumerate(moves) if not j.broken[i]]
     for i, (f, _) in enumerate(moves):
         if j.broken[i]:
             continue
-        if f in named:
+        if f in named or (r.twice_all and names.count(f) > 1):
             j.broken[i].add("BOTWARS-MOVE")
         named.add(f)
     for i, (f, t) in enumerate(moves):

@@ -80,6 +80,7 @@ class BotWarsConfig:
     spawns: tuple[int, int, int]  # indexed by side; [0] unused
     initial_energy: int
     first_on_field: bool  # BOTWARS-FIRST-BOTLETS = on-field-at-start
+    twice_all: bool  # BOTWARS-MOVE = all-invalid
     stay_ok: bool  # BOTWARS-MOVE-STAY = no-op
     follow_own: bool  # BOTWARS-MOVE-OCCUPIED = follow-own
     swap_ok: bool  # BOTWARS-MOVE-SWAP = allowed
@@ -147,6 +148,7 @@ def _config(profile: Profile) -> BotWarsConfig:
         spawns=(0, p("BOTWARS-SPAWN-POINTS", "p1_spawn"), p("BOTWARS-SPAWN-POINTS", "p2_spawn")),
         initial_energy=p("BOTWARS-FIRST-BOTLETS", "initial_energy"),
         first_on_field=v("BOTWARS-FIRST-BOTLETS") == "on-field-at-start",
+        twice_all=v("BOTWARS-MOVE") == "all-invalid",
         stay_ok=v("BOTWARS-MOVE-STAY") == "no-op",
         follow_own=v("BOTWARS-MOVE-OCCUPIED") == "follow-own",
         swap_ok=v("BOTWARS-MOVE-SWAP") == "allowed",
@@ -414,11 +416,13 @@ class BotWars:
         named: set[int] = set()
         candidates: list[tuple[int, Move]] = []
         stays: list[int] = []
+        faults = [self.single_move_fault(cfg, grid, side, move) for move in moves]
+        twice = self.named_twice(cfg, moves, faults)
         for index, move in enumerate(moves):
-            fault = self.single_move_fault(cfg, grid, side, move)
+            fault = faults[index]
             if fault is not None:
                 invalid.append(Invalid(index, move, *fault))
-            elif move[0] in named:
+            elif move[0] in named or move[0] in twice:
                 invalid.append(Invalid(index, move, "moved-twice", "BOTWARS-MOVE"))
             else:
                 named.add(move[0])
@@ -431,6 +435,20 @@ class BotWars:
             kept = self.follow(cfg, grid, side, kept, invalid)
         invalid.sort(key=lambda bad: bad.index)
         return Checked(tuple(sorted(m for _, m in kept)), tuple(sorted(stays)), tuple(invalid))
+
+    def named_twice(self, cfg: BotWarsConfig, moves: tuple[Move, ...],
+                    faults: list[tuple[str, str] | None]) -> set[int]:
+        """BOTWARS-MOVE = all-invalid: the botlets that several entries passing the
+        single-move checks name (every entry for them is invalid); empty under first-counts,
+        where only the later entries are."""
+        if not cfg.twice_all or len(moves) < 2:
+            return set()
+        seen: set[int] = set()
+        out: set[int] = set()
+        for move, fault in zip(moves, faults, strict=True):
+            if fault is None:
+                (out if move[0] in seen else seen).add(move[0])
+        return out
 
     def same_target(self, cfg: BotWarsConfig, candidates: list[tuple[int, Move]],
                     invalid: list[Invalid]) -> list[tuple[int, Move]]:

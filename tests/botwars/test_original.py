@@ -263,3 +263,20 @@ def test_the_reference_certifies_clean_under_the_original_profile() -> None:
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "CERTIFIED: 25 rules passed, 0 violated, 0 not exercised" in out.stdout
+
+
+# --- BOTWARS-MOVE: a botlet named twice (an open point the audit found) --------------------
+NAMED_TWICE = ((100, 80), (100, 101))
+
+
+@pytest.mark.parametrize(("profile", "invalid"), [("standard", [1]), ("alternate", [0, 1])])
+def test_a_botlet_named_twice(profile: str, invalid: list[int]) -> None:
+    prof = variant_of(profile, **{"BOTWARS-MOVE-INVALID": "drop-move"})
+    steps = turn_steps(prof, put(EMPTY, s100="1", s300="2"), NAMED_TWICE)
+    said = sorted(e["index"] for e in steps[0].events if e["type"] == "move-invalid")
+    assert said == invalid
+    assert steps[0].after["pending"] == ([] if 0 in invalid else [{"from": 100, "to": 80}])
+    assert_clean(steps, prof, "BOTWARS-MOVE")
+    other = variant_of("alternate" if profile == "standard" else "standard",
+                       **{"BOTWARS-MOVE-INVALID": "drop-move"})
+    assert caught(steps, other, "BOTWARS-MOVE")
