@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from gamecert.fuzz.cli import EXIT_OK, main
 from gamecert.spec import games, load_catalogue
 
 GAMES = games()
@@ -89,6 +90,22 @@ def test_every_rule_is_traced_to_a_public_source(game: str) -> None:
     for rule in cat.rules:
         line = cat.citation(rule)
         assert rule.source_section in line and cat.sources[rule.source_doc]["title"] in line
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rules_verbose_prints_the_public_citation(game: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", game, "-v"]) == EXIT_OK
+    out = capsys.readouterr().out
+    cat = load_catalogue(game)
+    cited = [line.strip() for line in out.splitlines() if line.strip().startswith("source: ")]
+    assert len(cited) == len(cat.rules)
+    for rule, line in zip(cat.rules, cited, strict=True):
+        src = cat.sources[rule.source_doc]
+        assert line == f"source: {cat.citation(rule)}"
+        assert src["competition"] in line and src["edition"] in line
+        assert (src.get("url") or src["available"]) in line
+    assert ".txt" not in out and ".md" not in out.replace("README.md", "")
 
 
 def _broken(change: str) -> dict[str, Any]:
