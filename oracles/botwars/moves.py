@@ -261,8 +261,9 @@ def _crowds_on_field(t: Transition, profile: Profile) -> Verdict:
            if e["type"] == "died" and e["rule"] == "BOTWARS-MOVE-SAME-TARGET"}
     if not want and not got:
         return NA
-    if not r.crowd_dies:
-        return Violation(f"botlets died for moving onto one square: {sorted(got, key=str)}")
+    if not r.crowd_dies:  # a crowd that should not stand is for the entry checks to name
+        return (Violation(f"botlets died for moving onto one square: {sorted(got, key=str)}")
+                if got else NA)
     problems = []
     if got != want:
         problems.append(f"botlets of one bot moving onto one square die there: "
