@@ -174,7 +174,7 @@ def _spawn_pair(r: m.Readings, grid: str) -> list[int]:
     """The mirror pairs holding a spawn point whose two squares are empty: where the
     question of this rule arises."""
     return [s for s in {min(sq, r.size - 1 - sq) for sq in r.spawn.values()}
-            if grid[s] == "." and grid[r.size - 1 - s] == "."]
+            if r.vacant(grid[s]) and r.vacant(grid[r.size - 1 - s])]
 
 
 def energy_squares_check(t: Transition, profile: Profile) -> Verdict:

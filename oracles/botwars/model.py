@@ -55,6 +55,7 @@ class Readings:
     max_turns: int
     tie_by_energy: bool
     energy_on_spawn: bool  # BOTWARS-ENERGY-SQUARES = any-empty
+    markers_empty: bool  # BOTWARS-DEAD-MARKERS = empty
     number_values: bool  # BOTWARS-FORMAT-DQ = integer-value
 
     @property
@@ -71,9 +72,15 @@ class Readings:
         return square in self.spawn.values()
 
     def energy_free(self, grid: str, square: int) -> bool:
-        """May energy be placed on `square` (BOTWARS-ENERGY-SPAWN: empty; -SQUARES: a spawn
-        point only under any-empty)?"""
-        return grid[square] == "." and (self.energy_on_spawn or not self.touches_spawn(square))
+        """May energy be placed on `square` (BOTWARS-ENERGY-SPAWN: empty, see `vacant`;
+        -SQUARES: a spawn point only under any-empty)?"""
+        return self.vacant(grid[square]) and (self.energy_on_spawn
+                                              or not self.touches_spawn(square))
+
+    def vacant(self, char: str) -> bool:
+        """Empty for spawning and energy placement: '.', or a dead marker when
+        BOTWARS-DEAD-MARKERS reads markers as empty squares."""
+        return char == "." or (self.markers_empty and char in "xX")
 
     def energy_due(self, turns: int) -> bool:
         if turns < 1:
@@ -126,6 +133,7 @@ def readings(profile: Profile) -> Readings:
         max_turns=p("BOTWARS-END-TURNLIMIT", "max_turns"),
         tie_by_energy=v("BOTWARS-WINNER") == "energy-tiebreak",
         energy_on_spawn=v("BOTWARS-ENERGY-SQUARES") == "any-empty",
+        markers_empty=v("BOTWARS-DEAD-MARKERS") == "empty",
         number_values=v("BOTWARS-FORMAT-DQ") == "integer-value",
     )
 

@@ -102,6 +102,7 @@ class BotWarsConfig:
     max_turns: int
     tie_by_energy: bool  # BOTWARS-WINNER = energy-tiebreak
     energy_on_spawn: bool  # BOTWARS-ENERGY-SQUARES = any-empty
+    markers_empty: bool  # BOTWARS-DEAD-MARKERS = empty
     number_values: bool  # BOTWARS-FORMAT-DQ = integer-value
     nbrs: tuple[tuple[int, ...], ...]  # squares adjacent to each square
     nbrs8: tuple[tuple[int, ...], ...]  # the eight around each square (energy variant)
@@ -169,6 +170,7 @@ def _config(profile: Profile) -> BotWarsConfig:
         max_turns=p("BOTWARS-END-TURNLIMIT", "max_turns"),
         tie_by_energy=v("BOTWARS-WINNER") == "energy-tiebreak",
         energy_on_spawn=v("BOTWARS-ENERGY-SQUARES") == "any-empty",
+        markers_empty=v("BOTWARS-DEAD-MARKERS") == "empty",
         number_values=v("BOTWARS-FORMAT-DQ") == "integer-value",
         nbrs=neighbour_table(rows, cols, wrap), nbrs8=neighbour_table(rows, cols, wrap, True))
 
@@ -368,9 +370,15 @@ class BotWars:
         """BOTWARS-ENERGY-SQUARES: may energy be placed on `square` when it is empty?"""
         return cfg.energy_on_spawn or square not in cfg.spawns[1:]
 
+    def vacant(self, cfg: BotWarsConfig, char: int) -> bool:
+        """BOTWARS-DEAD-MARKERS: is a square showing `char` empty for spawning and energy
+        placement ('.', or a dead marker under the empty reading)?"""
+        return char == EMPTY or (cfg.markers_empty and (char == DEAD[1] or char == DEAD[2]))
+
     def free_for_energy(self, state: BotWarsState, square: int) -> bool:
-        """BOTWARS-ENERGY-SPAWN: empty ('.') and allowed by BOTWARS-ENERGY-SQUARES."""
-        return state.grid[square] == EMPTY and self.energy_may_cover(state.cfg, square)
+        """BOTWARS-ENERGY-SPAWN: empty and allowed by BOTWARS-ENERGY-SQUARES."""
+        return (self.vacant(state.cfg, state.grid[square])
+                and self.energy_may_cover(state.cfg, square))
 
     def free_pair(self, state: BotWarsState, s: int) -> bool:
         size = state.cfg.size
@@ -381,6 +389,8 @@ class BotWars:
         """The smaller squares s of the free mirror pairs {s, size - 1 - s}."""
         cfg = state.cfg
         grid, half = state.grid, cfg.size // 2
+        if cfg.markers_empty:
+            grid = grid.translate(_CLEAR_DEAD)
         mirror = grid[::-1]
         allowed = self.energy_may_cover
         return [s for s in range(half)
@@ -687,7 +697,7 @@ class BotWars:
         if not self.may_spawn(cfg, energy[side - 1], razed[side - 1]):
             return
         spawn = cfg.spawns[side]
-        if grid[spawn] == EMPTY:
+        if self.vacant(cfg, grid[spawn]):
             grid[spawn] = BOT[side]
             energy[side - 1] -= cfg.spawn_cost
             events.append({"type": "spawned", "rule": "BOTWARS-SPAWN", "player": NAMES[side],

@@ -280,3 +280,41 @@ def test_a_botlet_named_twice(profile: str, invalid: list[int]) -> None:
     other = variant_of("alternate" if profile == "standard" else "standard",
                        **{"BOTWARS-MOVE-INVALID": "drop-move"})
     assert caught(steps, other, "BOTWARS-MOVE")
+
+
+# --- BOTWARS-DEAD-MARKERS: does a marker hold its square? (an open point the audit found) --
+@pytest.mark.parametrize(("reading", "spawned"), [("holds", False), ("empty", True)])
+def test_a_botlet_dying_on_its_own_spawn(reading: str, spawned: bool) -> None:
+    # 1 on its spawn (21) against 2 on 22: both die; then p1 could pay for a botlet on 21
+    prof = variant_of("standard", **{"BOTWARS-DEAD-MARKERS": reading})
+    grid = put(EMPTY, s21="1", s22="2", s100="1", s300="2")
+    steps = turn_steps(prof, grid, energy=(1, 0))
+    after = steps[-1].after
+    assert after["grid"][21] == ("1" if spawned else "x")
+    assert after["p1"]["energy"] == (0 if spawned else 1)
+    assert_clean(steps, prof, "BOTWARS-SPAWN", "BOTWARS-DEAD-MARKERS", "BOTWARS-BATTLE")
+    other = variant_of("standard", **{"BOTWARS-DEAD-MARKERS": "holds" if spawned else "empty"})
+    assert caught(steps, other, "BOTWARS-SPAWN")
+
+
+@pytest.mark.parametrize(("reading", "offered"), [("holds", False), ("empty", True)])
+def test_energy_on_this_turns_dead(reading: str, offered: bool) -> None:
+    prof = variant_of("standard", **{"BOTWARS-DEAD-MARKERS": reading})
+    s = energy_phase(prof, put(EMPTY, s100="1", s300="2", s150="x", s249="X"))
+    assert (150 in {o.action[1] for o in ENGINE.chance(s)}) is offered
+    judge = BY_RULE["BOTWARS-ENERGY-SPAWN"].judge
+    assert judge is not None
+    on_dead = {"type": "energy", "at": [150, 249]}
+    assert judge(ENGINE.observe(s), on_dead, offered, prof) is OK
+    assert isinstance(judge(ENGINE.observe(s), on_dead, not offered, prof), Violation)
+    if offered:
+        before = ENGINE.observe(s)
+        after, events = ENGINE.apply(s, ("energy", 150))
+        t = Transition(before, on_dead, ENGINE.observe(after), events)
+        assert t.after["grid"][150] == t.after["grid"][249] == "*"
+        for rule in ("BOTWARS-ENERGY-SPAWN", "BOTWARS-DEAD-MARKERS"):
+            check = BY_RULE[rule].check
+            assert check is not None and check(t, prof) is OK, rule
+        held = variant_of("standard", **{"BOTWARS-DEAD-MARKERS": "holds"})
+        check = BY_RULE["BOTWARS-DEAD-MARKERS"].check
+        assert check is not None and isinstance(check(t, held), Violation)
