@@ -136,8 +136,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(f"  {r.id:<{width}}  {r.title}" + (f"  ({params})" if params else "") + variant)
         if args.verbose:
             print(f"  {'':<{width}}  {r.text}")
-            print(f"  {'':<{width}}  source: {cat.sources[r.source_doc]['file']}, "
-                  f"section {r.source_section!r}")
+            print(f"  {'':<{width}}  source: {cat.citation(r)}")
             if r.interpretation:
                 print(f"  {'':<{width}}  open point: {r.interpretation.question}")
                 for vid, text in r.interpretation.variants.items():

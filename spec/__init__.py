@@ -1,8 +1,9 @@
 """Rule catalogues: each game's rules as data, with ids, sources, parameters and variants.
 
 A catalogue is `spec/<game>.json`, validated by `schemas/catalogue.schema.json` and then by
-the cross-reference checks below. Engines read their parameters from a `Profile`, so a rule
-change is a data change.
+the cross-reference checks below. Every rule cites a public document by id and section
+(docs/sources.md lists them); nothing here reads a file outside the package. Engines read
+their parameters from a `Profile`, so a rule change is a data change.
 """
 
 from __future__ import annotations
@@ -86,6 +87,14 @@ class Catalogue:
     @property
     def rule_ids(self) -> list[str]:
         return [r.id for r in self.rules]
+
+    def citation(self, rule: Rule) -> str:
+        """Where `rule` comes from, for a reader: the public document, its section, and the
+        address where the public can get it."""
+        src = self.sources[rule.source_doc]
+        where = src.get("url") or src["available"]
+        return (f"{src['competition']}, {src['edition']}: {src['title']}; "
+                f"section {rule.source_section!r} ({where})")
 
     def profile(self, profile_id: str | None = None) -> Profile:
         pid = profile_id or self.default_profile
