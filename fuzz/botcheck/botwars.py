@@ -206,13 +206,15 @@ def _dumps(doc: JSON) -> str:
 
 class BotWarsCodec:
     game = "botwars"
-    seats = (1, 2)
     variants = {
         "stdio": "one JSON document per line on the bot's stdin, its JSON move list as one "
                  "line on stdout",
         "http": "the document POSTed to the bot's own web server (the original deployment); "
                 "its URL is --bot-url or the server's first stdout line",
     }
+
+    def seats(self, profile: Profile) -> tuple[int, ...]:
+        return 1, 2
 
     def limits(self, profile: Profile) -> Limits:
         return Limits(float(profile.param("BOTWARS-TIME-LIMIT", "limit_ms")),

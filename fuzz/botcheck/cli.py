@@ -71,15 +71,17 @@ def _options(args: argparse.Namespace, game: str, profile_id: str | None,
     except NoCodec as exc:
         raise BadUsage(str(exc)) from None
     profile = load_catalogue(game).profile(profile_id)
-    if seat not in codec.seats:
-        raise BadUsage(f"--seat must be one of {', '.join(map(str, codec.seats))} for {game}")
-    if len(commands_in) > len(codec.seats):
-        raise BadUsage(f"{game} has {len(codec.seats)} seats; {len(commands_in)} bots given")
+    seats = codec.seats(profile)
+    if seat not in seats:
+        raise BadUsage(f"--seat must be one of {', '.join(map(str, seats))} for {game} "
+                       f"(profile {profile.id})")
+    if len(commands_in) > len(seats):
+        raise BadUsage(f"{game} has {len(seats)} seats; {len(commands_in)} bots given")
     variant = getattr(args, "variant", None)
     if variant is not None and variant not in codec.variants:
         raise BadUsage(f"unknown protocol variant {variant!r} for {game} (known: "
                        f"{', '.join(codec.variants)})")
-    others = [s for s in codec.seats if s != seat]
+    others = [s for s in seats if s != seat]
     commands = {seat: commands_in[0]}
     for s, cmd in zip(others, commands_in[1:], strict=False):
         commands[s] = cmd

@@ -150,11 +150,13 @@ class FlitTable:
 
 class FlitCodec:
     game = "flit"
-    seats = (1, 2, 3, 4)
     variants = {
         "first-line": "the bot's number (1-4) is the first line on its stdin, before any update",
         "argument": "the bot's number (1-4) is the program's last command-line argument",
     }
+
+    def seats(self, profile: Profile) -> tuple[int, ...]:
+        return 1, 2, 3, 4
 
     def limits(self, profile: Profile) -> Limits:
         return Limits(float(profile.param("FLIT-TIME-LIMIT", "limit_ms")), "FLIT-TIME-LIMIT",

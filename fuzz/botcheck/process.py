@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 from gamecert.fuzz.botcheck.transcript import Transcript
 
@@ -151,6 +152,9 @@ class BotProcess:
     def __init__(self, command: str | list[str], *, cwd: Path | None = None,
                  extra_args: list[str] | None = None, stdio: bool = True) -> None:
         self.args = split_command(command) + list(extra_args or [])
+        if cwd is not None:  # paths the user gave relative to here still name their files
+            self.args = [str(Path(a).resolve()) if not Path(a).is_absolute()
+                         and Path(a).exists() else a for a in self.args]
         self.cwd = cwd
         self.stderr_tail = b""
         self._stderr_lock = threading.Lock()
@@ -165,17 +169,22 @@ class BotProcess:
             raise BotUnusable(f"bot command not executable: {self.args[0]!r}") from None
         except OSError as exc:
             raise BotUnusable(f"cannot start the bot {self.args[0]!r}: {exc.strerror}") from None
-        # stderr is the bot's own log: drained all the time (so it never blocks the bot),
-        # only its tail is kept for the report
-        self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
+        # stderr is the bot's own log (and stdout too when the protocol is not on stdio):
+        # drained all the time, so it never blocks the bot; only its tail is kept
+        self._drain = threading.Thread(target=self._drain_log, args=(self.proc.stderr,),
+                                       daemon=True)
         self._drain.start()
+        self._drain_out: threading.Thread | None = None
+        if not stdio:
+            self._drain_out = threading.Thread(target=self._drain_log,
+                                               args=(self.proc.stdout,), daemon=True)
+            self._drain_out.start()
 
     @property
     def name(self) -> str:
         return " ".join(shlex.quote(a) for a in self.args)
 
-    def _drain_stderr(self) -> None:
-        stream = self.proc.stderr
+    def _drain_log(self, stream: IO[bytes] | None) -> None:
         assert stream is not None
         with contextlib.suppress(OSError, ValueError):
             while True:
@@ -245,6 +254,8 @@ class BotProcess:
                 if stream is not None:
                     stream.close()
         self._drain.join(timeout=1)
+        if self._drain_out is not None:
+            self._drain_out.join(timeout=1)
         with contextlib.suppress(OSError):
             if proc.stderr is not None:
                 proc.stderr.close()

@@ -145,8 +145,8 @@ class Table(Protocol):
 class Codec(Protocol):
     game: str
     variants: dict[str, str]  # protocol variants a competition may use, the first the default
-    seats: tuple[int, ...]
 
+    def seats(self, profile: Profile) -> tuple[int, ...]: ...
     def limits(self, profile: Profile) -> Limits: ...
     def open_table(self, ctx: GameContext, state: Any) -> Table: ...
 

@@ -27,10 +27,11 @@ def check(game: str, name: str, *, max_queries: int | None = 60, games: int = 1,
           time_scale: float = 1.0) -> RunResult:
     commands = {seat: bot_command(game, name)}
     codec = codec_for(game)
-    free = [s for s in codec.seats if s != seat]
+    prof = load_catalogue(game).profile(profile)
+    free = [s for s in codec.seats(prof) if s != seat]
     for s, other in zip(free, others or [], strict=False):
         commands[s] = bot_command(game, other)
-    options = RunOptions(game, load_catalogue(game).profile(profile), commands, seat,
+    options = RunOptions(game, prof, commands, seat,
                          seed=seed, games=games, budget=None, max_queries=max_queries,
                          variant=variant, time_scale=time_scale)
     return run(codec, options)

@@ -44,13 +44,15 @@ def test_correct_bot_in_every_seat_with_the_argument_variant() -> None:
     ("short_frame.py", "FLIT-PROTO-REPLY", "not-a-move", "lost turn", 5),
     ("debug_print.py", "FLIT-PROTO-REPLY", "not-a-move", "lost turn", 7),
     ("crash.py", "BOT-ALIVE", "crash", "frozen", 10),
-    ("chatty.py", "FLIT-PROTO-REPLY", "unasked-output", "lost turn", 2),
+    # when its extra lines arrive depends on the scheduler: within the first few requests
+    ("chatty.py", "FLIT-PROTO-REPLY", "unasked-output", "lost turn", None),
 ])
-def test_faulty_bots(name: str, rule: str, kind: str, verdict: str, query: int) -> None:
+def test_faulty_bots(name: str, rule: str, kind: str, verdict: str, query: int | None) -> None:
     result = check("flit", name)
     found = [f for f in result.findings.failures if (f.rule, f.kind) == (rule, kind)]
     assert found, fails(result)
-    assert found[0].verdict == verdict and found[0].query == query
+    assert found[0].verdict == verdict
+    assert found[0].query == query if query is not None else found[0].query <= 5
     assert found[0].exchange, "a finding shows the bytes exchanged"
     assert result.status == "findings"
 
