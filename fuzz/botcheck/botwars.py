@@ -206,6 +206,7 @@ def _dumps(doc: JSON) -> str:
 
 class BotWarsCodec:
     game = "botwars"
+    mid_game_starts = True  # every request carries the whole state
     variants = {
         "stdio": "one JSON document per line on the bot's stdin, its JSON move list as one "
                  "line on stdout",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,9 @@ from gamecert.fuzz.botcheck.runner import (
     run,
     scaled_limits,
 )
+from gamecert.fuzz.botcheck.search import search
+from gamecert.reference_engine import reference_game
+from gamecert.reference_engine.contract import BadState
 from gamecert.spec import CatalogueError, games, load_catalogue
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
@@ -53,6 +57,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--time-scale", type=float, default=1.0, metavar="F",
                    help="multiply every time limit by F: this machine is F times slower "
                         "than the competition's (default 1)")
+    p.add_argument("--no-search", action="store_true",
+                   help="only play random games; by default Hypothesis also chooses games "
+                        "(moves, draws, starts) to find rare positions that break the bot, "
+                        "and shrinks each failure to the shortest game that shows it")
     p.add_argument("--report", metavar="DIR",
                    help="write report.json, report.xml and one trace per finding here")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
@@ -113,7 +121,19 @@ def cmd_bot_check(args: argparse.Namespace) -> int:
           f"{options.variant or next(iter(codec.variants))}, seed {options.seed}, "
           + (f"{options.games} games" if options.games else f"budget {options.budget:g} s"),
           flush=True)
+    started = time.monotonic()
+    if not args.no_search and options.budget is not None:
+        options.budget /= 2  # half for random games, half for the search
     result = run(codec, options)
+    if not args.no_search and not result.unusable:
+        if options.progress:
+            options.progress("search: Hypothesis chooses the games and shrinks failures")
+        # with --games, the search may take half of --budget (its default) for its games
+        # and its shrinking
+        left = (args.budget / 2 if options.games else
+                max(1.0, args.budget - (time.monotonic() - started)))
+        search(codec, options, result, options.games or 200, left)
+        result.duration = time.monotonic() - started
     if result.unusable:
         print(summary(result))
         return EXIT_UNUSABLE
@@ -151,11 +171,18 @@ def cmd_replay_bot(args: argparse.Namespace) -> int:
         findings = Findings()
         timings = {options.seat: Timing(scaled_limits(codec, options).reply_ms)}
         try:
+            start = doc.get("start")
+            state = (None if start is None else
+                     reference_game(options.game).load(options.profile, start))
             _, new = play_game(codec, options, 1, chooser, findings, timings,
-                               stop_at_failure=True)
+                               stop_at_failure=True, start=state)
         except BotUnusable as exc:
             print(f"BOT UNUSABLE: {exc}")
             return EXIT_UNUSABLE
+        except BadState as exc:
+            print(f"gamecert: error: {path}: the trace's start is not a position: {exc}",
+                  file=sys.stderr)
+            return EXIT_BAD_INPUT
         fails = [f for f in new if f.severity == FAIL]
         if not fails:
             print(f"{path}: clean: the bot played the traced game without a finding "

@@ -150,6 +150,8 @@ class FlitTable:
 
 class FlitCodec:
     game = "flit"
+    mid_game_starts = True  # a position is delivered as updates of every non-empty square
+    search_queries = 150
     variants = {
         "first-line": "the bot's number (1-4) is the first line on its stdin, before any update",
         "argument": "the bot's number (1-4) is the program's last command-line argument",

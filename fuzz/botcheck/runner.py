@@ -105,6 +105,7 @@ class GameRecord:
     ended: str  # "over", "stopped" (a bot out), "cut" (max queries)
     scores: list[int]
     choices: list[JSON]
+    final_state: Any = None
 
 
 @dataclass
@@ -186,13 +187,16 @@ def scaled_limits(codec: Codec, options: RunOptions) -> Limits:
 
 def play_game(codec: Codec, options: RunOptions, number: int, chooser: Chooser,
               findings: Findings, timings: dict[int, Timing], *,
-              stop_at_failure: bool = False) -> tuple[GameRecord, list[Finding]]:
-    """One game from the start; the bots are started fresh for it."""
+              stop_at_failure: bool = False, start: Any = None) -> tuple[GameRecord, list[Finding]]:
+    """One game from the start (or from `start`, a mid-game position, where the protocol
+    can deliver one); the bots are started fresh for it."""
     game = reference_game(options.game)
     limits = scaled_limits(codec, options)
     ctx = GameContext(options, limits, number, findings, timings, game, chooser)
-    state = game.initial(options.profile)
+    state = game.initial(options.profile) if start is None else start
     table = codec.open_table(ctx, state)
+    if start is not None:  # what the bots must learn of the position first
+        table.after(game.initial(options.profile), None, start, [])
     steps, ended = 0, "over"
     try:
         while game.current(state) != TERMINAL:
@@ -227,7 +231,7 @@ def play_game(codec: Codec, options: RunOptions, number: int, chooser: Chooser,
             if seat in timings:
                 timings[seat].end_game()
     record = GameRecord(number, steps, ctx.queries.get(options.seat, 0), ended,
-                        game.scores(state), list(getattr(chooser, "record", [])))
+                        game.scores(state), list(getattr(chooser, "record", [])), state)
     return record, ctx.new_findings
 
 
@@ -271,7 +275,8 @@ def trace_document(options: RunOptions, number: int, choices: list[JSON],
     """What `gamecert replay --bot-cmd` needs to play the game that showed `f` again."""
     return {"format": "gamecert-bot-trace/1", "game": options.game,
             "profile": options.profile.id, "seat": options.seat, "seed": options.seed,
-            "game_number": number, "variant": options.variant, "choices": choices[:f.at_choice],
+            "game_number": number, "variant": options.variant, "start": None, "shrunk": False,
+            "choices": choices[:f.at_choice],
             "finding": {"rule": f.rule, "kind": f.kind, "verdict": f.verdict,
                         "query": f.query, "message": f.message}}
 

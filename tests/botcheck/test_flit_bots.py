@@ -82,12 +82,14 @@ def test_crash_shows_exit_and_stderr() -> None:
 
 def test_command_exit_codes_report_and_replay(tmp_path: Path) -> None:
     good = gamecert("bot-check", "flit", "--bot-cmd", bot_command("flit", "good.py"),
-                    "--games", "1", "--max-queries", "50", "--time-scale", "4", "-q")
+                    "--games", "1", "--max-queries", "50", "--time-scale", "4", "-q",
+                    "--no-search")
     assert good.returncode == 0, good.stderr
     assert "CLEAN" in good.stdout and "seed 0" in good.stdout and "p99" in good.stdout
     out = tmp_path / "out"
     bad = gamecert("bot-check", "flit", "--bot-cmd", bot_command("flit", "short_frame.py"),
-                   "--games", "1", "--max-queries", "20", "--report", str(out), "-q")
+                   "--games", "1", "--max-queries", "20", "--report", str(out), "-q",
+                   "--no-search")
     assert bad.returncode == 1, bad.stderr
     assert "[FLIT-PROTO-REPLY] not-a-move, verdict: lost turn" in bad.stdout
     doc = json.loads((out / "report.json").read_text())

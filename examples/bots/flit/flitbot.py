@@ -49,8 +49,8 @@ class Board:
 
     def choose(self) -> str:
         moves = self.moves()
-        if not moves:
-            x, y = self.mine()[0]
+        if not moves:  # no move: origin = destination (any square will do)
+            x, y = (self.mine() or [(0, 0)])[0]
             return f"{x} {y} {x} {y}"
         return " ".join(map(str, self.rng.choice(moves)))
 
