@@ -4,6 +4,7 @@ per finding, in the style of certify's reports (fuzz/report.py). Reads results o
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -14,7 +15,20 @@ from gamecert.fuzz.botcheck.transcript import render_excerpt
 from gamecert.spec import load_catalogue
 
 SPEED_NOTE = ("Times are this machine's. The competition's machines may be slower or busier: "
-              "keep a margin (a bot at 80 % of a limit here can time out there).")
+              "keep a margin (a bot at 80 % of a limit here can time out there); "
+              "--time-scale F checks against limits F times as long (F < 1: a stricter "
+              "check, as on an arena machine 1/F times slower).")
+
+
+def machine_note() -> str:
+    """How loaded this machine was: measured times on a busy machine run long."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return f"This machine: {cores} cores."
+    busy = " (busy: times here may run long)" if load > cores else ""
+    return f"This machine: {cores} cores, load average {load:.1f} over the last minute{busy}."
 
 
 def protocol_rules(result: RunResult) -> list[tuple[str, str]]:
@@ -66,6 +80,7 @@ def render(result: RunResult) -> str:
                      f"{t.game_limit_ms:g} ms")
         lines.append(line)
     lines.append(SPEED_NOTE)
+    lines.append(machine_note())
     for i, f in enumerate(result.findings.items, 1):
         lines.append("")
         lines.append(describe(i, f))
@@ -102,7 +117,7 @@ def report_document(result: RunResult, traces: list[str | None]) -> dict[str, An
         "games": [{"number": g.number, "steps": g.steps, "queries": g.queries,
                    "ended": g.ended, "scores": g.scores} for g in result.games],
         "timing": {str(k): t.to_json() for k, t in result.timings.items()},
-        "speed_note": SPEED_NOTE,
+        "speed_note": SPEED_NOTE + " " + machine_note(),
         "rules": rule_rows(result),
         "findings": [dict(f.to_json(), number=i, trace=t)
                      for i, (f, t) in enumerate(zip(result.findings.items, traces,

@@ -79,6 +79,10 @@ class Limits:
     game_rule: str | None = None
     warn_at: float = 0.8  # a reply over this share of a limit is a warning
     grace_ms: float = 1000.0  # how long past the limit we still wait, to measure
+    first_reply_ms: float | None = None  # a longer limit for the first reply (CodinGame)
+
+    def for_query(self, query: int) -> float:
+        return self.first_reply_ms if query == 1 and self.first_reply_ms else self.reply_ms
 
 
 @dataclass
@@ -106,6 +110,7 @@ class GameRecord:
     scores: list[int]
     choices: list[JSON]
     final_state: Any = None
+    startup_s: float = 0.0  # starting the bots until each waits for its first query
 
 
 @dataclass
@@ -181,6 +186,7 @@ def scaled_limits(codec: Codec, options: RunOptions) -> Limits:
     k = options.time_scale
     if k != 1.0:
         limits.reply_ms *= k
+        limits.first_reply_ms = limits.first_reply_ms * k if limits.first_reply_ms else None
         limits.game_ms = limits.game_ms * k if limits.game_ms else None
     return limits
 
@@ -194,7 +200,13 @@ def play_game(codec: Codec, options: RunOptions, number: int, chooser: Chooser,
     limits = scaled_limits(codec, options)
     ctx = GameContext(options, limits, number, findings, timings, game, chooser)
     state = game.initial(options.profile) if start is None else start
+    t0 = time.monotonic()
     table = codec.open_table(ctx, state)
+    for bot in table.bots.values():  # start-up is not the first reply's time
+        if not bot.started:
+            bot.started = True
+            bot.process.settle()
+    startup = time.monotonic() - t0
     if start is not None:  # what the bots must learn of the position first
         table.after(game.initial(options.profile), None, start, [])
     steps, ended = 0, "over"
@@ -231,7 +243,8 @@ def play_game(codec: Codec, options: RunOptions, number: int, chooser: Chooser,
             if seat in timings:
                 timings[seat].end_game()
     record = GameRecord(number, steps, ctx.queries.get(options.seat, 0), ended,
-                        game.scores(state), list(getattr(chooser, "record", [])), state)
+                        game.scores(state), list(getattr(chooser, "record", [])), state,
+                        startup)
     return record, ctx.new_findings
 
 

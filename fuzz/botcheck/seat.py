@@ -82,7 +82,8 @@ class BotSeat:
         # reader would; it says nothing about the bot's speed
         waiting = bool(self.channel.buf) and complete(self.channel.buf) is not None
         now = time.monotonic()
-        deadline = now + (limits.reply_ms + limits.grace_ms) / 1000
+        limit = limits.for_query(query)
+        deadline = now + (limit + limits.grace_ms) / 1000
         try:
             sent = self.channel.send(payload, deadline)
         except ChannelClosed:
@@ -106,15 +107,16 @@ class BotSeat:
         ms = (at - sent) * 1000
         self.timing.record(ms)
         self.answered += 1
-        return self.timed(Reply(LATE if ms > limits.reply_ms else OK, data, ms, query))
+        return self.timed(Reply(LATE if ms > limit else OK, data, ms, query))
 
     def timed(self, reply: Reply) -> Reply:
         """Warnings for replies close to a limit (80 % by default)."""
         limits = self.ctx.limits
-        if reply.status == OK and reply.ms > limits.warn_at * limits.reply_ms:
+        limit = limits.for_query(reply.query)
+        if reply.status == OK and reply.ms > limits.warn_at * limit:
             self.finding(limits.reply_rule, "none", "near-limit",
                          f"a reply took {reply.ms:.1f} ms, over "
-                         f"{limits.warn_at:.0%} of the {limits.reply_ms:g} ms limit",
+                         f"{limits.warn_at:.0%} of the {limit:g} ms limit",
                          "nothing yet: the reply was in time, but a slower machine or a "
                          "busier arena would make it a time-out", reply.query, WARN)
         total = self.timing.current_total
