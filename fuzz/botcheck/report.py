@@ -44,18 +44,25 @@ _MOVE_RULES = {"FLIT-MOVE-VALID", "BOTWARS-MOVE-INVALID", "CARC-PLACE-MATCH"}
 
 
 def rule_rows(result: RunResult) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for rid, title in protocol_rules(result):
         found = [i for i, f in enumerate(result.findings.items, 1) if f.rule == rid]
         fails = [i for i in found if result.findings.items[i - 1].severity != WARN]
         verdict = "violated" if fails else "warning" if found else "passed"
         rows.append({"id": rid, "title": title, "verdict": verdict, "findings": found})
-    known = {r["id"] for r in rows}
-    for i, f in enumerate(result.findings.items, 1):  # a rule outside the list above
-        if f.rule not in known:
-            known.add(f.rule)
-            rows.append({"id": f.rule, "title": f.rule, "verdict": "violated",
-                         "findings": [i]})
+    by_id = {r["id"]: r for r in rows}
+    titles = {r.id: r.title for r in load_catalogue(result.game).rules}
+    for i, f in enumerate(result.findings.items, 1):  # rules outside the list above
+        row = by_id.get(f.rule)
+        if row is None:
+            row = by_id[f.rule] = {"id": f.rule, "title": titles.get(f.rule, f.rule),
+                                   "verdict": "warning", "findings": list[int]()}
+            rows.append(row)
+        numbers: list[int] = row["findings"]
+        if i not in numbers:
+            numbers.append(i)
+        if f.severity != WARN:
+            row["verdict"] = "violated"
     return rows
 
 
