@@ -5,6 +5,16 @@ Stdin lines `x y c` (a square changed colour) and `M` (move now); one stdout lin
 move, five in a row freeze the bot (FLIT-FREEZE). How a bot learns its own number is an open
 point of the source; the variants below are the readings a competition may use.
 
+The grammar (FLIT-PROTO-UPDATES, FLIT-PROTO-REPLY; the referee's regular expression is the
+reply's exact form):
+
+    to the bot   = [number NL] *(update / request)     ; number: variant first-line
+    update       = int SP int SP colour NL             ; x y c, colour 0-5
+    request      = "M" NL
+    reply        = *WS int 1*WS int 1*WS int 1*WS int *WS [CR] NL   ; x0 y0 x1 y1
+    int          = ["-"] 1*DIGIT                        ; its value must be on the board
+    WS           = SP / TAB
+
 Lines are read as a line reader reads them: a line the bot writes without being asked (a
 debug print, a second line) is the reply to the next `M`, exactly as the real engine would
 take it. This module must not judge moves itself: the reference referee does.

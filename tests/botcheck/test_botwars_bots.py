@@ -82,3 +82,31 @@ def test_http_bot_with_a_url_that_does_not_listen_is_unusable() -> None:
                    "http://127.0.0.1:9/", "--bot-cmd", bot_command("botwars", "good.py"),
                    "--games", "1")
     assert out.returncode == 3 and "nothing listens" in out.stdout
+
+
+def test_requests_and_replies_match_the_protocol_schema() -> None:
+    import random
+
+    from gamecert.reference_engine import reference_game
+    from gamecert.reference_engine.contract import CHANCE, TERMINAL
+    from gamecert.schemas import first_error
+    from gamecert.spec import load_catalogue
+
+    game = reference_game("botwars")
+    state = game.initial(load_catalogue("botwars").profile())
+    rng = random.Random(3)
+    seen = 0
+    while game.current(state) != TERMINAL:
+        who = game.current(state)
+        if who != CHANCE:
+            view = game.bot_view(state, "p1" if who == 1 else "p2", "g")
+            assert first_error("botwars-bot", view) is None
+            seen += 1
+        chance = who == CHANCE
+        action = game.random_chance(state, rng) if chance else game.random_action(state, rng)
+        state, _ = game.apply(state, action)
+    assert seen > 50
+    assert first_error("botwars-bot", [{"from": 21, "to": 22}]) is None
+    assert first_error("botwars-bot", []) is None
+    assert first_error("botwars-bot", {"moves": []}) is not None
+    assert first_error("botwars-bot", [{"from": 21}]) is not None

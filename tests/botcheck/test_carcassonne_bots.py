@@ -109,3 +109,30 @@ def test_updates_are_censored_and_indexed(tmp_path: Path) -> None:
     assert others and all(e["player_id"] != 1 and "tiles" not in e for e in others)
     assert "event_river_phase_completed" in kinds and "event_player_turn_started" in kinds
     assert {"public_move_place_tile", "move_place_meeple_pass"} <= set(kinds)
+
+
+def test_every_event_sent_matches_the_protocol_schema(tmp_path: Path) -> None:
+    from gamecert.fuzz.botcheck.protocols import codec_for
+    from gamecert.fuzz.botcheck.runner import RunOptions, run
+    from gamecert.schemas import first_error
+
+    record = tmp_path / "seen.jsonl"
+    os.environ["RECORD"] = str(record)
+    try:
+        bot = f"{sys.executable} {Path(__file__).parent / 'record_bot.py'}"
+        options = RunOptions("carcassonne", load_catalogue("carcassonne").profile(),
+                             {1: bot, 2: bot}, 1, games=2, budget=None, time_scale=4)
+        assert run(codec_for("carcassonne"), options).status == "clean"
+    finally:
+        del os.environ["RECORD"]
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    assert len({e["event_type"] for e in events}) >= 10
+    for e in events:
+        query = {"query_type": "query_place_tile", "update": {"7": e}}
+        assert first_error("carcassonne-bot", query) is None, e
+    good = {"event_type": "move_place_tile", "player_id": 0, "player_tile_index": 1,
+            "tile": {"tile_type": "R2", "pos": [85, 84], "rotation": 0}}
+    assert first_error("carcassonne-bot", good) is None
+    assert first_error("carcassonne-bot", {**good, "event_type": "move_fly"}) is not None
+    assert first_error("carcassonne-bot", {"query_type": "query_place_tile",
+                                           "update": {"x": {}}}) is not None
