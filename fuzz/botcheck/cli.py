@@ -27,6 +27,7 @@ from gamecert.fuzz.botcheck.runner import (
 from gamecert.fuzz.botcheck.search import search
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import BadState
+from gamecert.schemas import first_error
 from gamecert.spec import CatalogueError, games, load_catalogue
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
@@ -48,8 +49,9 @@ def add_parser(sub: Any) -> None:
                        help="play games until this long has passed (default 20)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--profile", help="rule profile (default: the catalogue's)")
-    p.add_argument("--variant", help="protocol variant of the competition (see --help of "
-                                     "the game's codec; default: the first)")
+    p.add_argument("--variant", help="the arena's protocol variant: flit first-line (default) "
+                                     "or argument (how the bot learns its number); botwars "
+                                     "stdio (default) or http; carcassonne syncs-2025")
     p.add_argument("--bot-url", help="Bot Wars over HTTP: the bot's URL (default: its "
                                      "first stdout line)")
     p.add_argument("--max-queries", type=int, metavar="N",
@@ -155,8 +157,10 @@ def cmd_replay_bot(args: argparse.Namespace) -> int:
     for path in args.traces:
         try:
             doc = json.loads(Path(path).read_text("utf-8"))
-            if not (isinstance(doc, dict) and doc.get("format") == "gamecert-bot-trace/1"):
-                raise BadUsage(f"{path}: not a bot-check trace (format gamecert-bot-trace/1)")
+            problem = first_error("bot-trace", doc)
+            if problem:
+                raise BadUsage(f"not a bot-check trace (schemas/bot-trace.schema.json): "
+                               f"{problem}")
             options = _options(argparse.Namespace(seed=doc.get("seed", 0),
                                                   variant=doc.get("variant")),
                                doc["game"], doc["profile"], [args.bot_cmd], doc["seat"])

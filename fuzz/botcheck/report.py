@@ -12,6 +12,7 @@ from xml.etree import ElementTree as ET
 from gamecert.fuzz.botcheck.findings import HARNESS_RULES, WARN, Finding
 from gamecert.fuzz.botcheck.runner import RunResult
 from gamecert.fuzz.botcheck.transcript import render_excerpt
+from gamecert.schemas import first_error
 from gamecert.spec import load_catalogue
 
 SPEED_NOTE = ("Times are this machine's. The competition's machines may be slower or busier: "
@@ -160,7 +161,11 @@ def write_report(result: RunResult, directory: Path) -> Path:
         (directory / "traces").mkdir(exist_ok=True)
         (directory / name).write_text(json.dumps(f.trace, indent=1) + "\n", "utf-8")
         traces.append(name)
+    doc = report_document(result, traces)
+    problem = first_error("bot-report", doc)
+    if problem:  # our own bug; say so rather than write a report that lies about its shape
+        raise RuntimeError(f"report does not match schemas/bot-report.schema.json: {problem}")
     path = directory / "report.json"
-    path.write_text(json.dumps(report_document(result, traces), indent=1) + "\n", "utf-8")
+    path.write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
     (directory / "report.xml").write_text(junit_xml(result) + "\n", "utf-8")
     return path

@@ -109,3 +109,13 @@ def test_command_bad_usage_and_unusable_bot() -> None:
     assert gamecert("bot-check", "flit", "--bot-cmd", "x", "--variant", "nope").returncode == 2
     missing = gamecert("bot-check", "flit", "--bot-cmd", "no-such-bot-program", "--games", "1")
     assert missing.returncode == 3 and "not found" in missing.stdout
+
+
+def test_replay_refuses_what_is_not_a_bot_trace(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "gamecert-bot-trace/1", "game": "flit"}')
+    out = gamecert("replay", str(bad), "--bot-cmd", "x")
+    assert out.returncode == 2 and "not a bot-check trace" in out.stderr
+    assert "Traceback" not in out.stderr
+    missing = gamecert("replay", str(tmp_path / "none.json"), "--bot-cmd", "x")
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
