@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Over its time late in the game: from the 40th move on, every move takes 70 ms.
+"""Over its time late in the game: from the 40th move on, every move takes 150 ms.
 Expected: FLIT-TIME-LIMIT (lost turns), then FLIT-FREEZE, verdict 'frozen'."""
 
 import time
@@ -9,7 +9,7 @@ from flitbot import Board, play
 
 def answer(board: Board) -> str:
     if board.requests >= 40:
-        time.sleep(0.07)
+        time.sleep(0.15)
     return board.choose()
 
 
