@@ -193,7 +193,8 @@ def scaled_limits(codec: Codec, options: RunOptions) -> Limits:
 
 def play_game(codec: Codec, options: RunOptions, number: int, chooser: Chooser,
               findings: Findings, timings: dict[int, Timing], *,
-              stop_at_failure: bool = False, start: Any = None) -> tuple[GameRecord, list[Finding]]:
+              stop_at_failure: bool = False, start: Any = None,
+              watch: Callable[[Any], None] | None = None) -> tuple[GameRecord, list[Finding]]:
     """One game from the start (or from `start`, a mid-game position, where the protocol
     can deliver one); the bots are started fresh for it."""
     game = reference_game(options.game)
@@ -219,6 +220,8 @@ def play_game(codec: Codec, options: RunOptions, number: int, chooser: Chooser,
             if who == CHANCE:
                 action = chooser.pick(game, state, True)
             elif who in table.bots:
+                if watch is not None:  # the positions the bot was asked about
+                    watch(state)
                 action = table.ask(who, state)
                 if action is None:
                     ended = "stopped"

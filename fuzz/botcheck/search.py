@@ -92,21 +92,35 @@ def _starts(game: str, profile: Any, codec: Codec) -> st.SearchStrategy[JSON]:
         return st.just({"kind": "new_game"})
 
 
-def _observe_targets(game_name: str, game: Any, state: Any) -> None:
-    """certify's target observations, taken at the end of each game."""
-    from gamecert.fuzz.games import plugin_for
+class Targets:
+    """certify's target observations (`fuzz.games.<game>` plugins), taken at every position
+    the bot is asked about; the best value of each label is reported once per game."""
 
-    try:
-        plugin = plugin_for(game_name)
-    except KeyError:
-        return
-    shim = SimpleNamespace(ref=state, ref_json=game.observe(state), start_spec=None)
-    try:
-        observations = plugin.targets(shim)  # type: ignore[arg-type]
-    except (AttributeError, KeyError, TypeError):
-        return  # a plugin that wants more of a lockstep than a played state
-    for label, value in observations.items():
-        target(value, label=label)
+    def __init__(self, game_name: str, game: Any) -> None:
+        from gamecert.fuzz.games import plugin_for
+
+        self.game = game
+        try:
+            self.plugin: Any = plugin_for(game_name)
+        except KeyError:
+            self.plugin = None
+        self.best: dict[str, float] = {}
+
+    def watch(self, state: Any) -> None:
+        if self.plugin is None:
+            return
+        shim = SimpleNamespace(ref=state, ref_json=self.game.observe(state), start_spec=None)
+        try:
+            observations = self.plugin.targets(shim)
+        except (AttributeError, KeyError, TypeError):
+            self.plugin = None  # a plugin that wants more of a lockstep than a position
+            return
+        for label, value in observations.items():
+            self.best[label] = max(value, self.best.get(label, value))
+
+    def report(self) -> None:
+        for label, value in self.best.items():
+            target(value, label=label)
 
 
 def search(codec: Codec, options: RunOptions, result: RunResult, examples: int,
@@ -138,13 +152,14 @@ def search(codec: Codec, options: RunOptions, result: RunResult, examples: int,
         state = None
         if start.get("kind") == "state":
             state = game.load(options.profile, start["state"])
+        targets = Targets(options.game, game)
         try:
-            record, new = play_game(codec, options, 0, chooser, scratch, timings,
-                                    stop_at_failure=True, start=state)
+            _, new = play_game(codec, options, 0, chooser, scratch, timings,
+                               stop_at_failure=True, start=state, watch=targets.watch)
         except BotUnusable as exc:
             unusable.append(str(exc))
             return
-        _observe_targets(options.game, game, record.final_state)
+        targets.report()
         fails = [f for f in new if f.severity == FAIL]
         if fails:
             f = fails[0]
