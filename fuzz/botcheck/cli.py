@@ -24,7 +24,6 @@ from gamecert.fuzz.botcheck.runner import (
     run,
     scaled_limits,
 )
-from gamecert.fuzz.botcheck.search import search
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import BadState
 from gamecert.schemas import first_error
@@ -128,6 +127,8 @@ def cmd_bot_check(args: argparse.Namespace) -> int:
         options.budget /= 2  # half for random games, half for the search
     result = run(codec, options)
     if not args.no_search and not result.unusable:
+        from gamecert.fuzz.botcheck.search import search  # Hypothesis: only when searching
+
         if options.progress:
             options.progress("search: Hypothesis chooses the games and shrinks failures")
         # with --games, the search may take half of --budget (its default) for its games
