@@ -137,6 +137,15 @@ def cmd_bot_check(args: argparse.Namespace) -> int:
                 max(1.0, args.budget - (time.monotonic() - started)))
         search(codec, options, result, options.games or 200, left)
         result.duration = time.monotonic() - started
+    if not args.no_search and not result.unusable:
+        from gamecert.fuzz.botcheck.shrink import shrink_finding
+
+        # what random play found and the search did not shorten: shrunk here, a few
+        # seconds each (the bot started afresh for every attempt)
+        for f in result.findings.failures:
+            if f.trace is not None and not f.trace.get("shrunk"):
+                shrink_finding(codec, options, f, budget=10.0)
+        result.duration = time.monotonic() - started
     if result.unusable:
         print(summary(result))
         return EXIT_UNUSABLE

@@ -68,3 +68,22 @@ def test_search_trace_with_a_start_position_replays(tmp_path: Path) -> None:
     path.write_text(json.dumps(f.trace))
     again = gamecert("replay", str(path), "--bot-cmd", bot_command("botwars", "onto_energy.py"))
     assert again.returncode == 1 and "reproduced" in again.stdout, again.stdout + again.stderr
+
+
+def test_random_play_failures_shrink_to_a_shorter_prefix_that_still_fails() -> None:
+    from gamecert.fuzz.botcheck.shrink import attempt, shrink_finding
+
+    result = check("flit", "no_wrap.py", max_queries=700, time_scale=4)
+    (f,) = result.findings.failures
+    assert f.trace is not None
+    before = len(f.trace["choices"])
+    options = RunOptions("flit", load_catalogue("flit").profile(),
+                         {1: bot_command("flit", "no_wrap.py")}, 1, budget=None,
+                         time_scale=4)
+    assert shrink_finding(codec_for("flit"), options, f, budget=8.0)
+    after = f.trace["choices"]
+    assert len(after) < before and f.trace["shrunk"]
+    # the shorter game still makes the bot fail the same way, the bot run afresh
+    again = attempt(codec_for("flit"), options, after, None, ("FLIT-MOVE-VALID",
+                                                             "illegal-move"))
+    assert again is not None and len(again) <= len(after)
