@@ -13,6 +13,7 @@ import sys
 import traceback
 from pathlib import Path
 
+from gamecert.fuzz.botcheck import cli as botcheck
 from gamecert.fuzz.engines import Engine, EngineSpecError, open_engine
 from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
 
@@ -91,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="re-run trace files on an engine")
     p.add_argument("traces", nargs="+", metavar="TRACE")
     _engine_args(p)
+    p.add_argument("--bot-cmd", metavar="COMMAND", help="replay bot-check traces on this bot")
 
     p = sub.add_parser("prove", help="z3 proofs about an engine's rule code and boundary cases")
     p.add_argument("game")
@@ -101,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--engine", default="reference",
                    help="'reference' or 'package.module:attr' (default reference)")
+    botcheck.add_parser(sub)
     return parser
 
 
@@ -249,6 +252,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from gamecert.fuzz.trace import load_trace, replay
 
+    if args.bot_cmd:
+        return botcheck.cmd_replay_bot(args)
     docs = [(t, load_trace(t)) for t in args.traces]  # all readable before any engine starts
     code = EXIT_OK
     for path, doc in docs:
@@ -309,7 +314,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "fuzz": cmd_certify,
             "baseline": cmd_baseline, "report": cmd_report, "replay": cmd_replay,
-            "prove": cmd_prove, "serve": cmd_serve}
+            "prove": cmd_prove, "serve": cmd_serve, "bot-check": botcheck.cmd_bot_check}
 
 
 def main(argv: list[str] | None = None) -> int:
