@@ -19,8 +19,9 @@ from gamecert.fuzz.pictures import action_cells, changed_cells, short, state_dif
 from gamecert.schemas import read_json_file
 
 JSON = Any
-HEADS = {"certified": "CERTIFIED", "violations": "RULES VIOLATED",
-         "unusable": "ENGINE UNUSABLE"}
+HEADS = {"certified": "CERTIFIED", "certified-with-departures":
+         "CERTIFIED WITH DOCUMENTED DEPARTURES", "violations": "RULES VIOLATED",
+         "incomplete": "INCOMPLETE", "unusable": "ENGINE UNUSABLE"}
 # the finding fields laid out on their own; any other field is listed as it is
 FINDING_FIELDS = {"number", "rules", "kind", "message", "ops", "trace", "picture"}
 TOP_FIELDS = {"format", "game", "profile", "engine", "seed", "rounds", "budget_s",
@@ -44,6 +45,7 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f0efe9;padding:8px 10
 .verdict{display:inline-block;padding:6px 14px;border-radius:4px;color:#fff;
  font-weight:700;font-size:18px;letter-spacing:.03em}
 .certified{background:#237a3b}.violations{background:#b3261e}.unusable{background:#6d4c00}
+.certified-with-departures{background:#3d6b2f}.incomplete{background:#8a6d00}
 .meta{color:#555;margin:8px 0}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #e6e4dc;vertical-align:top}
@@ -118,14 +120,15 @@ def _head(doc: dict[str, Any]) -> str:
     status = str(doc.get("status"))
     rules = [r for r in doc.get("rules") or [] if not r.get("harness_check")]
     count = {v: sum(1 for r in rules if r.get("verdict") == v)
-             for v in ("passed", "violated", "not exercised")}
+             for v in ("passed", "violated", "accepted", "not exercised", "not applicable")}
     totals = doc.get("totals") or {}
     lines = [
         f"<h1>gamecert certificate: {e(doc.get('game'))}</h1>",
         f"<p><span class=\"verdict {e(status)}\" id=\"verdict\">"
         f"{e(HEADS.get(status, status))}</span></p>",
         f"<p class=\"meta\">{count['passed']} rules passed, {count['violated']} violated, "
-        f"{count['not exercised']} not exercised; {len(doc.get('findings') or [])} findings; "
+        f"{count['accepted']} accepted, {count['not exercised']} not exercised, "
+        f"{count['not applicable']} not applicable; {len(doc.get('findings') or [])} findings; "
         f"{e(doc.get('rounds'))} rounds, {e(totals.get('examples'))} examples, "
         f"{e(totals.get('steps'))} steps in {e(doc.get('duration_s'))} s</p>",
         "<dl class=\"fields\">",
