@@ -23,6 +23,7 @@ from hypothesis.errors import Flaky
 from hypothesis.stateful import get_state_machine_test
 
 from gamecert.fuzz.baseline import Baseline
+from gamecert.fuzz.checkpoint import Checkpoint
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
@@ -52,6 +53,7 @@ class CampaignResult:
     min_exercised: int = 1
     shrink_allowance: float | None = None  # seconds past the budget for shrinking, if any
     baseline: Baseline | None = None
+    interrupted: bool = False
 
     @property
     def catalogue(self) -> Catalogue:
@@ -168,35 +170,58 @@ def check_usable(game: str, engine: Engine, profile: Profile) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Options:
+    """How a campaign runs (see `run_campaign`)."""
+
+    profile_id: str | None = None
+    budget: float | None = 20.0
+    rounds: int | None = None
+    seed: int = 0
+    examples_per_round: int = 20
+    steps_per_example: int = 25
+    max_findings: int = 25
+    min_exercised: int = 1
+    baseline: Baseline | None = None
+    progress: Callable[[Progress], None] | None = None
+    on_round: Callable[[CampaignResult], None] | None = None
+    resume: Checkpoint | None = None
+
+
 def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
                  budget: float | None = 20.0, rounds: int | None = None, seed: int = 0,
                  examples_per_round: int = 20, steps_per_example: int = 25,
                  max_findings: int = 25, min_exercised: int = 1,
                  baseline: Baseline | None = None, storage: Path | None = None,
-                 progress: Callable[[Progress], None] | None = None) -> CampaignResult:
+                 progress: Callable[[Progress], None] | None = None,
+                 on_round: Callable[[CampaignResult], None] | None = None,
+                 resume: Checkpoint | None = None) -> CampaignResult:
     """Fuzz `engine` against the reference until the budget (seconds) or `rounds` is spent.
 
     A budget is a wall-clock promise: no new work starts after it, and shrinking and
     fingerprinting what was found get at most `shrink_allowance(budget)` seconds more.
-    Hypothesis's files go to `storage` (default: the user's cache folder).
+    Hypothesis's files go to `storage` (default: the user's cache folder). `on_round` sees
+    the result so far after every round (to checkpoint it); `resume` goes on from a
+    checkpoint: its rounds, time spent, coverage and departures. Ctrl-C ends the campaign
+    at once with what it found (`result.interrupted`).
     """
+    opts = Options(profile_id, budget, rounds, seed, examples_per_round, steps_per_example,
+                   max_findings, min_exercised, baseline, progress, on_round, resume)
     with hypothesis_home(storage or cache_dir() / "hypothesis"):
-        return _campaign(game, engine, profile_id, budget, rounds, seed, examples_per_round,
-                         steps_per_example, max_findings, min_exercised, baseline, progress)
+        return _campaign(game, engine, opts)
 
 
-def _campaign(game: str, engine: Engine, profile_id: str | None, budget: float | None,
-              rounds: int | None, seed: int, examples_per_round: int, steps_per_example: int,
-              max_findings: int, min_exercised: int, baseline: Baseline | None,
-              progress: Callable[[Progress], None] | None) -> CampaignResult:
+def _campaign(game: str, engine: Engine, opts: Options) -> CampaignResult:
+    profile_id, budget, rounds, seed = opts.profile_id, opts.budget, opts.rounds, opts.seed
+    min_exercised, max_findings, progress = opts.min_exercised, opts.max_findings, opts.progress
     catalogue = load_catalogue(game)
     profile = catalogue.profile(profile_id)
     oracles = oracles_for(game)
     plugin = plugin_for(game)
     ref = reference_game(game)
-    started = time.monotonic()
+    started = time.monotonic() - (opts.resume.elapsed if opts.resume else 0.0)
     result = CampaignResult(game, profile, engine.name, seed, budget, 0, 0.0, Coverage(),
-                            min_exercised=min_exercised, baseline=baseline)
+                            min_exercised=min_exercised, baseline=opts.baseline)
     result.unusable = check_usable(game, engine, profile)
     if result.unusable:
         result.duration = time.monotonic() - started
@@ -206,6 +231,12 @@ def _campaign(game: str, engine: Engine, profile_id: str | None, budget: float |
         result.shrink_allowance = shrink_allowance(budget)
     triage = Triage(catalogue)
     muted: set[str] = set()
+    if opts.resume is not None:  # go on where the checkpoint left off
+        result.rounds = opts.resume.rounds
+        result.coverage.merge(opts.resume.coverage)
+        for dep in opts.resume.departures:
+            triage.restore(dep)
+            muted.update({dep.primary, *dep.finding.rules})
     seen: list[Finding] = []  # as raised: an engine that misbehaves once may not on replay
     made: list[Lockstep] = []
     last_tick = [0.0]
@@ -268,23 +299,31 @@ def _campaign(game: str, engine: Engine, profile_id: str | None, budget: float |
 
     while more():
         machine = make_machine(plugin, profile, new_lockstep)
-        test = _machine_test(machine, settings=round_settings(examples_per_round,
-                                                               steps_per_example))
+        test = _machine_test(machine, settings=round_settings(opts.examples_per_round,
+                                                               opts.steps_per_example))
         hypothesis_seed(round_seed(seed, result.rounds))(test)
         seen.clear()
         made.clear()
-        raised = _run_round(test, seen, late=lambda: deadline is not None
-                            and time.monotonic() > deadline)
+        try:
+            raised = _run_round(test, seen, late=lambda: deadline is not None
+                                and time.monotonic() > deadline)
+        except KeyboardInterrupt:  # end now, with what was found: a partial report
+            result.interrupted = True
+            break
         passed_over = [f for ls in made for f in ls.muted_findings]
         for finding in raised + passed_over:
             record(finding)
         result.rounds += 1
         if progress:
             progress(snapshot())
+        if opts.on_round is not None:
+            result.departures = triage.departures
+            result.duration = time.monotonic() - started
+            opts.on_round(result)
     result.departures = triage.departures
-    if baseline is not None:
+    if opts.baseline is not None:
         for dep in result.departures:
-            dep.accepted = baseline.reason_for(dep)
+            dep.accepted = opts.baseline.reason_for(dep)
     result.duration = time.monotonic() - started
     return result
 

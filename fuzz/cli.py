@@ -11,14 +11,19 @@ import argparse
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gamecert.fuzz.botcheck import cli as botcheck
 from gamecert.fuzz.engines import Engine, EngineSpecError, open_engine
 from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
 
+if TYPE_CHECKING:
+    from gamecert.fuzz.campaign import CampaignResult
+
 EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
-EXIT_INCOMPLETE, EXIT_INTERNAL = 4, 5
+EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_INTERRUPTED = 4, 5, 130
 EXIT_CODES = ("exit codes: 0 certified (or a clean replay), 1 rule violations found, "
               "2 bad usage or bad input, 3 engine unusable, 4 incomplete (an applicable rule "
               "was exercised fewer than --min-exercised times, or no step ran), 5 internal "
@@ -78,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "N times, else INCOMPLETE, exit 4 (default 1)")
         p.add_argument("--quiet", "-q", action="store_true",
                        help="plain progress lines instead of the live display")
+        p.add_argument("--resume", metavar="DIR",
+                       help="go on with a campaign that was killed: DIR is its --report "
+                            "folder (its seed, profile, budget, rounds and findings are "
+                            "kept; give the same engine)")
 
     p = sub.add_parser("baseline", help="write a baseline accepting every departure of a "
                                          "report, to edit and pass to certify --baseline")
@@ -163,6 +172,16 @@ def cmd_certify(args: argparse.Namespace) -> int:
     )
 
     cat = _catalogue(args.game)
+    resume = None
+    if args.resume:
+        from gamecert.fuzz.checkpoint import load_checkpoint
+
+        resume = load_checkpoint(Path(args.resume))
+        if resume.game != args.game:
+            raise UsageError(f"{args.resume} holds a {resume.game} campaign, not {args.game}")
+        args.report, args.seed, args.profile = args.resume, resume.seed, resume.profile
+        if args.rounds is None and resume.budget is not None:
+            args.budget = resume.budget
     profile = cat.profile(args.profile)
     if args.rounds is not None and args.rounds < 1:
         raise UsageError("--rounds must be at least 1")
@@ -182,17 +201,23 @@ def cmd_certify(args: argparse.Namespace) -> int:
     print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}, "
           f"seed {args.seed}, " + (f"{args.rounds} rounds" if args.rounds else
                                    f"budget {args.budget:g} s") +
-          (f", baseline {args.baseline}" if baseline else ""), flush=True)
+          (f", baseline {args.baseline}" if baseline else "") +
+          (f", resuming after round {resume.rounds} ({resume.elapsed:.1f} s spent, "
+           f"{len(resume.departures)} findings)" if resume else ""), flush=True)
     display = progress_display(args.quiet)
     try:
         result = run_campaign(args.game, engine, profile_id=profile.id,
                               budget=None if args.rounds else args.budget, rounds=args.rounds,
                               seed=args.seed, min_exercised=args.min_exercised,
-                              baseline=baseline, progress=display,
+                              baseline=baseline, progress=display, resume=resume,
+                              on_round=_checkpointer(report_dir),
                               storage=report_dir / ".hypothesis" if report_dir else None)
     finally:
         display.close()
         engine.close()
+    final = _checkpointer(report_dir, finished=not result.interrupted)
+    if final is not None and not result.unusable:
+        final(result)
     if result.shrink_allowance is not None:
         print(f"budget {args.budget:g} s, plus up to {result.shrink_allowance:g} s to shrink "
               f"and fingerprint what was found, plus one reply time-out")
@@ -214,8 +239,30 @@ def cmd_certify(args: argparse.Namespace) -> int:
     print("\n" + summary(result, rows))
     print(f"replay this run: gamecert certify {args.game} --profile {profile.id} "
           f"--seed {args.seed} --rounds {result.rounds}")
+    if result.interrupted:
+        print("INTERRUPTED: the verdict above covers the rounds that ran"
+              + (f"; go on with --resume {report_dir}" if report_dir else ""))
+        return EXIT_INTERRUPTED
     return {"violations": EXIT_VIOLATIONS, "incomplete": EXIT_INCOMPLETE}.get(result.status,
                                                                                EXIT_OK)
+
+
+def _checkpointer(report_dir: Path | None,
+                  finished: bool = False) -> Callable[[CampaignResult], None] | None:
+    """After each round: the report and a checkpoint, so a killed run loses nothing."""
+    if report_dir is None:
+        return None
+    from gamecert.fuzz.checkpoint import save_checkpoint
+    from gamecert.fuzz.report import write_report
+
+    def save(result: CampaignResult) -> None:
+        write_report(result, report_dir)
+        save_checkpoint(report_dir, game=result.game, profile=result.profile.id,
+                        seed=result.seed, budget=result.budget, rounds=result.rounds,
+                        elapsed=result.duration, coverage=result.coverage,
+                        departures=result.departures, finished=finished)
+
+    return save
 
 
 def _engine_label(args: argparse.Namespace) -> str:
@@ -319,6 +366,7 @@ COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "fuzz": cmd_certify,
 
 def main(argv: list[str] | None = None) -> int:
     from gamecert.fuzz.baseline import BaselineError
+    from gamecert.fuzz.checkpoint import CheckpointError
     from gamecert.fuzz.trace import TraceError
 
     parser = build_parser()
@@ -328,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         return COMMANDS[args.command](args)
-    except (UsageError, CatalogueError, TraceError, BaselineError) as exc:
+    except (UsageError, CatalogueError, TraceError, BaselineError, CheckpointError) as exc:
         print(f"gamecert: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except EngineSpecError as exc:

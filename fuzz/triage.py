@@ -169,6 +169,11 @@ class Triage:
         return dep, True
 
 
+    def restore(self, dep: Departure) -> None:
+        """Take back a departure from a checkpoint."""
+        self._by_signature[dep.signature] = dep
+        self.departures.append(dep)
+
     def reattribute(self, dep: Departure, rule: str) -> Departure:
         """Charge `dep` to `rule` (a reading of that rule explains it); merges it into that
         rule's departure when there is one. Returns the departure that now holds it."""
