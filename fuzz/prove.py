@@ -133,8 +133,8 @@ def prove_kingdomino(engine: Engine, profile: Profile) -> tuple[bool, list[str]]
         except Finding as f:
             bad.append(f"  near-full {i}, discard offered: [{', '.join(f.rules)}] {f.message}")
     ok &= not bad and bool(positions)
-    lines.append(f"KD-PLACE-* and KD-DISCARD near-full kingdoms from z3 (exactly one "
-                 f"placement left; it is played, a discard is offered): {len(positions)} "
+    lines.append(f"KD-PLACE-* and KD-DISCARD near-full kingdoms from z3 (exactly one spot "
+                 f"left; it is played, a discard is offered): {len(positions)} "
                  f"positions, {len(bad)} disagreements")
     lines.extend(bad[:10])
 

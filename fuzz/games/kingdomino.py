@@ -97,8 +97,18 @@ class KingdominoPlugin:
             n = s["players"]
             return {"type": "order", "order": data.draw(
                 st.lists(st.integers(1, n), min_size=n - 1, max_size=2 * n), label="order")}
-        kind = data.draw(st.sampled_from(["near", "near", "near", "discard", "any", "other"]),
-                         label="probe kind")
+        kind = data.draw(st.sampled_from(["near", "near", "near", "discard", "any", "other",
+                                          "bad pick", "bad pick"]), label="probe kind")
+        if kind == "bad pick":
+            # a PUT the rules allow with a PICK they may not: taken, out of the line, or
+            # any PICK on the last turn
+            game, state = cast(Kingdomino, ls.game), ls.ref
+            legal = game.legal(state)
+            act = legal[data.draw(st.integers(0, len(legal) - 1), label="legal")]
+            taken = [e["tile"] for e in s["line"] if e["player"] is not None]
+            bad = data.draw(st.one_of(st.sampled_from(taken or [0]), st.integers(0, 49)),
+                            label="bad pick")
+            return {**game.action_to_json(state, act), "pick": bad}
         line = [e["tile"] for e in s["line"]]
         pick = data.draw(st.one_of(st.sampled_from(line or [None]), st.none(),
                                    st.integers(1, 48)), label="pick")
@@ -152,7 +162,7 @@ class KingdominoPlugin:
 
 
 def near_full_starts(profile: Profile) -> list[JSON]:
-    """z3's near-full kingdoms (exactly one placement left), as start states."""
+    """z3's near-full kingdoms (exactly one spot left for the tile), as start states."""
     try:
         from gamecert.oracles.kingdomino.z3_checks import near_full_states
     except ImportError:  # pragma: no cover - z3 is a dependency; kept for clarity

@@ -81,7 +81,7 @@ def players_state(s: JSON, profile: Profile) -> Verdict:
 
 def kings_state(s: JSON, profile: Profile) -> Verdict:
     k = b.kings(profile)
-    return expect(s["kings"] == [k] * b.players(profile),
+    return expect(all(v == k for v in s["kings"]),
                   f"each player has {k} king(s) with {b.players(profile)} players; "
                   f"the state says {s['kings']}")
 
@@ -219,6 +219,8 @@ def pick_check(t: Transition, profile: Profile) -> Verdict:
             or _last(t.before, profile):
         return NA
     pick, p = t.action.get("pick"), _acting(t.before)[1]
+    if t.after["phase"] == "over":
+        return NA  # a game that ends before its last turn is KD-GAME-LENGTH's
     if pick not in _free_tiles(t.before):
         return Violation(f"PICK {pick} applied; free tiles were {_free_tiles(t.before)}")
     if t.after["turn"] != t.before["turn"]:
@@ -296,16 +298,65 @@ def refused_discard_blame(s: JSON, a: JSON, accepted: bool, profile: Profile) ->
     must have found a placement, so the first rule whose relaxing makes the tile fit."""
     if accepted or not _play(s, a) or a.get("put") is not None:
         return None
-    tile, p = _acting(s)
+    tile = _acting(s)[0]
     if tile is None or _fits(s, profile) or not _pick_ok(s, a.get("pick"), profile):
         return None
+    return _nofit_blame(s, profile)
+
+
+def _other_squares(s: JSON, profile: Profile) -> list[tuple[str, str]]:
+    """The acting king's tile as the catalogue's other tile lists have it, where they
+    differ (the disputed tiles of KD-TILES)."""
+    tile = _acting(s)[0]
+    assert tile is not None
+    mine = b.tiles(profile)[tile]
+    return [sq for sq in b.other_lists(profile, tile) if sq != mine]
+
+
+def _nofit_blame(s: JSON, profile: Profile, put: list[int] | None = None) -> str:
+    """An engine treats a tile that fits nowhere as if it fitted. When it placed it with
+    `put`, the rule that placement breaks is the one it ignores; otherwise the first rule
+    whose relaxing (no connection; a territory one square wider; any extent) makes the tile
+    fit, else KD-DISCARD itself."""
+    tile, p = _acting(s)
+    assert tile is not None
     g, squares = b.grid(s, p), b.tiles(profile)[tile]
+    size = profile.param("KD-PLACE-EXTENT", "size")
+    if any(b.fits_somewhere(g, other, size) is not None for other in _other_squares(s, profile)):
+        return "KD-TILES"
+    if put is not None:
+        faults = b.placement_faults(g, put, squares, size)
+        if len(faults) == 1:
+            return faults[0]
+    # a single fact cannot always tell the two apart (both relaxings may make it fit):
+    # one square wider is the nearer miss, so it is asked first
+    if b.fits_somewhere(g, squares, size + 1) is not None:
+        return "KD-PLACE-EXTENT"
+    if b.fits_somewhere(g, squares, size, connect=False) is not None:
+        return "KD-PLACE-CONNECT"
     if b.fits_somewhere(g, squares, b.N) is not None:
         return "KD-PLACE-EXTENT"
-    if b.fits_somewhere(g, squares, profile.param("KD-PLACE-EXTENT", "size"),
-                        connect=False) is not None:
-        return "KD-PLACE-CONNECT"
     return "KD-DISCARD"
+
+
+def _other_list_fits(s: JSON, a: JSON, profile: Profile) -> bool:
+    """The PUT breaks a placement rule with this tile list's squares but not with another
+    list's: the engine plays another tile list (KD-TILES)."""
+    g = b.grid(s, _acting(s)[1])
+    size = profile.param("KD-PLACE-EXTENT", "size")
+    return any(not b.placement_faults(g, a["put"], other, size)
+               for other in _other_squares(s, profile))
+
+
+def tiles_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if refused_discard_blame(s, a, accepted, profile) == "KD-TILES":
+        return Violation(f"tile {_acting(s)[0]} fits nowhere, yet its discard was refused: "
+                         "the engine plays it with another tile list's squares")
+    if not _placing_put(s, a) or not accepted or not _faults(s, a, profile):
+        return NA
+    return expect(not _other_list_fits(s, a, profile),
+                  f"PUT {a['put']} accepted: it fits only with another tile list's squares "
+                  f"for tile {_acting(s)[0]}")
 
 
 def _chain_judge(rule: str) -> Any:
@@ -318,7 +369,8 @@ def _chain_judge(rule: str) -> Any:
         if not _placing_put(s, a):
             return NA
         faults = _faults(s, a, profile)
-        if not faults or faults[0] != rule or (accepted and _rotation_confused(s, a, profile)):
+        if not faults or faults[0] != rule or (accepted and (
+                _rotation_confused(s, a, profile) or _other_list_fits(s, a, profile))):
             return NA
         return expect(not accepted, f"PUT {a['put']} breaks {rule} but was accepted")
 
@@ -355,6 +407,9 @@ def rotation_check(t: Transition, profile: Profile) -> Verdict:
     first, second = b.tiles(profile)[tile]
     x, y, r = t.action["put"]
     g = b.grid(t.after, p)
+    diff = b.changed_cells(b.grid(t.before, p), g)
+    if sorted(diff.values()) != sorted((first, second)):
+        return NA  # other squares than the tile's: KD-TILES judges that
     return expect(b.cell(g, x, y) == first and b.cell(g, *b.second(x, y, r)) == second,
                   f"PUT {x} {y} {r}: the first square goes on ({x}, {y}) and the second on "
                   f"{b.second(x, y, r)}")
@@ -439,7 +494,7 @@ def stop_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
 
 
 def stop_check(t: Transition, profile: Profile) -> Verdict:
-    if t.action.get("type") != "stop":
+    if t.action.get("type") != "stop" or t.action.get("cause") == "timeout":
         return NA
     p = _acting(t.before)[1]
     return expect(t.after["stopped"][p - 1] and t.after["grids"] == t.before["grids"]
@@ -488,41 +543,116 @@ PUT = re.compile(r"PUT (-?[0-9]{1,9}) (-?[0-9]{1,9}) (-?[0-9]{1,9})")
 PICK = re.compile(r"PICK (-?[0-9]{1,9})(?: [^\n]*)?")
 
 
-def expected_reply(s: JSON, text: str, profile: Profile) -> JSON:
-    """What the two output lines amount to, by KD-PROTO-OUTPUT, KD-STOP and KD-PUT-INVALID."""
+def _reply_lines(text: str) -> tuple[Any, Any] | None:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines = lines[:-1]
     lines = [ln.removesuffix("\r") for ln in lines]
-    m1 = PUT.fullmatch(lines[0]) if len(lines) == 2 else None
-    m2 = PICK.fullmatch(lines[1]) if len(lines) == 2 else None
-    if m1 is None or m2 is None:
+    if len(lines) != 2:
+        return None
+    m1, m2 = PUT.fullmatch(lines[0]), PICK.fullmatch(lines[1])
+    return None if m1 is None or m2 is None else (m1, m2)
+
+
+def expected_reply(s: JSON, text: str, profile: Profile, treat: str | None = None,
+                   other_league: bool = False, any_pick: bool = False) -> JSON:
+    """What the two output lines amount to, by KD-PROTO-OUTPUT, KD-STOP and KD-PUT-INVALID.
+    `treat` ("valid" or "invalid") reads the PUT as if it placed the tile or not: what an
+    engine that gets a placement rule wrong would make of the same lines."""
+    parsed = _reply_lines(text)
+    if parsed is None:
         return {"type": "stop", "cause": "format"}
+    m1, m2 = parsed
     pick = None if _last(s, profile) else int(m2.group(1))
-    put = [int(m1.group(i)) for i in (1, 2, 3)]
+    put: list[int] | None = [int(m1.group(i)) for i in (1, 2, 3)]
     tile, _ = _acting(s)
     bad_put = False
-    if tile is not None and _fits(s, profile):
-        if _faults(s, {"put": put, "type": "play"}, profile):
-            bad_put = True
+    if tile is not None and treat == "valid":
+        pass
+    elif tile is not None and treat == "invalid":
+        bad_put = True
+    elif tile is not None and _fits(s, profile):
+        bad_put = bool(_faults(s, {"put": put, "type": "play"}, profile))
     else:
-        put = None  # type: ignore[assignment]
-    discard = profile.variant("KD-PUT-INVALID") == "discard"
+        put = None
+    discard = (profile.variant("KD-PUT-INVALID") == "discard") != other_league
     if bad_put and not discard:
         return {"type": "stop", "cause": "put"}
-    if not _pick_ok(s, pick, profile):
+    if not any_pick and not _pick_ok(s, pick, profile):
         return {"type": "stop", "cause": "pick"}
     if bad_put:
         return {"type": "invalid-put", "pick": pick}
     return {"type": "play", "put": put, "pick": pick}
 
 
+def placement_referee_blame(s: JSON, text: str, action: JSON, profile: Profile) -> str | None:
+    """The placement rule a referee decision breaks, when it is the decision the lines would
+    get with the PUT read as valid (or invalid) against the rules."""
+    parsed = _reply_lines(text)
+    if s["phase"] != "play" or parsed is None or _acting(s)[0] is None:
+        return None
+    if action in (expected_reply(s, text, profile),
+                  expected_reply(s, text, profile, other_league=True),
+                  expected_reply(s, text, profile, any_pick=True)):
+        return None  # right, or KD-PUT-INVALID's, or KD-PICK's
+    put = [int(parsed[0].group(i)) for i in (1, 2, 3)]
+    a = {"type": "play", "put": put,
+         "pick": action.get("pick") if isinstance(action, dict) else None}
+    if not _fits(s, profile):  # the PUT is to be ignored: the engine thinks the tile fits
+        if action == expected_reply(s, text, profile, treat="valid"):
+            return _nofit_blame(s, profile, put)
+        if action == expected_reply(s, text, profile, treat="invalid"):
+            return _nofit_blame(s, profile)
+        return None
+    faults = _faults(s, a, profile)
+    if faults and action == expected_reply(s, text, profile, treat="valid"):
+        return "KD-PLACE-ROTATION" if _rotation_confused(s, a, profile) else faults[0]
+    if not faults and action == expected_reply(s, text, profile, treat="invalid"):
+        return "KD-PLACE-ROTATION"
+    return None
+
+
 def output_referee(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
     if s["phase"] != "play":
         return NA
     want = expected_reply(s, text, profile)
+    if action != want and (placement_referee_blame(s, text, action, profile)
+                           or action == expected_reply(s, text, profile, other_league=True)
+                           or action == expected_reply(s, text, profile, any_pick=True)):
+        return NA  # a placement rule's, KD-PUT-INVALID's or KD-PICK's own hook judges it
     return expect(action == want, f"output {text!r:.80} means {want}; the referee made it "
                                   f"{action}")
+
+
+def _placement_referee(rule: str) -> Any:
+    def hook(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
+        if s["phase"] != "play" or _acting(s)[0] is None or _reply_lines(text) is None:
+            return NA
+        if placement_referee_blame(s, text, action, profile) == rule:
+            return Violation(f"output {text!r:.80}: the referee made it {action}, reading "
+                             f"the PUT against {rule}")
+        return OK
+    return hook
+
+
+def pick_referee(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
+    if s["phase"] != "play" or _reply_lines(text) is None or _last(s, profile):
+        return NA
+    want = expected_reply(s, text, profile)
+    if action != want and action == expected_reply(s, text, profile, any_pick=True):
+        return Violation(f"output {text!r:.80}: the referee made it {action}, taking a PICK "
+                         f"of a tile that is not free (free: {_free_tiles(s)})")
+    return OK
+
+
+def put_invalid_referee(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
+    if s["phase"] != "play" or _acting(s)[0] is None or _reply_lines(text) is None:
+        return NA
+    want = expected_reply(s, text, profile)
+    if action != want and action == expected_reply(s, text, profile, other_league=True):
+        return Violation(f"output {text!r:.80}: the referee made it {action}, the other "
+                         f"league's handling of an invalid PUT; this league's is {want}")
+    return OK
 
 
 def limits_check(t: Transition, profile: Profile) -> Verdict:
@@ -536,12 +666,13 @@ def _placement_oracles() -> list[Oracle]:
     out = []
     for rule in ("KD-PLACE-NO-OVERLAP", "KD-PLACE-EXTENT", "KD-PLACE-CONNECT"):
         judge, check = _chain_judge(rule)
-        out.append(Oracle(rule, judge=judge, check=check))
+        out.append(Oracle(rule, judge=judge, check=check, referee=_placement_referee(rule)))
     return out
 
 
 ORACLES = [
-    Oracle("KD-TILES", check=tiles_check),
+    Oracle("KD-TILES", check=tiles_check, judge=tiles_judge,
+           referee=_placement_referee("KD-TILES")),
     Oracle("KD-PLAYERS", state=players_state),
     Oracle("KD-TILES-IN-PLAY", state=in_play_state, check=in_play_check),
     Oracle("KD-KINGS", state=kings_state),
@@ -549,17 +680,21 @@ ORACLES = [
     Oracle("KD-ORDER-FIRST", judge=order_first_judge, check=order_first_check),
     Oracle("KD-ORDER", check=order_check),
     Oracle("KD-FIRST-TURN-NO-PUT", judge=first_turn_judge, check=first_turn_check),
-    Oracle("KD-PICK", judge=pick_judge, check=pick_check),
+    Oracle("KD-PICK", judge=pick_judge, check=pick_check, referee=pick_referee),
     Oracle("KD-LAST-TURN-NO-PICK", state=last_turn_state, judge=last_turn_judge),
     Oracle("KD-GAME-LENGTH", state=length_state, check=length_check),
-    Oracle("KD-GRID", state=grid_state, judge=grid_judge),
-    Oracle("KD-PLACE-ROTATION", judge=rotation_judge, check=rotation_check),
+    Oracle("KD-GRID", state=grid_state, judge=grid_judge,
+           referee=_placement_referee("KD-GRID")),
+    Oracle("KD-PLACE-ROTATION", judge=rotation_judge, check=rotation_check,
+           referee=_placement_referee("KD-PLACE-ROTATION")),
     *_placement_oracles(),
-    Oracle("KD-DISCARD", judge=discard_judge, check=discard_check),
+    Oracle("KD-DISCARD", judge=discard_judge, check=discard_check,
+           referee=_placement_referee("KD-DISCARD")),
     Oracle("KD-SCORE-ZONES", check=score_check),
     Oracle("KD-TIE-BREAK", state=tie_state),
     Oracle("KD-STOP", state=stop_state, judge=stop_judge, check=stop_check),
-    Oracle("KD-PUT-INVALID", judge=put_invalid_judge, check=put_invalid_check),
+    Oracle("KD-PUT-INVALID", judge=put_invalid_judge, check=put_invalid_check,
+           referee=put_invalid_referee),
     Oracle("KD-PROTO-INPUT", state=input_state),
     Oracle("KD-PROTO-OUTPUT", referee=output_referee),
     Oracle("KD-PROTO-LIMITS", check=limits_check),

@@ -34,6 +34,17 @@ def tiles(profile: Profile) -> dict[int, tuple[str, str]]:
     return out
 
 
+def other_lists(profile: Profile, tile: int) -> list[tuple[str, str]]:
+    """Tile `tile`'s squares in every tile list of the data file."""
+    doc = _tile_doc()
+    base = next(t["squares"] for t in doc["tiles"] if t["id"] == tile)
+    out = []
+    for changes in doc["variants"].values():
+        sq = changes.get(str(tile), base)
+        out.append((sq[0], sq[1]))
+    return out
+
+
 def players(profile: Profile) -> int:
     return int(profile.param("KD-PLAYERS", "players"))
 

@@ -8,8 +8,9 @@
   refuse these.
 * `prove_tie_order()`: for every score tie among up to 4 players and small measures, the
   tie-break applies territory before crowns (z3 finds no counter-example).
-* `near_full_states(profile)`: kingdoms where z3 finds exactly one placement left for the
-  tile in play, as fuzzing starts.
+* `near_full_states(profile)`: kingdoms where z3 certifies exactly one spot (pair of cells)
+  left for the tile in play, as fuzzing starts (a tile with two equal squares has two
+  placements on one spot, one per direction).
 """
 
 from __future__ import annotations
@@ -81,7 +82,8 @@ def z3_placement(g: str, squares: tuple[str, str], size: int) -> list[int] | Non
 
 
 def z3_placements(g: str, squares: tuple[str, str], size: int, limit: int = 2) -> list[list[int]]:
-    """Up to `limit` distinct placements (z3 blocks each model found)."""
+    """Up to `limit` placements on distinct spots (pairs of cells): z3 blocks each model's
+    spot, both ways round (a tile turned by 180 degrees covers the same two cells)."""
     x, y, r = z3.Ints("x y r")
     s = z3.Solver()
     s.add(*_placement_constraints(g, squares, size, x, y, r))
@@ -90,7 +92,9 @@ def z3_placements(g: str, squares: tuple[str, str], size: int, limit: int = 2) -
         m = s.model()
         p = [m.eval(x).as_long(), m.eval(y).as_long(), m.eval(r).as_long()]
         out.append(p)
-        s.add(z3.Or(x != p[0], y != p[1], r != p[2]))
+        x2, y2 = b.second(*p)
+        s.add(z3.Not(z3.Or(z3.And(x == p[0], y == p[1], r == p[2]),
+                           z3.And(x == x2, y == y2, r == (p[2] + 2) % 4))))
     return out
 
 
@@ -160,31 +164,54 @@ def tie_order_witnesses(players: int = 4, bound: int = 4, count: int = 8) -> lis
     return out
 
 
+def _count_spots(g: str, squares: tuple[str, str], size: int, stop: int = 2) -> int:
+    """Spots (pairs of cells) where the tile can be placed, counted up to `stop`."""
+    spots: set[frozenset[tuple[int, int]]] = set()
+    for y in range(b.N):
+        for x in range(b.N):
+            if b.cell(g, x, y)[0] != "_":
+                continue
+            for r in range(4):
+                if not b.placement_faults(g, [x, y, r], squares, size):
+                    spots.add(frozenset(((x, y), b.second(x, y, r))))
+                    if len(spots) >= stop:
+                        return len(spots)
+    return len(spots)
+
+
 def near_full(seed: int, squares: tuple[str, str], size: int) -> str | None:
-    """A random kingdom grown until z3 finds exactly one placement left for `squares`."""
+    """A random kingdom grown cell by cell inside the 5 x 5 window until one spot (pair of
+    cells) is left for `squares`; z3 then certifies that exactly one exists (its search
+    finds one model and, that spot blocked, no other)."""
     rng = random.Random(seed)
     g = list("_0" * 40 + "*0" + "_0" * 40)
     terrains = "cfglwm"
-    for _ in range(60):
+    for _ in range(24):
         cur = "".join(g)
-        found = z3_placements(cur, squares, size, limit=2)
-        if len(found) == 1:
-            return cur
-        if not found:
+        if _count_spots(cur, squares, size) == 0:
             return None
-        # fill one free cell inside the 5 x 5 window around the castle
         free = [(x, y) for y in range(2, 7) for x in range(2, 7) if b.cell(cur, x, y) == "_0"]
-        if not free:
+        rng.shuffle(free)
+        grow = None
+        for x, y in free:  # a fill that leaves exactly one spot ends the growth
+            i = 2 * (y * b.N + x)
+            trial = g.copy()
+            trial[i:i + 2] = f"{rng.choice(terrains)}{rng.choice('0001')}"
+            left = _count_spots("".join(trial), squares, size)
+            if left == 1:
+                done = "".join(trial)
+                return done if len(z3_placements(done, squares, size, limit=2)) == 1 else None
+            if left >= 2 and grow is None:
+                grow = trial
+        if grow is None:
             return None
-        x, y = rng.choice(free)
-        i = 2 * (y * b.N + x)
-        g[i:i + 2] = f"{rng.choice(terrains)}{rng.choice('0001')}"
+        g = grow
     return None
 
 
 @cache
-def near_full_states(profile: Profile, count: int = 6) -> list[JSON]:
-    """Start states (a king to play on turn 2) whose tile has exactly one placement left."""
+def near_full_states(profile: Profile, count: int = 4) -> list[JSON]:
+    """Start states (a king to play on turn 2) whose tile has exactly one spot left."""
     from gamecert.reference_engine.kingdomino import Kingdomino
 
     game = Kingdomino()
@@ -198,7 +225,7 @@ def near_full_states(profile: Profile, count: int = 6) -> list[JSON]:
     squares = b.tiles(profile)[tile]
     size = profile.param("KD-PLACE-EXTENT", "size")
     out = []
-    for seed in range(40):
+    for seed in range(60):
         g = near_full(seed, squares, size)
         if g is None:
             continue

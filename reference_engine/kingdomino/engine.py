@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import permutations
 from typing import Any, NamedTuple
 
@@ -48,6 +48,17 @@ def neighbours(i: int) -> tuple[int, ...]:
     x, y = i % N, i // N
     return tuple(ny * N + nx for nx, ny in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
                  if 0 <= nx < N and 0 <= ny < N)
+
+
+@cache
+def _step(i: int, r: int) -> int:
+    """The cell next to cell i in rotation r's direction, or -1 off the grid."""
+    x, y = i % N + OFFSETS[r][0], i // N + OFFSETS[r][1]
+    return y * N + x if 0 <= x < N and 0 <= y < N else -1
+
+
+STEPS = tuple(tuple(_step(i, r) for r in range(4)) for i in range(N * N))
+RULE_HOOKS = ("extent_ok", "connects", "second_cell", "placement_error")
 
 
 @dataclass(frozen=True)
@@ -102,7 +113,7 @@ class KdState(NamedTuple):
         return self.cfg.profile
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _bbox(grid: str) -> tuple[int, int, int, int]:
     """min x, max x, min y, max y of the occupied cells (castle included)."""
     xs, ys = [], []
@@ -117,6 +128,11 @@ class Kingdomino:
     """The Coders of the Realm reference engine (`reference_engine.contract.Game`)."""
 
     name = "kingdomino"
+
+    def __init__(self) -> None:
+        # the fast placement listing restates the reference's placement hooks; a subclass
+        # that overrides one of them (a mutant) gets the listing built from its hooks
+        self._fast = all(getattr(type(self), h) is getattr(Kingdomino, h) for h in RULE_HOOKS)
 
     def config(self, profile: Profile) -> KdConfig:
         return _config(profile)
@@ -253,11 +269,15 @@ class Kingdomino:
         return None
 
     def placements(self, state: KdState, grid: str, tile: int) -> list[Put]:
+        if self._fast:
+            return list(_fast_placements(grid, state.cfg.tiles[tile], state.cfg.extent))
         return [(x, y, r) for y in range(N) for x in range(N) for r in range(4)
                 if grid[2 * (y * N + x)] == "_"
                 and self.placement_error(state, grid, tile, (x, y, r)) is None]
 
     def fits_somewhere(self, state: KdState, grid: str, tile: int) -> bool:
+        if self._fast:
+            return bool(_fast_placements(grid, state.cfg.tiles[tile], state.cfg.extent))
         for y in range(N):
             for x in range(N):
                 if grid[2 * (y * N + x)] == "_":
@@ -319,8 +339,19 @@ class Kingdomino:
         return [("play", put, pick) for put in puts for pick in picks]
 
     def random_action(self, state: KdState, rng: random.Random) -> Action:
-        """A uniformly random legal action, for fast random play."""
-        return rng.choice(self.legal(state))
+        """A uniformly random legal action, for fast random play: the legal actions are every
+        PUT with every PICK, so a PUT and a PICK drawn apart are uniform over them."""
+        tile, owner = state.placing[state.nxt]
+        put: Put | None = None
+        if state.turn > 1 and tile:
+            grid = state.grids[owner - 1]
+            puts: list[Put | None] = list(self.placements(state, grid, tile))
+            if self.can_discard(state, grid, tile):
+                puts.append(None)
+            put = rng.choice(puts)
+        if self.last_turn(state):
+            return ("play", put, None)
+        return ("play", put, rng.choice([t for t, o in state.line if o == 0]))
 
     def random_chance(self, state: KdState, rng: random.Random) -> Action:
         if state.phase == ORDER:
@@ -391,7 +422,9 @@ class Kingdomino:
             events.append({"type": "discarded", "rule": "KD-DISCARD", "player": p,
                            "tile": tile})
         else:
-            problem = self.placement_error(state, grid, tile, put)
+            fast_ok = self._fast and put in _fast_placements(grid, state.cfg.tiles[tile],
+                                                             state.cfg.extent)
+            problem = None if fast_ok else self.placement_error(state, grid, tile, put)
             if problem:
                 raise IllegalAction(f"PUT {put[0]} {put[1]} {put[2]}: {problem}")
             grid = self.place(state, grid, tile, put)
@@ -536,6 +569,43 @@ class Kingdomino:
         from gamecert.reference_engine.kingdomino.protocol import referee
 
         return referee(self, state, text)
+
+
+@lru_cache(maxsize=4096)
+def _fast_placements(grid: str, tile: Tile, size: int) -> tuple[Put, ...]:
+    """Every placement of `tile` on `grid` by KD-GRID, KD-PLACE-NO-OVERLAP, -EXTENT and
+    -CONNECT: the reference hooks' conjunction, with the grid's facts computed once, in the
+    slow listing's order (row, column, rotation). A domino keeps the territory within
+    size x size exactly when both its cells lie in the window [max - size + 1, min + size - 1]
+    of each axis, and connects when its first square touches its terrain (or the castle) or
+    its second square touches its own. Cached (bounded): legal, apply and the discard test
+    ask about the same grid in a row."""
+    x0, x1, y0, y1 = _bbox(grid)
+    lx, hx, ly, hy = x1 - size + 1, x0 + size - 1, y1 - size + 1, y0 + size - 1
+    avail = [grid[2 * i] == "_" and lx <= i % N <= hx and ly <= i // N <= hy
+             for i in range(N * N)]
+    a, b = tile[0][0], tile[1][0]
+    near_a: set[int] = set()
+    near_b: set[int] = set()
+    for i in range(N * N):
+        t = grid[2 * i]
+        if t == "*" or t == a:
+            near_a.update(neighbours(i))
+        if t == "*" or t == b:
+            near_b.update(neighbours(i))
+    found: set[tuple[int, int]] = set()
+    for i in near_a:
+        if avail[i]:
+            for r, j in enumerate(STEPS[i]):
+                if j >= 0 and avail[j]:
+                    found.add((i, r))
+    for j in near_b:
+        if avail[j]:
+            for r in range(4):
+                i = STEPS[j][(r + 2) % 4]
+                if i >= 0 and avail[i]:
+                    found.add((i, r))
+    return tuple((i % N, i // N, r) for i, r in sorted(found))
 
 
 _ACTION_FIELDS = {

@@ -55,10 +55,11 @@ def turn_input(game: Kingdomino, state: KdState, viewer: int) -> str:
     placed = [f"{t} {tiles[t][0]} {tiles[t][1]} {relative(o, viewer, n)} "
               f"{1 if i == state.nxt else 0}"
               for i, (t, o) in enumerate(state.placing) if t]
-    placed += [EMPTY_PLACED] * (slots - len(placed))
     picks = [f"{t} {tiles[t][0]} {tiles[t][1]} {relative(o, viewer, n) if o else -1}"
              for t, o in state.line]
-    picks += [EMPTY_PICK] * (slots - len(picks))
+    if state.profile.variant("KD-PROTO-INPUT") == "placeholder":
+        placed += [EMPTY_PLACED] * (slots - len(placed))
+        picks += [EMPTY_PICK] * (slots - len(picks))
     return "\n".join(lines + placed + picks) + "\n"
 
 

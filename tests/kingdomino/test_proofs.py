@@ -50,13 +50,17 @@ def test_z3_search_agrees_with_the_engine_on_random_positions() -> None:
             assert tuple(found) in GAME.placements(s, g, tile)
 
 
-def test_near_full_states_have_exactly_one_placement() -> None:
-    states = near_full_states(profile())
+@pytest.mark.parametrize("pid", ["legend", "legend-2p", "wood"])
+def test_near_full_states_have_exactly_one_spot(pid: str) -> None:
+    states = near_full_states(profile(pid))
     assert states
     for s in states:
         k = s["placing"][s["next"]]
         g = board.grid(s, k["player"])
-        squares = board.tiles(profile())[k["tile"]]
+        squares = board.tiles(profile(pid))[k["tile"]]
         assert len(z3_placements(g, squares, 5, limit=3)) == 1
-        state = GAME.load(profile(), s)
-        assert len({a[1] for a in GAME.legal(state)}) == 1
+        state = GAME.load(profile(pid), s)
+        puts = {a[1] for a in GAME.legal(state)}
+        assert None not in puts  # the tile fits: no discard
+        spots = {frozenset([(p[0], p[1]), board.second(*p)]) for p in puts if p is not None}
+        assert len(spots) == 1

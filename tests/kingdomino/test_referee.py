@@ -36,6 +36,16 @@ def test_input_lines_byte_exact() -> None:
     assert lines[22:26] == ["4 f0 f0 -1", "13 c0 f0 -1", "23 c1 m0 1", "46 w0 m2 -1"]
 
 
+def test_empty_slots_omitted_under_the_other_reading() -> None:
+    s = GAME.initial(profile("legend-short-lines"))
+    s, _ = GAME.apply(s, ("order", (1, 2, 3, 4)))
+    for t in (23, 4, 46, 13):
+        s, _ = GAME.apply(s, ("deal", t))
+    lines = turn_input(GAME, s, 1).split("\n")
+    assert len(lines) == 4 * 9 + 4 + 1  # no placed-tile lines on the first turn
+    assert lines[36:40] == ["4 f0 f0 -1", "13 c0 f0 -1", "23 c1 m0 -1", "46 w0 m2 -1"]
+
+
 def test_input_marks_the_current_tile_and_owners() -> None:
     s = at_turn("legend", 2, 2)
     viewer = GAME.current(s)
