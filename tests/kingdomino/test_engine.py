@@ -232,3 +232,25 @@ def test_load_refuses_impossible_states() -> None:
     with pytest.raises(BadState, match="not a Kingdomino state"):
         GAME.load(prof, {"game": "kingdomino"})
     assert EMPTY_GRID.count("*0") == 1 and EMPTY_GRID.index("*0") == 2 * 40
+
+
+def test_fast_placement_listing_equals_the_rule_hooks() -> None:
+    class HooksOnly(type(GAME)):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self._fast = False
+
+    slow = HooksOnly()
+    checked = 0
+    for pid in ("legend", "legend-2p", "legend-fiddleatwork"):
+        for seed in range(4):
+            for turn in (2, 5, 9):
+                if pid == "legend-2p" and turn > 7:
+                    continue
+                s = at_turn(pid, seed, turn)
+                tile, p = s.placing[s.nxt]
+                g = s.grids[p - 1]
+                assert GAME.placements(s, g, tile) == slow.placements(s, g, tile)
+                assert GAME.fits_somewhere(s, g, tile) == slow.fits_somewhere(s, g, tile)
+                checked += 1
+    assert checked >= 30
