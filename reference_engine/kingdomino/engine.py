@@ -58,6 +58,7 @@ def _step(i: int, r: int) -> int:
 
 
 STEPS = tuple(tuple(_step(i, r) for r in range(4)) for i in range(N * N))
+NEIGHBOURS = tuple(neighbours(i) for i in range(N * N))
 RULE_HOOKS = ("extent_ok", "connects", "second_cell", "placement_error")
 
 
@@ -116,11 +117,15 @@ class KdState(NamedTuple):
 @lru_cache(maxsize=4096)
 def _bbox(grid: str) -> tuple[int, int, int, int]:
     """min x, max x, min y, max y of the occupied cells (castle included)."""
+    terr = grid[::2]
     xs, ys = [], []
-    for i in range(N * N):
-        if grid[2 * i] != "_":
-            xs.append(i % N)
-            ys.append(i // N)
+    for y in range(N):
+        row = terr[y * N:(y + 1) * N]
+        left = row.lstrip("_")
+        if left:
+            xs.append(N - len(left))
+            xs.append(len(row.rstrip("_")) - 1)
+            ys.append(y)
     return min(xs), max(xs), min(ys), max(ys)
 
 
@@ -389,7 +394,8 @@ class Kingdomino:
     def _deal(self, state: KdState, tile: Any) -> tuple[KdState, list[Any]]:
         if tile not in state.bag:
             raise IllegalAction(f"tile {tile!r} is not among the tiles not yet drawn")
-        bag = tuple(t for t in state.bag if t != tile)
+        k = state.bag.index(tile)
+        bag = state.bag[:k] + state.bag[k + 1:]
         line = tuple(sorted((*state.line, (tile, 0))))
         events = [{"type": "dealt", "rule": "KD-DEAL", "tile": tile}]
         full = len(line) >= self.line_size(state.cfg) or not bag
@@ -571,40 +577,48 @@ class Kingdomino:
         return referee(self, state, text)
 
 
+@cache
+def _window(lx: int, hx: int, ly: int, hy: int) -> tuple[int, ...]:
+    """The cells with lx <= x <= hx and ly <= y <= hy, clipped to the grid."""
+    return tuple(y * N + x for y in range(max(ly, 0), min(hy, N - 1) + 1)
+                 for x in range(max(lx, 0), min(hx, N - 1) + 1))
+
+
 @lru_cache(maxsize=4096)
 def _fast_placements(grid: str, tile: Tile, size: int) -> tuple[Put, ...]:
     """Every placement of `tile` on `grid` by KD-GRID, KD-PLACE-NO-OVERLAP, -EXTENT and
     -CONNECT: the reference hooks' conjunction, with the grid's facts computed once, in the
     slow listing's order (row, column, rotation). A domino keeps the territory within
     size x size exactly when both its cells lie in the window [max - size + 1, min + size - 1]
-    of each axis, and connects when its first square touches its terrain (or the castle) or
-    its second square touches its own. Cached (bounded): legal, apply and the discard test
-    ask about the same grid in a row."""
+    of each axis (the territory itself lies in that window), and connects when its first
+    square touches its terrain (or the castle) or its second square touches its own.
+    Cached (bounded): legal, apply and the discard test ask about the same grid in a row."""
     x0, x1, y0, y1 = _bbox(grid)
-    lx, hx, ly, hy = x1 - size + 1, x0 + size - 1, y1 - size + 1, y0 + size - 1
-    avail = [grid[2 * i] == "_" and lx <= i % N <= hx and ly <= i // N <= hy
-             for i in range(N * N)]
+    window = _window(x1 - size + 1, x0 + size - 1, y1 - size + 1, y0 + size - 1)
+    terr = grid[::2]
     a, b = tile[0][0], tile[1][0]
+    avail = set()
     near_a: set[int] = set()
     near_b: set[int] = set()
-    for i in range(N * N):
-        t = grid[2 * i]
+    for i in window:
+        t = terr[i]
+        if t == "_":
+            avail.add(i)
+            continue
         if t == "*" or t == a:
-            near_a.update(neighbours(i))
+            near_a.update(NEIGHBOURS[i])
         if t == "*" or t == b:
-            near_b.update(neighbours(i))
+            near_b.update(NEIGHBOURS[i])
     found: set[tuple[int, int]] = set()
-    for i in near_a:
-        if avail[i]:
-            for r, j in enumerate(STEPS[i]):
-                if j >= 0 and avail[j]:
-                    found.add((i, r))
-    for j in near_b:
-        if avail[j]:
-            for r in range(4):
-                i = STEPS[j][(r + 2) % 4]
-                if i >= 0 and avail[i]:
-                    found.add((i, r))
+    for i in near_a & avail:
+        for r, j in enumerate(STEPS[i]):
+            if j in avail:
+                found.add((i, r))
+    for j in near_b & avail:
+        for r in range(4):
+            i = STEPS[j][(r + 2) % 4]
+            if i in avail:
+                found.add((i, r))
     return tuple((i % N, i // N, r) for i, r in sorted(found))
 
 
