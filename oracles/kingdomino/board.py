@@ -7,7 +7,7 @@ the next). Tile squares come from the tile data file in spec/ (data, not engine 
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -132,9 +132,12 @@ def placement_faults(g: str, put: list[int], squares: tuple[str, str], size: int
     return faults
 
 
+@lru_cache(maxsize=1024)
 def fits_somewhere(g: str, squares: tuple[str, str], size: int,
                    connect: bool = True) -> list[int] | None:
-    """A placement of the tile, or None; `connect=False` leaves out the connection rule."""
+    """A placement of the tile, or None; `connect=False` leaves out the connection rule.
+    Cached (bounded): several oracles ask it about the same position in one step; the
+    caller must not change the list it returns."""
     for y in range(N):
         for x in range(N):
             for r in range(4):
