@@ -79,6 +79,25 @@ def prover_for(game: str) -> Prover | None:
     return getattr(plugin_for(game), "prove", None)
 
 
+def finished_grids(profile: Profile, games: int) -> list[str]:
+    """The final grids of a few random reference games (seeded: the same every run)."""
+    import random
+
+    from gamecert.reference_engine.contract import CHANCE, TERMINAL
+    from gamecert.reference_engine.kingdomino import Kingdomino
+
+    game, rng = Kingdomino(), random.Random(f"grids:{profile.id}")
+    out: list[str] = []
+    for _ in range(games):
+        state = game.initial(profile)
+        while (who := game.current(state)) != TERMINAL:
+            action = game.random_chance(state, rng) if who == CHANCE else \
+                game.random_action(state, rng)
+            state = game.apply(state, action)[0]
+        out.extend(state.grids)
+    return out
+
+
 def prove_kingdomino(engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
     """z3 for Kingdomino: discards only when no placement exists, the extent kept at every
     accepted placement, the tie-break order, and near-full kingdoms played on the engine."""
@@ -89,6 +108,7 @@ def prove_kingdomino(engine: Engine, profile: Profile) -> tuple[bool, list[str]]
         prove_tie_order,
         tie_order_witnesses,
         z3_placement,
+        z3_score,
     )
 
     ok, lines = True, []
@@ -113,6 +133,20 @@ def prove_kingdomino(engine: Engine, profile: Profile) -> tuple[bool, list[str]]
     positions = near_full_states(profile)
     size = profile.param("KD-PLACE-EXTENT", "size")
     tiles = board.tiles(profile)
+    if code is not None:
+        grids: list[str] = [g for st in positions for g in ("".join(r) for r in st["grids"])]
+        grids += finished_grids(profile, games=4)
+        proved_all, bad_scores = True, []
+        for g in grids:
+            want, unique = z3_score(g)
+            proved_all &= unique
+            if code.score_grid(g) != want:
+                bad_scores.append(f"  grid {g}: engine {code.score_grid(g)}, zone model {want}")
+        ok &= proved_all and not bad_scores
+        lines.append(f"KD-SCORE-ZONES on the engine's code, against z3's zone model (the score "
+                     f"{'proved unique' if proved_all else 'NOT proved unique'} for each "
+                     f"grid): {len(grids)} grids, {len(bad_scores)} wrong")
+        lines.extend(bad_scores[:5])
 
     def only_placement(state: Any) -> list[Any]:
         k = state["placing"][state["next"]]
@@ -150,9 +184,9 @@ def prove_kingdomino(engine: Engine, profile: Profile) -> tuple[bool, list[str]]
             cells[2 * (cy * 9 + cx):2 * (cy * 9 + cx) + 2] = "m0"
         g2 = "".join(cells)
         if z3_placement(g2, tiles[k["tile"]], size) is None:
-            grids = [list(row) for row in s["grids"]]
-            grids[k["player"] - 1] = [g2[18 * r_:18 * (r_ + 1)] for r_ in range(9)]
-            discard_positions.append((f"fits nowhere {i}", {**s, "grids": grids}))
+            rows = [list(row) for row in s["grids"]]
+            rows[k["player"] - 1] = [g2[18 * r_:18 * (r_ + 1)] for r_ in range(9)]
+            discard_positions.append((f"fits nowhere {i}", {**s, "grids": rows}))
     bad = disagreements("kingdomino", engine, profile, discard_positions, lambda s: [
         {"type": "play", "put": None,
          "pick": next(e["tile"] for e in s["line"] if e["player"] is None)}])

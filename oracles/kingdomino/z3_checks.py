@@ -8,6 +8,8 @@
   refuse these.
 * `prove_tie_order()`: for every score tie among up to 4 players and small measures, the
   tie-break applies territory before crowns (z3 finds no counter-example).
+* `z3_score(grid)`: KD-SCORE-ZONES as constraints (zones as roots reached by decreasing
+  distance); z3 computes the score and proves it the only one the model allows.
 * `near_full_states(profile)`: kingdoms where z3 certifies exactly one spot (pair of cells)
   left for the tile in play, as fuzzing starts (a tile with two equal squares has two
   placements on one spot, one per direction).
@@ -234,3 +236,42 @@ def near_full_states(profile: Profile, count: int = 4) -> list[JSON]:
         if len(out) >= count:
             break
     return out
+
+
+def z3_score(g: str) -> tuple[int, bool]:
+    """KD-SCORE-ZONES as z3 constraints: the score of grid `g` and whether z3 proved it the
+    only one the zone model allows.
+
+    Each square names the root of its zone: squares of one terrain that touch orthogonally
+    share a root, a root is its own root, and every square reaches its root through touching
+    squares of its terrain by strictly decreasing distance (so two zones never share a
+    root). The score is then linear: each crowned square's crowns times the number of
+    squares with its root. The castle is in no zone.
+    """
+    cells = [(x, y) for y in range(b.N) for x in range(b.N) if b.cell(g, x, y)[0] not in "_*"]
+    index = {c: k for k, c in enumerate(cells)}
+    root = [z3.Int(f"root{k}") for k in range(len(cells))]
+    dist = [z3.Int(f"dist{k}") for k in range(len(cells))]
+    s = z3.Solver()
+    for k, (x, y) in enumerate(cells):
+        t = b.cell(g, x, y)[0]
+        same = [index[n] for n in b.around(x, y) if n in index and b.cell(g, *n)[0] == t]
+        kin = [m for m, c in enumerate(cells) if b.cell(g, *c)[0] == t]
+        s.add(z3.Or([root[k] == m for m in kin]), dist[k] >= 0)
+        s.add((root[k] == k) == (dist[k] == 0))
+        s.add(*[z3.Implies(root[k] == m, root[m] == m) for m in kin])
+        s.add(*[root[k] == root[n] for n in same])
+        s.add(z3.Or(dist[k] == 0, *[dist[n] < dist[k] for n in same]))
+    score = z3.Int("score")
+    terms = []
+    for k, (x, y) in enumerate(cells):
+        crowns = int(b.cell(g, x, y)[1])
+        if crowns:
+            terms.append(crowns * z3.Sum([z3.If(root[m] == root[k], 1, 0)
+                                          for m in range(len(cells))]))
+    s.add(score == (z3.Sum(terms) if terms else 0))
+    if s.check() != z3.sat:
+        raise ValueError("the zone model has no solution for this grid")
+    value = s.model().eval(score).as_long()
+    s.add(score != value)
+    return int(value), s.check() == z3.unsat

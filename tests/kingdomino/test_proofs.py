@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from examples.engines.kingdomino import discard_when_fits, extent_6x6, tiebreak_crowns_first
+from examples.engines.kingdomino import (
+    castle_terrain,
+    crowns_per_tile,
+    diagonal_zones,
+    discard_when_fits,
+    extent_6x6,
+    tiebreak_crowns_first,
+)
 from gamecert.fuzz.engines import InProcessEngine
 from gamecert.fuzz.prove import prove_kingdomino
 from gamecert.oracles.kingdomino import board
@@ -14,10 +21,12 @@ from gamecert.oracles.kingdomino.z3_checks import (
     prove_tie_order,
     z3_placement,
     z3_placements,
+    z3_score,
 )
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.contract import Session
-from tests.kingdomino.helpers import GAME, at_turn, profile
+from tests.kingdomino.helpers import GAME, at_turn, grid, play_random, profile
+from tests.kingdomino.test_engine import SCORING
 
 
 def test_reference_proves_clean() -> None:
@@ -26,7 +35,8 @@ def test_reference_proves_clean() -> None:
     assert any("PROVED" in line for line in lines)
 
 
-@pytest.mark.parametrize("mutant", [extent_6x6, discard_when_fits, tiebreak_crowns_first])
+@pytest.mark.parametrize("mutant", [extent_6x6, discard_when_fits, tiebreak_crowns_first,
+                                    crowns_per_tile, diagonal_zones, castle_terrain])
 def test_prove_catches_mutants(mutant: object) -> None:
     engine = InProcessEngine(Session(mutant.ENGINE(), name="m"))  # type: ignore[attr-defined]
     ok, lines = prove_kingdomino(engine, profile())
@@ -64,3 +74,12 @@ def test_near_full_states_have_exactly_one_spot(pid: str) -> None:
         assert None not in puts  # the tile fits: no discard
         spots = {frozenset([(p[0], p[1]), board.second(*p)]) for p in puts if p is not None}
         assert len(spots) == 1
+
+
+def test_z3_zone_model_scores_the_example_and_random_kingdoms() -> None:
+    assert z3_score(grid(SCORING)) == (24, True)
+    for seed in range(3):
+        state, _ = play_random("legend", seed)
+        for g in state.grids:
+            value, unique = z3_score(g)
+            assert unique and value == GAME.score_grid(g) == board.score(g)
