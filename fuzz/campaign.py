@@ -18,7 +18,14 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Flaky
 from hypothesis.stateful import get_state_machine_test
 
-from gamecert.fuzz.engines import Engine, EngineFault, Refused
+from gamecert.fuzz.engines import (
+    Engine,
+    EngineRecipe,
+    as_recipe,
+    declares_stateless,
+    generation,
+    handshake,
+)
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from gamecert.fuzz.machine import make_machine
@@ -42,6 +49,8 @@ class CampaignResult:
     coverage: Coverage
     findings: list[Finding] = field(default_factory=list)
     unusable: str | None = None
+    hello: Any = None  # what the engine said it is, in its own words
+    engine_spec: dict[str, Any] = field(default_factory=dict)  # how it was opened
 
     @property
     def status(self) -> str:
@@ -80,20 +89,10 @@ def round_settings(examples: int, steps: int) -> settings:
 
 def check_usable(game: str, engine: Engine, profile: Profile) -> str | None:
     """Why the engine cannot be certified at all, or None."""
-    try:
-        hello = engine.hello()
-        if not isinstance(hello, dict) or hello.get("game") != game:
-            said = hello.get("game") if isinstance(hello, dict) else hello
-            return f"engine says it plays {said!r}, not {game!r}"
-        engine.new_game(profile.id, None)
-    except EngineFault as exc:
-        return f"engine failed at start-up ({exc.kind}): {exc.message}"
-    except Refused as exc:
-        return f"engine refused to start a {profile.id!r} game: {exc}"
-    return None
+    return handshake(engine, game, profile.id)[1]
 
 
-def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
+def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | None = None,
                  budget: float | None = 20.0, rounds: int | None = None, seed: int = 0,
                  examples_per_round: int = 20, steps_per_example: int = 25,
                  max_findings: int = 25,
@@ -104,17 +103,28 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
     plugin = plugin_for(game)
     ref = reference_game(game)
     started = time.monotonic()
-    result = CampaignResult(game, profile, engine.name, seed, budget, 0, 0.0, Coverage())
-    result.unusable = check_usable(game, engine, profile)
+    # a recipe: the minimiser and the confirmation replays open fresh engines from it; an
+    # engine handed over open is shared (its traces are confirmed on it, not fresh)
+    recipe = as_recipe(engine)
+    engine = recipe.open()
+    result = CampaignResult(game, profile, engine.name, seed, budget, 0, 0.0, Coverage(),
+                            engine_spec=dict(recipe.spec))
+    result.hello, result.unusable = handshake(engine, game, profile.id)
     if result.unusable:
+        engine.close()
         result.duration = time.monotonic() - started
         return result
     muted: set[str] = set()
     seen: list[Finding] = []  # as raised: an engine that misbehaves once may not on replay
+    history = _History(generation(engine))
+    last: list[Lockstep] = []
 
     def new_lockstep() -> Lockstep:
+        if last:
+            history.next_game(engine, last[0], game, profile)
         ls = Lockstep(ref, engine, profile, oracles, coverage=result.coverage, muted=muted,
-                      seed=seed, on_finding=seen.append)
+                      seed=seed, on_finding=lambda f: seen.append(history.note(f)))
+        last[:] = [ls]
         # Once a round has a finding, Hypothesis no longer stops at max_examples and may run
         # a whole hill-climbing pass for each target label (hundreds of examples); a dead
         # lockstep makes those examples cost nothing. The findings are kept as raised.
@@ -128,6 +138,7 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
             return result.rounds < rounds
         return budget is None or time.monotonic() - started < budget
 
+    reuse = declares_stateless(result.hello)
     while more():
         machine = make_machine(plugin, profile, new_lockstep)
         test = _machine_test(machine, settings=round_settings(examples_per_round,
@@ -135,7 +146,7 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
         hypothesis_seed(round_seed(seed, result.rounds))(test)
         seen.clear()
         for finding in _run_round(test, seen):
-            finding = minimize(finding, engine, muted=frozenset(muted))
+            finding = minimize(finding, recipe, prelude=history.prelude(finding), reuse=reuse)
             result.findings.append(finding)
             muted.update(finding.rules)
         result.rounds += 1
@@ -143,8 +154,40 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
             c = result.coverage
             progress(Progress(time.monotonic() - started, budget, result.rounds, c.examples,
                               c.steps, len(result.findings)))
+    engine.close()
     result.duration = time.monotonic() - started
+    if not result.findings and result.coverage.steps == 0:
+        # no evidence, no certificate: nothing was played
+        result.unusable = ("the campaign executed no step, so there is nothing to certify "
+                           f"({result.rounds} rounds, {result.coverage.examples} examples)")
     return result
+
+
+class _History:
+    """The games one engine process has played, in order. A finding that depends on the
+    process's history replays them first (its trace's prelude). A new process (after a
+    crash) starts a new history, with the same handshake as the first."""
+
+    def __init__(self, life: int) -> None:
+        self.life = life
+        self.games: list[dict[str, Any]] = []
+        self.at: dict[int, tuple[list[dict[str, Any]], int]] = {}
+
+    def next_game(self, engine: Engine, done: Lockstep, game: str, profile: Profile) -> None:
+        if generation(engine) == self.life:
+            if done.start_spec is not None:
+                self.games.append(done.segment())
+            return
+        self.life, self.games = generation(engine), []
+        handshake(engine, game, profile.id)
+
+    def note(self, finding: Finding) -> Finding:
+        self.at[id(finding)] = (self.games, len(self.games))
+        return finding
+
+    def prelude(self, finding: Finding) -> list[dict[str, Any]]:
+        games, n = self.at.pop(id(finding), ([], 0))
+        return games[:n]
 
 
 def _run_round(test: Callable[[], None], seen: list[Finding]) -> list[Finding]:

@@ -2,80 +2,174 @@
 
 Exit codes: 0 certified (or clean), 1 rule violations found, 2 bad usage or bad input,
 3 engine unusable, 4 an internal error of gamecert's own.
+
+Every option is checked before anything starts (finite, in range, a command that parses),
+so a mistake of the user's is exit 2 with a message naming the option, never an engine
+verdict. This module must not hold campaign or report logic: it parses, checks, and calls.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
-from gamecert.fuzz.engines import Engine, EngineSpecError, open_engine
+from gamecert.fuzz.engines import (
+    Engine,
+    EngineRecipe,
+    EngineSpecError,
+    engine_recipe,
+    split_command,
+)
 from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
+
+EXIT_CODES = """exit codes:
+  0  certified (certify), clean (replay), proved (prove)
+  1  rule violations found (a finding, a replay that reproduced, a failed proof)
+  2  bad usage or bad input: an option, a trace, a catalogue (the message says where)
+  3  engine unusable: it cannot be started, fails its first requests, or no step ran
+  4  an internal error of gamecert's own (GAMECERT_DEBUG=1 shows the traceback)"""
+
+MAX_SECONDS = 7 * 24 * 3600.0  # a week: anything longer is a typo
+MAX_ROUNDS = 1_000_000
+MAX_SEED = 2**63 - 1
 
 
 class UsageError(Exception):
     pass
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gamecert")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _seconds(name: str, low: float) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds above `low`, at most a week."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be a number of seconds, not {text!r}") from None
+        if not math.isfinite(value) or value <= low or value > MAX_SECONDS:
+            raise argparse.ArgumentTypeError(
+                f"must be a finite number of seconds above {low:g} and at most "
+                f"{MAX_SECONDS:g}, not {text!r}")
+        return value
+
+    return parse
+
+
+def _whole(name: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number in [low, high]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, "
+                                             f"not {text}")
+        return value
+
+    return parse
+
+
+def _games_and_profiles() -> str:
+    """Each game with its profiles (the default first), for --help."""
+    lines = []
+    for game in games():
+        try:
+            cat = load_catalogue(game)
+        except CatalogueError:
+            lines.append(f"  {game}: (its catalogue does not load)")
+            continue
+        others = sorted(p for p in cat.profiles if p != cat.default_profile)
+        lines.append(f"  {game}: {cat.default_profile} (default)"
+                     + "".join(f", {p}" for p in others))
+    return "\n".join(lines)
+
+
 def _engine_args(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--engine", metavar="ENGINE",
-                       help="'reference' (in-process) or a Python object 'package.module:attr' "
-                            "(a Game class or instance, or a Session)")
+                       help="'reference' (in-process), a Python object 'package.module:attr' "
+                            "or 'path/to/file.py:attr' (a Game class or instance, or a "
+                            "Session)")
     group.add_argument("--engine-cmd", metavar="COMMAND",
                        help="a command that runs an engine speaking the wire protocol on "
                             "stdin/stdout (default: the bundled reference, as a subprocess)")
-    p.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=_seconds("--timeout", 0), default=5.0, metavar="SECONDS",
                    help="time limit for each reply of a subprocess engine (default 5)")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    known = _games_and_profiles()
+    profile_help = "rule profile (default: the catalogue's); each game's profiles:\n" + known
     parser = argparse.ArgumentParser(
         prog="gamecert",
-        description="Specification-driven rules verifier and fuzzer for bot-competition games.",
-        epilog="Exit codes: 0 certified, 1 violations, 2 bad usage or input, 3 engine unusable.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+        description="Specification-driven rules verifier and fuzzer for bot-competition games."
+                    "\n\ngames and their profiles:\n" + known,
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"gamecert {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                title="commands (gamecert COMMAND --help for more)")
 
-    p = sub.add_parser("rules", help="list a game's rules")
-    p.add_argument("game")
-    p.add_argument("--profile", help="show the variants this profile selects")
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text, epilog=EXIT_CODES,
+                              formatter_class=argparse.RawTextHelpFormatter)
+
+    p = command("rules", "list a game's rules")
+    p.add_argument("game", help="one of: " + ", ".join(games()))
+    p.add_argument("--profile", help="show the variants this profile selects; each game's "
+                                     "profiles:\n" + known)
     p.add_argument("--catalogue", metavar="FILE", help="read this catalogue file instead")
     p.add_argument("--verbose", "-v", action="store_true", help="print each rule's text")
 
-    for name, text in (("certify", "certify an engine: fuzz it against the reference and "
-                                    "every rule oracle, then print its certificate"),
-                       ("fuzz", "the same as certify")):
-        p = sub.add_parser(name, help=text)
-        p.add_argument("game")
-        _engine_args(p)
-        p.add_argument("--budget", type=float, default=20.0, metavar="SECONDS",
-                       help="stop starting new rounds after this long (default 20)")
-        p.add_argument("--rounds", type=int, metavar="N",
-                       help="run exactly N rounds (replays a run exactly with --seed)")
-        p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
-        p.add_argument("--profile", help="rule profile (default: the catalogue's)")
-        p.add_argument("--report", metavar="DIR", help="write report.json, report.xml and "
-                                                       "trace files here")
-        p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p = command("certify", "certify an engine: fuzz it against the reference and every rule "
+                           "oracle, then print its certificate")
+    p.add_argument("game", help="one of: " + ", ".join(games()))
+    _engine_args(p)
+    p.add_argument("--budget", type=_seconds("--budget", 0), default=20.0, metavar="SECONDS",
+                   help="stop starting new rounds after this long (default 20)")
+    p.add_argument("--rounds", type=_whole("--rounds", 1, MAX_ROUNDS), metavar="N",
+                   help="run exactly N rounds (replays a run exactly with --seed)")
+    p.add_argument("--seed", type=_whole("--seed", 0, MAX_SEED), default=0,
+                   help="campaign seed (default 0)")
+    p.add_argument("--profile", help=profile_help)
+    p.add_argument("--report", metavar="DIR", help="write report.json, report.xml and "
+                                                   "trace files here")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
-    p = sub.add_parser("replay", help="re-run trace files on an engine")
+    p = command("replay", "re-run trace files on a fresh engine each, as the campaign ran "
+                          "them")
     p.add_argument("traces", nargs="+", metavar="TRACE")
     _engine_args(p)
 
-    p = sub.add_parser("prove", help="z3 proofs about an engine's rule code and boundary cases")
-    p.add_argument("game")
+    p = command("prove", "z3 proofs about an engine's rule code and boundary cases")
+    p.add_argument("game", help="one of: " + ", ".join(games()))
     _engine_args(p)
-    p.add_argument("--profile")
+    p.add_argument("--profile", help=profile_help)
 
-    p = sub.add_parser("serve", help="run an in-process engine as a wire-protocol subprocess")
-    p.add_argument("game")
+    p = command("serve", "run an in-process engine as a wire-protocol subprocess")
+    p.add_argument("game", help="one of: " + ", ".join(games()))
     p.add_argument("--engine", default="reference",
-                   help="'reference' or 'package.module:attr' (default reference)")
+                   help="'reference', 'package.module:attr' or 'path/to/file.py:attr' "
+                        "(default reference)")
     return parser
 
 
@@ -85,14 +179,27 @@ def _catalogue(game: str) -> Catalogue:
     return load_catalogue(game)
 
 
-def _open(args: argparse.Namespace) -> Engine:
+def _recipe(args: argparse.Namespace) -> EngineRecipe:
+    """How to open the engine the options name (nothing is started yet). An empty or
+    unparsable command is the user's mistake, never a reason to test something else."""
     game = getattr(args, "game", None) or "flit"
-    if args.engine_cmd:
-        return open_engine(game, command=args.engine_cmd, timeout=args.timeout)
-    if args.engine:
-        return open_engine(game, engine=args.engine)
-    return open_engine(game, command=[sys.executable, "-m", "gamecert", "serve", game],
-                       timeout=args.timeout)
+    if args.engine_cmd is not None:
+        try:
+            split_command(args.engine_cmd)
+        except EngineSpecError as exc:
+            raise UsageError(f"--engine-cmd: {exc}") from None
+        return engine_recipe(game, command=args.engine_cmd, timeout=args.timeout)
+    if args.engine is not None:
+        if not args.engine.strip():
+            raise UsageError("--engine is empty: give 'reference', 'package.module:attr' or "
+                             "'path/to/file.py:attr'")
+        return engine_recipe(game, engine=args.engine)
+    return engine_recipe(game, command=[sys.executable, "-m", "gamecert", "serve", game],
+                         timeout=args.timeout)
+
+
+def _open(args: argparse.Namespace) -> Engine:
+    return _recipe(args).open()
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -127,9 +234,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
 
     cat = _catalogue(args.game)
     profile = cat.profile(args.profile)
-    if args.rounds is not None and args.rounds < 1:
-        raise UsageError("--rounds must be at least 1")
-    engine = _open(args)
+    engine = _recipe(args)
     print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}, "
           f"seed {args.seed}, " + (f"{args.rounds} rounds" if args.rounds else
                                    f"budget {args.budget:g} s"), flush=True)
@@ -141,15 +246,16 @@ def cmd_certify(args: argparse.Namespace) -> int:
     finally:
         if bar:
             bar.close()
-        engine.close()
     if result.unusable:
         print(f"ENGINE UNUSABLE: {result.unusable}")
         return EXIT_UNUSABLE
+    print(f"engine says: {_said(result.hello)}; gamecert {_version()}")
     rows = rule_rows(result)
     print(render_table(result, rows))
     for i, f in enumerate(result.findings, 1):
         ops = len(f.trace["ops"]) if f.trace else 0
-        print(f"\nfinding {i} [{', '.join(f.rules)}] {f.kind} ({ops} operations)\n  {f.message}")
+        print(f"\nfinding {i} [{', '.join(f.rules)}] {f.kind} ({ops} operations"
+              + (f", {f.confirmation}" if f.confirmation else "") + f")\n  {f.message}")
     if args.report:
         path = write_report(result, Path(args.report))
         print(f"\nreport: {path}" + (f" (traces in {path.parent / 'traces'})"
@@ -160,14 +266,27 @@ def cmd_certify(args: argparse.Namespace) -> int:
     return EXIT_VIOLATIONS if result.findings else EXIT_OK
 
 
+def _said(hello: object) -> str:
+    """The engine's hello, in a line: what was certified, in its own words."""
+    if not isinstance(hello, dict):
+        return repr(hello)[:120]
+    caps = hello.get("capabilities")
+    return (f"{hello.get('engine')!r} plays {hello.get('game')!r}"
+            + (f", capabilities {', '.join(map(str, caps))}" if isinstance(caps, list) else ""))
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from gamecert.fuzz.trace import load_trace, replay
 
     docs = [(t, load_trace(t)) for t in args.traces]  # all readable before any engine starts
+    for path, doc in docs:
+        if doc["game"] not in games():
+            raise UsageError(f"{path}: unknown game {doc['game']!r} (known: "
+                             f"{', '.join(games())})")
     code = EXIT_OK
     for path, doc in docs:
         args.game = doc["game"]
-        engine = _open(args)
+        engine = _open(args)  # a fresh engine for each trace, as the campaign confirmed it
         try:
             result = replay(doc, engine, path=path)
         finally:
@@ -221,8 +340,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "fuzz": cmd_certify,
-            "replay": cmd_replay, "prove": cmd_prove, "serve": cmd_serve}
+COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "replay": cmd_replay,
+            "prove": cmd_prove, "serve": cmd_serve}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
+        parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     try:
         return COMMANDS[args.command](args)

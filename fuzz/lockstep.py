@@ -40,6 +40,12 @@ HARNESS_RULES = {
 }
 
 
+CONFIRMED = "confirmed"  # replayed alone on a fresh engine, twice, to the same finding
+SHARED_ENGINE = "shared-engine"  # replayed on the engine the caller handed over, not fresh
+NOT_REPRODUCIBLE = "not reproducible"  # a fresh engine did not show it: trace as found
+NONDETERMINISTIC = "nondeterministic"  # two fresh replays of one trace ended differently
+
+
 class InvalidInput(Exception):
     """The harness's own input is not valid for the reference (a generator bug or a bad
     trace); not a finding about the engine."""
@@ -53,6 +59,9 @@ class Finding(Exception):
     op_index: int = -1
     trace: dict[str, Any] | None = None
     related: list[str] = field(default_factory=list)
+    # how the trace was confirmed: CONFIRMED, SHARED_ENGINE, NOT_REPRODUCIBLE or
+    # NONDETERMINISTIC (fuzz.minimize); empty until it is
+    confirmation: str = ""
 
     def __str__(self) -> str:
         return f"[{', '.join(self.rules)}] {self.kind}: {self.message}"
@@ -149,7 +158,7 @@ class Lockstep:
             message = "; ".join(f"{r}: {m}" for r, m in bad)
         else:
             rules, message = [fallback_rule], fallback
-        finding = Finding(rules, kind, message, len(self.ops) - 1, self.trace(),
+        finding = Finding(rules, kind, message, self._last_op(), self.trace(),
                           sorted(set(related)))
         if set(rules) <= self.muted:
             self.muted_findings.append(finding)
@@ -219,8 +228,18 @@ class Lockstep:
             self._fail([], "divergence", "state after load_state differs: "
                        + _diff(ref_json, eng), "ENGINE-LOAD-STATE")
 
+    def _last_op(self) -> int:
+        """The index of the operation being judged (a resync it caused comes after it)."""
+        i = len(self.ops) - 1
+        while i >= 0 and self.ops[i].get("op") == "resync":
+            i -= 1
+        return i
+
     def _resync(self) -> None:
-        """After a muted finding, put the engine back on the reference's state."""
+        """After a muted finding, put the engine back on the reference's state. Recorded
+        in the trace: a replay with the same muted rules resyncs at the same place, and a
+        reader sees the extra load_state the engine was sent."""
+        self.ops.append({"op": "resync"})
         try:
             self.engine.load_state(self.ref_json)
         except (Refused, EngineFault):
@@ -414,9 +433,16 @@ class Lockstep:
 
     # --- traces --------------------------------------------------------------------------
     def trace(self) -> dict[str, Any]:
-        return {"format": "gamecert-trace/1", "game": self.game.name,
-                "profile": self.profile.id, "seed": self.seed, "start": self.start_spec,
-                "ops": list(self.ops)}
+        doc = {"format": "gamecert-trace/1", "game": self.game.name,
+               "profile": self.profile.id, "seed": self.seed, "start": self.start_spec,
+               "ops": list(self.ops)}
+        if self.muted:  # a replay must pass over the same findings, and resync the same way
+            doc["muted"] = sorted(self.muted)
+        return doc
+
+    def segment(self) -> dict[str, Any]:
+        """This example as one earlier game of a trace's prelude."""
+        return {"start": self.start_spec, "ops": list(self.ops), "muted": sorted(self.muted)}
 
 
 def _guarded(hook: Callable[..., Verdict], *args: Any) -> Verdict:

@@ -19,6 +19,15 @@ from gamecert.spec import load_catalogue
 VIOLATED, PASSED, UNEXERCISED = "violated", "passed", "not exercised"
 
 
+def gamecert_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gamecert")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 @dataclass(frozen=True)
 class RuleRow:
     rule: str
@@ -72,6 +81,8 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
     return {
         "format": "gamecert-report/1",
         "game": result.game, "profile": result.profile.id, "engine": result.engine,
+        "engine_spec": result.engine_spec, "engine_hello": result.hello,
+        "gamecert_version": gamecert_version(),
         "seed": result.seed, "rounds": result.rounds, "budget_s": result.budget,
         "duration_s": round(result.duration, 3), "status": result.status,
         "unusable": result.unusable,
@@ -80,7 +91,8 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
                    "exercised": r.exercised, "findings": list(r.findings),
                    "harness_check": r.harness} for r in rows],
         "findings": [{"number": i, "rules": f.rules, "kind": f.kind, "message": f.message,
-                      "ops": len(f.trace["ops"]) if f.trace else 0, "trace": t}
+                      "ops": len(f.trace["ops"]) if f.trace else 0, "trace": t,
+                      "confirmation": f.confirmation or None}
                      for i, (f, t) in enumerate(zip(result.findings, traces, strict=True), 1)],
         "replay": f"gamecert certify {result.game} --profile {result.profile.id} "
                   f"--seed {result.seed} --rounds {result.rounds}",
