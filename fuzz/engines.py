@@ -240,13 +240,15 @@ class SubprocessEngine:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def close(self) -> None:
+    def close(self, polite: bool = True) -> None:
+        """Stop the engine: `bye` first when `polite` (not after a fault: a hung engine
+        would only make us wait), then its process group and every descendant."""
         proc, self.proc = self.proc, None
         if proc is None:
             kill_tagged(self.token)  # an engine that died may have left descendants
             return
         self.generation += 1
-        if proc.poll() is None:
+        if polite and proc.poll() is None:
             with contextlib.suppress(OSError, ValueError):
                 assert proc.stdin is not None
                 proc.stdin.write(b'{"id": -1, "op": "bye"}\n')
@@ -301,7 +303,7 @@ class SubprocessEngine:
         try:
             reply = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            self.close()
+            self.close(polite=False)
             raise EngineFault("garbage", f"reply to {op} is not JSON: {raw[:200]!r}") from None
         if not isinstance(reply, dict) or reply.get("id") != rid:
             self.close()
@@ -333,11 +335,11 @@ class SubprocessEngine:
                     line, self._buf = self._buf[:nl], self._buf[nl + 1:]
                     return line
                 if len(self._buf) > self.max_reply_bytes:
-                    self.close()
+                    self.close(polite=False)
                     raise EngineFault("flood", f"reply longer than {self.max_reply_bytes} bytes")
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    self.close()
+                    self.close(polite=False)
                     raise EngineFault("hang", f"no reply within {timeout:g} s")
                 for key, _ in sel.select(left):
                     chunk = os.read(key.fd, 1 << 16)
@@ -488,7 +490,8 @@ def command_recipe(game: str, command: str | list[str], timeout: float = 5.0) ->
                               f"not {timeout!r}")
 
     def factory() -> Engine:
-        sub = SubprocessEngine(argv, timeout=timeout)
+        # start-up (imports, loading data) may take longer than a reply: four replies' time
+        sub = SubprocessEngine(argv, timeout=timeout, start_timeout=4 * timeout)
         sub.start()
         return sub
 

@@ -329,8 +329,11 @@ class Lockstep:
     def _check_unchanged(self, before: JSON) -> None:
         try:
             now = self.engine.observe()
-        except (Refused, EngineFault) as exc:
+        except Refused as exc:
             self._fail([], "fault", f"observe failed after a refusal: {exc}", "ENGINE-ALIVE")
+            return
+        except EngineFault as exc:  # its process is gone: nothing more is asked of it
+            self._fault(exc)
             return
         if now != before:
             self._resync()

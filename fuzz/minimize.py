@@ -76,7 +76,8 @@ def minimize(finding: Finding, engine: Engine | EngineRecipe, *,
     """The finding with the shortest trace found that still shows it on a fresh engine,
     flagged with how it was confirmed (`Finding.confirmation`)."""
     recipe = as_recipe(engine)
-    if not finding.trace:
+    if not finding.trace:  # nothing to replay: it cannot be shown again
+        finding.confirmation = NOT_REPRODUCIBLE
         return finding
     doc: dict[str, Any] = {k: v for k, v in finding.trace.items() if k != "finding"}
     rules, kind = set(finding.rules), finding.kind

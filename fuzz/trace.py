@@ -87,15 +87,13 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
         if problem:
             return ReplayResult(Finding(["ENGINE-ALIVE"], "start-up", problem), 0, expected,
                                 expected_kind)
-    for i, segment in enumerate(doc.get("prelude") or []):
+    for segment in doc.get("prelude") or []:
         ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
                       muted=segment.get("muted") or ())
         try:
             _run_ops(ls, segment["start"], segment["ops"])
-        except Finding:
-            pass  # it ended this earlier game in the campaign too
-        except InvalidInput as exc:
-            raise TraceError(f"{path}: prelude game {i}: {exc}") from None
+        except (Finding, InvalidInput):
+            pass  # it ended this earlier game in the campaign too (a finding, a rejected start)
     if muted is None:
         muted = frozenset(doc.get("muted") or ())
     ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
@@ -113,6 +111,8 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
 def _run_ops(ls: Lockstep, start: JSON, ops: list[JSON], counter: list[int] | None = None) -> None:
     ls.start(start)
     for op in ops:
+        if ls.dead:  # the engine faulted (a muted finding): the campaign stopped here too
+            break
         kind = op["op"]
         if kind == "apply":
             ls.step(op["action"])
