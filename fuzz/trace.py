@@ -8,6 +8,7 @@ it through a fresh lockstep, after the same start-up handshake as a campaign.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,10 +91,9 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
     for segment in doc.get("prelude") or []:
         ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
                       muted=segment.get("muted") or ())
-        try:
+        # a finding or a rejected start ended this earlier game in the campaign too
+        with contextlib.suppress(Finding, InvalidInput):
             _run_ops(ls, segment["start"], segment["ops"])
-        except (Finding, InvalidInput):
-            pass  # it ended this earlier game in the campaign too (a finding, a rejected start)
     if muted is None:
         muted = frozenset(doc.get("muted") or ())
     ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
