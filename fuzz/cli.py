@@ -198,6 +198,22 @@ def _recipe(args: argparse.Namespace) -> EngineRecipe:
                          timeout=args.timeout)
 
 
+def _check_report_dir(folder: str) -> None:
+    """--report must name a folder we can write, before any engine starts."""
+    path = Path(folder)
+    if not folder.strip():
+        raise UsageError("--report is empty: name a folder")
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"--report {folder!r} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--report {folder!r}: cannot create the folder: "
+                         f"{exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError(f"--report {folder!r}: the folder is not writable")
+
+
 def _open(args: argparse.Namespace) -> Engine:
     return _recipe(args).open()
 
@@ -234,6 +250,8 @@ def cmd_certify(args: argparse.Namespace) -> int:
 
     cat = _catalogue(args.game)
     profile = cat.profile(args.profile)
+    if args.report is not None:
+        _check_report_dir(args.report)
     engine = _recipe(args)
     print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}, "
           f"seed {args.seed}, " + (f"{args.rounds} rounds" if args.rounds else
@@ -291,11 +309,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
             result = replay(doc, engine, path=path)
         finally:
             engine.close()
+        if result.finding is not None and result.finding.kind == "start-up":
+            print(f"{path}: ENGINE UNUSABLE: {result.finding.message}")
+            code = max(code, EXIT_UNUSABLE)
+            continue
         if result.finding is None:
             print(f"{path}: clean: {result.ops_run} operations, no rule broken "
                   f"(recorded: {', '.join(result.expected) or 'nothing'})")
             continue
-        code = EXIT_VIOLATIONS
+        code = max(code, EXIT_VIOLATIONS)
         f = result.finding
         again = "reproduced" if result.reproduced else "a different finding"
         print(f"{path}: {again}: [{', '.join(f.rules)}] {f.kind} at operation "

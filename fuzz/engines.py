@@ -354,11 +354,25 @@ class SubprocessEngine:
                             code: int | str = self.proc.wait(timeout=1)
                         except subprocess.TimeoutExpired:  # closed stdout, still running
                             code = "unknown (it closed its output)"
+                        self._drain_stderr()  # its last words may still be in the pipe
                         note = self._stderr_note()
                         self.close()
                         raise EngineFault("crash", f"engine exited with code {code} "
                                           "mid-game" + note)
                     self._buf += chunk
+
+    def _drain_stderr(self) -> None:
+        err = self.proc.stderr if self.proc else None
+        if err is None:
+            return
+        for _ in range(64):  # at most 4 MB: the tail is all we keep
+            try:
+                chunk = os.read(err.fileno(), 1 << 16)
+            except (BlockingIOError, OSError, ValueError):
+                return
+            if not chunk:
+                return
+            self.stderr_tail = (self.stderr_tail + chunk)[-4000:]
 
     def _stderr_note(self) -> str:
         tail = self.stderr_tail.decode("utf-8", "replace").strip().splitlines()[-3:]
@@ -366,6 +380,7 @@ class SubprocessEngine:
 
     def _exit_message(self) -> str:
         code = self.proc.poll() if self.proc else None
+        self._drain_stderr()
         return f"engine is not running (exit code {code})" + self._stderr_note()
 
     # --- protocol operations -------------------------------------------------------------
