@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable
@@ -396,7 +397,14 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+def _terminate(signum: int, frame: object) -> None:
+    # exit through Python, so the atexit hook stops every engine we started
+    raise SystemExit(128 + signum)
+
+
 def run() -> None:
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _terminate)
     sys.exit(main())
 
 

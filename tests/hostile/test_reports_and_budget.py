@@ -55,6 +55,7 @@ def test_report_files_are_written_whole(tmp_path: Path,
             json.loads((report / p).read_text())
 
 
+@pytest.mark.timeout(120)  # a broken promise must fail, not hold the suite for ten minutes
 def test_budget_is_a_wall_clock_promise(capsys: pytest.CaptureFixture[str]) -> None:
     """An engine that answers every request just under the time limit: the run ends within
     budget + one reply time-out + the shrink allowance it states."""
@@ -72,6 +73,7 @@ def test_budget_is_a_wall_clock_promise(capsys: pytest.CaptureFixture[str]) -> N
     assert elapsed <= budget + timeout + allowance + start_up, (elapsed, allowance)
 
 
+@pytest.mark.timeout(120)
 def test_progress_shows_during_a_long_round(capsys: pytest.CaptureFixture[str]) -> None:
     """Without -q, progress lines appear while the first round is still running."""
     main(["certify", "flit", "--engine-cmd", hostile("slow_under", "1"), "--timeout", "1",
