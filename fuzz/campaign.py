@@ -139,22 +139,24 @@ def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | 
         return budget is None or time.monotonic() - started < budget
 
     reuse = declares_stateless(result.hello)
-    while more():
-        machine = make_machine(plugin, profile, new_lockstep)
-        test = _machine_test(machine, settings=round_settings(examples_per_round,
-                                                               steps_per_example))
-        hypothesis_seed(round_seed(seed, result.rounds))(test)
-        seen.clear()
-        for finding in _run_round(test, seen):
-            finding = minimize(finding, recipe, prelude=history.prelude(finding), reuse=reuse)
-            result.findings.append(finding)
-            muted.update(finding.rules)
-        result.rounds += 1
-        if progress:
-            c = result.coverage
-            progress(Progress(time.monotonic() - started, budget, result.rounds, c.examples,
-                              c.steps, len(result.findings)))
-    engine.close()
+    try:
+        while more():
+            machine = make_machine(plugin, profile, new_lockstep)
+            test = _machine_test(machine, settings=round_settings(examples_per_round,
+                                                                   steps_per_example))
+            hypothesis_seed(round_seed(seed, result.rounds))(test)
+            seen.clear()
+            for finding in _run_round(test, seen):
+                finding = minimize(finding, recipe, prelude=history.prelude(finding), reuse=reuse)
+                result.findings.append(finding)
+                muted.update(finding.rules)
+            result.rounds += 1
+            if progress:
+                c = result.coverage
+                progress(Progress(time.monotonic() - started, budget, result.rounds, c.examples,
+                                  c.steps, len(result.findings)))
+    finally:
+        engine.close()  # whatever happens, the engine we opened is stopped
     result.duration = time.monotonic() - started
     if not result.findings and result.coverage.steps == 0:
         # no evidence, no certificate: nothing was played
