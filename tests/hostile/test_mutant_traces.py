@@ -29,3 +29,21 @@ def test_every_trace_replays_to_its_own_rule(name: str) -> None:
         assert again.reproduced, (finding, again.finding)
         assert again.finding is not None and again.finding.rules == finding.rules
         assert again.finding.kind == finding.kind
+
+
+def test_traces_of_an_engine_with_many_bugs_carry_what_their_replay_needs() -> None:
+    """Later findings come from games that passed over earlier (muted) ones: each trace
+    records the muted rules and resyncs, and replays to its own rule, not an earlier one."""
+    many = Path(__file__).resolve().parents[2] / "examples" / "engines" / "hostile"
+    recipe = object_recipe("flit", f"{many / 'many_bugs.py'}:ENGINE")
+    result = run_campaign("flit", recipe, rounds=10, seed=0)
+    found = sorted(r for f in result.findings for r in f.rules)
+    assert len(found) >= 4, found
+    muted_seen = False
+    for finding in result.findings:
+        assert finding.confirmation == "confirmed"
+        doc = trace_document(finding)
+        muted_seen = muted_seen or bool(doc.get("muted"))
+        again = replay(doc, recipe.open())
+        assert again.finding is not None and again.finding.rules == finding.rules
+    assert muted_seen
