@@ -11,6 +11,7 @@ verdict. This module must not hold campaign or report logic: it parses, checks, 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import signal
@@ -398,8 +399,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _terminate(signum: int, frame: object) -> None:
-    # exit through Python, so the atexit hook stops every engine we started
-    raise SystemExit(128 + signum)
+    """Stopped from outside (a cancelled CI job): stop every engine we started, then exit
+    at once. Not by raising: Hypothesis, running the engine, may catch that and go on."""
+    from gamecert.fuzz.engines import close_all
+
+    close_all()
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(128 + signum)
 
 
 def run() -> None:

@@ -187,7 +187,7 @@ def kill_tagged(token: str) -> None:
 
 
 @atexit.register
-def _close_all() -> None:
+def close_all() -> None:
     """Whatever happens to gamecert, the engines it started do not outlive it."""
     for engine in list(_OPEN):
         with contextlib.suppress(Exception):

@@ -118,3 +118,33 @@ def test_hostile_engines_run_from_any_folder(tmp_path: Path,
     finally:
         os.chdir(here)
     assert "[ENGINE-ALIVE] crash" in capsys.readouterr().out
+
+
+def test_terminated_gamecert_leaves_nothing_running(tmp_path: Path) -> None:
+    """gamecert stopped by SIGTERM mid-run (a CI job cancelled) still stops its engine and
+    the engine's grandchild in a session of its own."""
+    import signal
+    import subprocess
+    import sys
+
+    pids = tmp_path / "pids"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gamecert", "certify", "flit", "--engine-cmd",
+         hostile("setsid_child"), "--budget", "60", "--quiet"],
+        env={**os.environ, "HOSTILE_PID_FILE": str(pids)}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE)
+    try:
+        for _ in range(200):
+            if pids.exists() and pids.read_text().strip():
+                break
+            time.sleep(0.05)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert b"Traceback" not in err
+    for pid in (int(p) for p in pids.read_text().split()):
+        assert not _alive(pid), f"grandchild {pid} survived"
