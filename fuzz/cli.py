@@ -19,6 +19,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gamecert.fuzz.engines import (
     Engine,
@@ -28,6 +29,9 @@ from gamecert.fuzz.engines import (
     split_command,
 )
 from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
+
+if TYPE_CHECKING:
+    from gamecert.fuzz.trace import ReplayResult
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
@@ -306,11 +310,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     code = EXIT_OK
     for path, doc in docs:
         args.game = doc["game"]
-        engine = _open(args)  # a fresh engine for each trace, as the campaign confirmed it
-        try:
-            result = replay(doc, engine, path=path)
-        finally:
-            engine.close()
+        result, second = (_replay_fresh(args, doc, path, replay) for _ in range(2))
+        if _outcome(result) != _outcome(second):
+            print(f"{path}: NONDETERMINISTIC: two replays on fresh engines ended differently "
+                  f"({_outcome(result)} / {_outcome(second)}); the first is reported")
         if result.finding is not None and result.finding.kind == "start-up":
             print(f"{path}: ENGINE UNUSABLE: {result.finding.message}")
             code = max(code, EXIT_UNUSABLE)
@@ -325,6 +328,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"{path}: {again}: [{', '.join(f.rules)}] {f.kind} at operation "
               f"{f.op_index + 1}: {f.message}")
     return code
+
+
+def _replay_fresh(args: argparse.Namespace, doc: dict[str, object], path: str,
+                  replay: Callable[..., ReplayResult]) -> ReplayResult:
+    """One replay on a fresh engine, as the campaign confirmed the trace."""
+    engine = _open(args)
+    try:
+        return replay(doc, engine, path=path)
+    finally:
+        engine.close()
+
+
+def _outcome(result: ReplayResult) -> str:
+    f = result.finding
+    return "clean" if f is None else f"[{', '.join(f.rules)}] {f.kind} at operation " \
+                                     f"{f.op_index + 1}"
 
 
 def cmd_prove(args: argparse.Namespace) -> int:

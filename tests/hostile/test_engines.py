@@ -148,3 +148,35 @@ def test_terminated_gamecert_leaves_nothing_running(tmp_path: Path) -> None:
     assert b"Traceback" not in err
     for pid in (int(p) for p in pids.read_text().split()):
         assert not _alive(pid), f"grandchild {pid} survived"
+
+
+def test_replay_says_when_an_engine_is_not_deterministic(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`gamecert replay` replays each trace on two fresh engines; an engine that is buggy
+    on every other start is called nondeterministic, not certified clean or broken."""
+    monkeypatch.setenv("HOSTILE_STATE_FILE", str(tmp_path / "launches"))
+    trace = tmp_path / "t.json"
+    trace.write_text(json.dumps({
+        "format": "gamecert-trace/1", "game": "flit", "profile": "standard", "seed": 0,
+        "start": {"kind": "new_game"}, "ops": _setup_ops(),
+        "finding": {"rules": ["ENGINE-AGREES"], "kind": "divergence", "message": ""}}))
+    code = main(["replay", str(trace), "--engine-cmd", hostile("flip_flop", "1")])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "NONDETERMINISTIC" in out and "clean" in out
+
+
+def _setup_ops() -> list[dict[str, object]]:
+    """The first moves of a standard Flit game, as the reference plays them."""
+    from gamecert.reference_engine import reference_session
+
+    session = reference_session("flit")
+    session.new_game("standard", 0)
+    ops: list[dict[str, object]] = []
+    for _ in range(4):
+        legal = session.legal()
+        action = (legal.get("actions") or [o["action"] for o in legal["outcomes"]])[0]
+        session.apply(action)
+        ops.append({"op": "apply", "action": action})
+    return ops
