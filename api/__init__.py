@@ -23,7 +23,7 @@ from importlib.metadata import version as _version
 from pathlib import Path
 
 from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import Engine, open_engine
+from gamecert.fuzz.engines import Engine, EngineRecipe, engine_recipe, open_engine
 from gamecert.fuzz.lockstep import Finding
 from gamecert.fuzz.trace import ReplayResult, load_trace
 from gamecert.fuzz.trace import replay as _replay_doc
@@ -55,13 +55,14 @@ def certify(game: str, *, engine: str | Engine | None = None,
     `engine` is 'reference', 'package.module:attr' or an open `Engine`; `engine_cmd` is a
     wire-protocol command instead. The result carries the status, findings and coverage.
     """
-    eng, owned = _engine(game, engine, engine_cmd, timeout)
-    try:
-        return run_campaign(game, eng, profile_id=profile, budget=None if rounds else budget,
-                            rounds=rounds, seed=seed)
-    finally:
-        if owned:
-            eng.close()
+    # a recipe, so findings are shrunk and confirmed on fresh engines; an Engine handed
+    # over open is shared (its findings say so)
+    target: Engine | EngineRecipe = (
+        engine if engine is not None and not isinstance(engine, str)
+        else engine_recipe(game, command=engine_cmd, timeout=timeout) if engine_cmd is not None
+        else engine_recipe(game, engine=engine))
+    return run_campaign(game, target, profile_id=profile, budget=None if rounds else budget,
+                        rounds=rounds, seed=seed)
 
 
 def replay(trace: str | Path, *, engine: str | Engine | None = None,

@@ -24,7 +24,15 @@ from hypothesis.stateful import get_state_machine_test
 
 from gamecert.fuzz.baseline import Baseline
 from gamecert.fuzz.checkpoint import Checkpoint
-from gamecert.fuzz.engines import Engine, EngineFault, Refused
+from gamecert.fuzz.engines import (
+    Engine,
+    EngineRecipe,
+    EngineSpecError,
+    as_recipe,
+    declares_stateless,
+    generation,
+    handshake,
+)
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from gamecert.fuzz.machine import make_machine
@@ -54,6 +62,8 @@ class CampaignResult:
     shrink_allowance: float | None = None  # seconds past the budget for shrinking, if any
     baseline: Baseline | None = None
     interrupted: bool = False
+    hello: Any = None  # what the engine said it is, in its own words
+    engine_spec: dict[str, Any] = field(default_factory=dict)  # how it was opened
 
     @property
     def catalogue(self) -> Catalogue:
@@ -157,17 +167,7 @@ def round_settings(examples: int, steps: int) -> settings:
 
 def check_usable(game: str, engine: Engine, profile: Profile) -> str | None:
     """Why the engine cannot be certified at all, or None."""
-    try:
-        hello = engine.hello()
-        if not isinstance(hello, dict) or hello.get("game") != game:
-            said = hello.get("game") if isinstance(hello, dict) else hello
-            return f"engine says it plays {said!r}, not {game!r}"
-        engine.new_game(profile.id, None)
-    except EngineFault as exc:
-        return f"engine failed at start-up ({exc.kind}): {exc.message}"
-    except Refused as exc:
-        return f"engine refused to start a {profile.id!r} game: {exc}"
-    return None
+    return handshake(engine, game, profile.id)[1]
 
 
 @dataclass(frozen=True)
@@ -188,7 +188,7 @@ class Options:
     resume: Checkpoint | None = None
 
 
-def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
+def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | None = None,
                  budget: float | None = 20.0, rounds: int | None = None, seed: int = 0,
                  examples_per_round: int = 20, steps_per_example: int = 25,
                  max_findings: int = 25, min_exercised: int = 1,
@@ -211,7 +211,8 @@ def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
         return _campaign(game, engine, opts)
 
 
-def _campaign(game: str, engine: Engine, opts: Options) -> CampaignResult:
+def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
+              opts: Options) -> CampaignResult:
     profile_id, budget, rounds, seed = opts.profile_id, opts.budget, opts.rounds, opts.seed
     min_exercised, max_findings, progress = opts.min_exercised, opts.max_findings, opts.progress
     catalogue = load_catalogue(game)
@@ -220,10 +221,22 @@ def _campaign(game: str, engine: Engine, opts: Options) -> CampaignResult:
     plugin = plugin_for(game)
     ref = reference_game(game)
     started = time.monotonic() - (opts.resume.elapsed if opts.resume else 0.0)
-    result = CampaignResult(game, profile, engine.name, seed, budget, 0, 0.0, Coverage(),
-                            min_exercised=min_exercised, baseline=opts.baseline)
-    result.unusable = check_usable(game, engine, profile)
+    # a recipe: the minimiser and the confirmation replays open fresh engines from it; an
+    # engine handed over open is shared (its traces are confirmed on it, not fresh)
+    recipe = as_recipe(engine_or_recipe)
+    result = CampaignResult(game, profile, recipe.name, seed, budget, 0, 0.0, Coverage(),
+                            min_exercised=min_exercised, baseline=opts.baseline,
+                            engine_spec=dict(recipe.spec))
+    try:
+        engine = recipe.open()
+    except EngineSpecError as exc:  # it cannot even be started: a verdict, with a report
+        result.unusable = str(exc)
+        result.duration = time.monotonic() - started
+        return result
+    result.engine = engine.name
+    result.hello, result.unusable = handshake(engine, game, profile.id)
     if result.unusable:
+        engine.close()
         result.duration = time.monotonic() - started
         return result
     deadline = None if rounds is not None or budget is None else started + budget
@@ -240,6 +253,8 @@ def _campaign(game: str, engine: Engine, opts: Options) -> CampaignResult:
     seen: list[Finding] = []  # as raised: an engine that misbehaves once may not on replay
     made: list[Lockstep] = []
     last_tick = [0.0]
+    history = _History(generation(engine))
+    last: list[Lockstep] = []  # the example before, across rounds: the engine's history
 
     def snapshot() -> Progress:
         c = result.coverage
@@ -254,8 +269,12 @@ def _campaign(game: str, engine: Engine, opts: Options) -> CampaignResult:
             progress(snapshot())
 
     def new_lockstep() -> Lockstep:
+        if last:
+            history.next_game(engine, last[0], game, profile)
         ls = Lockstep(ref, engine, profile, oracles, coverage=result.coverage, muted=muted,
-                      seed=seed, on_finding=seen.append, deadline=deadline, on_step=tick)
+                      seed=seed, on_finding=lambda f: seen.append(history.note(f)),
+                      deadline=deadline, on_step=tick)
+        last[:] = [ls]
         # Once a round has a finding, Hypothesis no longer stops at max_examples and may run
         # a whole hill-climbing pass for each target label (hundreds of examples); a dead
         # lockstep makes those examples cost nothing. The findings are kept as raised.
@@ -279,82 +298,130 @@ def _campaign(game: str, engine: Engine, opts: Options) -> CampaignResult:
         if triage.known(finding) is not None:
             triage.add(finding)  # the same cause again: counted, not listed
             return
+        if finding.trace and finding.trace.get("muted"):  # passed over then, shown now
+            finding.trace["muted"] = sorted(set(finding.trace["muted"]) - set(finding.rules))
         if finding.tainted:  # a known cause may have made this position: find the first
-            cause = _first_cause(finding, engine)
+            cause = _first_cause(finding, recipe)
             if cause is not None and triage.known(cause) is not None:
                 dep, _ = triage.add(cause)
                 dep.consequences.update(set(finding.rules) - {dep.primary})
                 return
             finding = cause or finding
         if seconds_left() > 0:
-            finding = minimize(finding, engine, muted=frozenset(muted), seconds=seconds_left())
+            finding = minimize(finding, recipe, prelude=history.prelude(finding), reuse=reuse,
+                               seconds=seconds_left())
         dep, _ = triage.add(finding)
         if seconds_left() > 0:
             dep.reading = fingerprint(dep, catalogue, profile,
-                                      _clean_under(dep, engine, muted, seconds_left))
+                                      _clean_under(dep, recipe, seconds_left))
             if dep.reading and dep.reading.variant and dep.reading.rule != dep.primary:
                 dep = triage.reattribute(dep, dep.reading.rule)  # that reading is the cause
         muted.update(finding.rules)
         muted.add(dep.primary)
 
-    while more():
-        machine = make_machine(plugin, profile, new_lockstep)
-        test = _machine_test(machine, settings=round_settings(opts.examples_per_round,
-                                                               opts.steps_per_example))
-        hypothesis_seed(round_seed(seed, result.rounds))(test)
-        seen.clear()
-        made.clear()
-        try:
-            raised = _run_round(test, seen, late=lambda: deadline is not None
-                                and time.monotonic() > deadline)
-        except KeyboardInterrupt:  # end now, with what was found: a partial report
-            result.interrupted = True
-            break
-        passed_over = [f for ls in made for f in ls.muted_findings]
-        for finding in raised + passed_over:
-            record(finding)
-        result.rounds += 1
-        if progress:
-            progress(snapshot())
-        if opts.on_round is not None:
-            result.departures = triage.departures
-            result.duration = time.monotonic() - started
-            opts.on_round(result)
+    reuse = declares_stateless(result.hello)
+    attach = getattr(progress, "attach", None)  # a display that can ask for snapshots
+    if attach is not None:
+        attach(snapshot)
+    try:
+        while more():
+            machine = make_machine(plugin, profile, new_lockstep)
+            test = _machine_test(machine, settings=round_settings(opts.examples_per_round,
+                                                                   opts.steps_per_example))
+            hypothesis_seed(round_seed(seed, result.rounds))(test)
+            seen.clear()
+            made.clear()
+            try:
+                raised = _run_round(test, seen, late=lambda: deadline is not None
+                                    and time.monotonic() > deadline)
+            except KeyboardInterrupt:  # end now, with what was found: a partial report
+                result.interrupted = True
+                break
+            passed_over = [f for ls in made for f in ls.muted_findings]
+            for finding in raised + passed_over:
+                record(finding)
+            result.rounds += 1
+            if progress:
+                progress(snapshot())
+            if opts.on_round is not None:
+                result.departures = triage.departures
+                result.duration = time.monotonic() - started
+                opts.on_round(result)
+    finally:
+        engine.close()  # whatever happens, the engine we opened is stopped
     result.departures = triage.departures
     if opts.baseline is not None:
         for dep in result.departures:
             dep.accepted = opts.baseline.reason_for(dep)
     result.duration = time.monotonic() - started
-    return result
+    return result  # no step at all is "incomplete" (see `status`): no evidence, no certificate
 
 
-def _first_cause(finding: Finding, engine: Engine) -> Finding | None:
+def _replay_fresh(recipe: EngineRecipe, doc: dict[str, Any], **how: Any) -> Any:
+    """Replay a trace on a fresh engine from the recipe (the shared one for a handed-over
+    engine), after the same handshake as a campaign."""
+    engine = recipe.open()
+    try:
+        return replay(doc, engine, handshake=recipe.fresh, **how)
+    finally:
+        engine.close()
+
+
+def _first_cause(finding: Finding, recipe: EngineRecipe) -> Finding | None:
     """The first failure of a finding's trace replayed with no rule muted, or None."""
     if not finding.trace:
         return None
     ops = finding.trace["ops"][: finding.op_index + 1]
     try:
-        return replay({**finding.trace, "ops": ops}, engine).finding
+        cause: Finding | None = _replay_fresh(recipe, {**finding.trace, "ops": ops},
+                                              muted=frozenset()).finding
     except TraceError:
         return None
+    return cause
 
 
-def _clean_under(dep: Departure, engine: Engine, muted: set[str],
+def _clean_under(dep: Departure, recipe: EngineRecipe,
                  seconds_left: Callable[[], float]) -> Callable[[Profile], bool | None]:
     """How `fingerprint` replays a departure's trace under another reading."""
     doc = dict(dep.finding.trace or {})
-    quiet = frozenset(muted) - set(dep.finding.rules)
 
     def clean_under(variant: Profile) -> bool | None:
         if not doc or seconds_left() <= 0:  # out of time: no reading claimed
             return None
         try:
-            again = replay(doc, engine, muted=quiet, profile=variant)
+            again = _replay_fresh(recipe, doc, profile=variant)
         except TraceError:
             return None  # the trace's moves are not moves under that reading
         return again.finding is None and again.ops_run == len(doc.get("ops", []))
 
     return clean_under
+
+
+class _History:
+    """The games one engine process has played, in order. A finding that depends on the
+    process's history replays them first (its trace's prelude). A new process (after a
+    crash) starts a new history, with the same handshake as the first."""
+
+    def __init__(self, life: int) -> None:
+        self.life = life
+        self.games: list[dict[str, Any]] = []
+        self.at: dict[int, tuple[list[dict[str, Any]], int]] = {}
+
+    def next_game(self, engine: Engine, done: Lockstep, game: str, profile: Profile) -> None:
+        if generation(engine) == self.life:
+            if done.start_spec is not None:
+                self.games.append(done.segment())
+            return
+        self.life, self.games = generation(engine), []
+        handshake(engine, game, profile.id)
+
+    def note(self, finding: Finding) -> Finding:
+        self.at[id(finding)] = (self.games, len(self.games))
+        return finding
+
+    def prelude(self, finding: Finding) -> list[dict[str, Any]]:
+        games, n = self.at.pop(id(finding), ([], 0))
+        return games[:n]
 
 
 def _run_round(test: Callable[[], None], seen: list[Finding],

@@ -60,7 +60,8 @@ def save_checkpoint(directory: Path, *, game: str, profile: str, seed: int,
                                   "message": dep.finding.message,
                                   "op_index": dep.finding.op_index,
                                   "related": dep.finding.related,
-                                  "violations": [list(v) for v in dep.finding.violations]},
+                                  "violations": [list(v) for v in dep.finding.violations],
+                                  "confirmation": dep.finding.confirmation},
                       "trace": trace if dep.finding.trace is not None else None})
     doc = {"format": FORMAT, "game": game, "profile": profile, "seed": seed, "budget": budget,
            "rounds": rounds, "elapsed": round(elapsed, 3), "finished": finished,
@@ -106,7 +107,8 @@ def _departure(d: dict[str, Any], directory: Path) -> Departure:
         trace = saved
     finding = Finding(list(f["rules"]), str(f["kind"]), str(f["message"]), int(f["op_index"]),
                       trace, list(f["related"]),
-                      [(str(r), str(m)) for r, m in f.get("violations", [])])
+                      [(str(r), str(m)) for r, m in f.get("violations", [])],
+                      confirmation=str(f.get("confirmation", "")))
     reading = None if d["reading"] is None else Reading(d["reading"]["rule"],
                                                         d["reading"]["variant"])
     return Departure(finding, str(d["signature"]), str(d["primary"]), int(d["count"]),

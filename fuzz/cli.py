@@ -2,13 +2,20 @@
 
 Exit codes: 0 certified (or clean), 1 rule violations found, 2 bad usage or bad input,
 3 engine unusable, 4 incomplete (an applicable rule was never exercised), 5 an internal
-error of gamecert's own.
+error of gamecert's own, 130 interrupted.
+
+Every option is checked before anything starts (finite, in range, a command that parses),
+so a mistake of the user's is exit 2 with a message naming the option, never an engine
+verdict. This module must not hold campaign or report logic: it parses, checks, and calls.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable
@@ -16,102 +23,193 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gamecert.fuzz.botcheck import cli as botcheck
-from gamecert.fuzz.engines import Engine, EngineSpecError, open_engine
+from gamecert.fuzz.engines import (
+    Engine,
+    EngineRecipe,
+    EngineSpecError,
+    engine_recipe,
+    split_command,
+)
 from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
 
 if TYPE_CHECKING:
     from gamecert.fuzz.campaign import CampaignResult
+    from gamecert.fuzz.trace import ReplayResult
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
 EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_INTERRUPTED = 4, 5, 130
-EXIT_CODES = ("exit codes: 0 certified (or a clean replay), 1 rule violations found, "
-              "2 bad usage or bad input, 3 engine unusable, 4 incomplete (an applicable rule "
-              "was exercised fewer than --min-exercised times, or no step ran), 5 internal "
-              "error of gamecert")
+
+EXIT_CODES = """exit codes:
+  0    certified (certify; also with documented departures under --baseline), clean
+       (replay), proved (prove)
+  1    rule violations found (a finding no baseline accepts, a replay that reproduced, a
+       failed proof)
+  2    bad usage or bad input: an option, a trace, a catalogue, a baseline (the message
+       says where)
+  3    engine unusable: it cannot be started or fails its first requests
+  4    incomplete: an applicable rule was exercised fewer than --min-exercised times, or
+       no step ran (no evidence, no certificate)
+  5    an internal error of gamecert's own (GAMECERT_DEBUG=1 shows the traceback)
+  130  interrupted (Ctrl-C): the report covers the rounds that ran (--resume goes on)"""
+
+MAX_SECONDS = 7 * 24 * 3600.0  # a week: anything longer is a typo
+MAX_ROUNDS = 1_000_000
+MAX_SEED = 2**63 - 1
 
 
 class UsageError(Exception):
     pass
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gamecert")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _seconds(name: str, low: float) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds above `low`, at most a week."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be a number of seconds, not {text!r}") from None
+        if not math.isfinite(value) or value <= low or value > MAX_SECONDS:
+            raise argparse.ArgumentTypeError(
+                f"must be a finite number of seconds above {low:g} and at most "
+                f"{MAX_SECONDS:g}, not {text!r}")
+        return value
+
+    return parse
+
+
+def _whole(name: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number in [low, high]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, "
+                                             f"not {text}")
+        return value
+
+    return parse
+
+
+def _games_and_profiles() -> str:
+    """Each game with its profiles (the default first), for --help."""
+    lines = []
+    for game in games():
+        try:
+            cat = load_catalogue(game)
+        except CatalogueError:
+            lines.append(f"  {game}: (its catalogue does not load)")
+            continue
+        others = sorted(p for p in cat.profiles if p != cat.default_profile)
+        lines.append(f"  {game}: {cat.default_profile} (default)"
+                     + "".join(f", {p}" for p in others))
+    return "\n".join(lines)
+
+
 def _engine_args(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--engine", metavar="ENGINE",
-                       help="'reference' (in-process) or a Python object 'package.module:attr' "
-                            "(a Game class or instance, or a Session)")
+                       help="'reference' (in-process), a Python object 'package.module:attr' "
+                            "or 'path/to/file.py:attr' (a Game class or instance, or a "
+                            "Session)")
     group.add_argument("--engine-cmd", metavar="COMMAND",
                        help="a command that runs an engine speaking the wire protocol on "
                             "stdin/stdout (default: the bundled reference, as a subprocess)")
-    p.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=_seconds("--timeout", 0), default=5.0, metavar="SECONDS",
                    help="time limit for each reply of a subprocess engine (default 5)")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    known = _games_and_profiles()
+    profile_help = "rule profile (default: the catalogue's); each game's profiles:\n" + known
     parser = argparse.ArgumentParser(
         prog="gamecert",
-        description="Specification-driven rules verifier and fuzzer for bot-competition games.",
-        epilog=EXIT_CODES[0].upper() + EXIT_CODES[1:] + ".")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+        description="Specification-driven rules verifier and fuzzer for bot-competition games."
+                    "\n\ngames and their profiles:\n" + known,
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"gamecert {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                title="commands (gamecert COMMAND --help for more)")
 
-    p = sub.add_parser("rules", help="list a game's rules")
-    p.add_argument("game")
-    p.add_argument("--profile", help="show the variants this profile selects")
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text, epilog=EXIT_CODES,
+                              formatter_class=argparse.RawTextHelpFormatter)
+
+    p = command("rules", "list a game's rules")
+    p.add_argument("game", help="one of: " + ", ".join(games()))
+    p.add_argument("--profile", help="show the variants this profile selects; each game's "
+                                     "profiles:\n" + known)
     p.add_argument("--catalogue", metavar="FILE", help="read this catalogue file instead")
     p.add_argument("--verbose", "-v", action="store_true", help="print each rule's text")
 
-    for name, text in (("certify", "certify an engine: fuzz it against the reference and "
-                                    "every rule oracle, then print its certificate"),
-                       ("fuzz", "the same as certify")):
-        p = sub.add_parser(name, help=text)
-        p.add_argument("game")
-        _engine_args(p)
-        p.add_argument("--budget", type=float, default=20.0, metavar="SECONDS",
-                       help="stop starting new rounds after this long (default 20)")
-        p.add_argument("--rounds", type=int, metavar="N",
-                       help="run exactly N rounds (replays a run exactly with --seed)")
-        p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
-        p.add_argument("--profile", help="rule profile (default: the catalogue's)")
-        p.add_argument("--report", metavar="DIR", help="write report.json, report.xml, "
-                                                       "report.html and trace files here "
-                                                       "(always, whatever the outcome)")
-        p.add_argument("--baseline", metavar="FILE",
-                       help="accepted departures (a previous report.json, or a JSON/TOML "
-                            "list, see `gamecert baseline`): shown, but only new departures "
-                            "fail the run")
-        p.add_argument("--min-exercised", type=int, default=1, metavar="N",
-                       help="CERTIFIED only if every applicable rule was exercised at least "
-                            "N times, else INCOMPLETE, exit 4 (default 1)")
-        p.add_argument("--quiet", "-q", action="store_true",
-                       help="plain progress lines instead of the live display")
-        p.add_argument("--resume", metavar="DIR",
-                       help="go on with a campaign that was killed: DIR is its --report "
-                            "folder (its seed, profile, budget, rounds and findings are "
-                            "kept; give the same engine)")
+    p = command("certify", "certify an engine: fuzz it against the reference and every rule "
+                           "oracle, then print its certificate")
+    p.add_argument("game", help="one of: " + ", ".join(games()))
+    _engine_args(p)
+    p.add_argument("--budget", type=_seconds("--budget", 0), default=20.0, metavar="SECONDS",
+                   help="stop starting new rounds after this long (default 20)")
+    p.add_argument("--rounds", type=_whole("--rounds", 1, MAX_ROUNDS), metavar="N",
+                   help="run exactly N rounds (replays a run exactly with --seed)")
+    p.add_argument("--seed", type=_whole("--seed", 0, MAX_SEED), default=0,
+                   help="campaign seed (default 0)")
+    p.add_argument("--profile", help=profile_help)
+    p.add_argument("--report", metavar="DIR", help="write report.json, report.xml, "
+                                                   "report.html and trace files here "
+                                                   "(always, whatever the outcome)")
+    p.add_argument("--baseline", metavar="FILE",
+                   help="accepted departures (a previous report.json, or a JSON/TOML "
+                        "list, see `gamecert baseline`): shown, but only new departures "
+                        "fail the run")
+    p.add_argument("--min-exercised", type=_whole("--min-exercised", 1, 10**9), default=1,
+                   metavar="N", help="CERTIFIED only if every applicable rule was exercised "
+                                     "at least N times, else INCOMPLETE, exit 4 (default 1)")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="plain progress lines instead of the live display")
+    p.add_argument("--resume", metavar="DIR",
+                   help="go on with a campaign that was killed: DIR is its --report folder "
+                        "(its seed, profile, budget, rounds and findings are kept; give the "
+                        "same engine)")
 
-    p = sub.add_parser("baseline", help="write a baseline accepting every departure of a "
-                                         "report, to edit and pass to certify --baseline")
+    p = command("baseline", "write a baseline accepting every departure of a report, to "
+                            "edit and pass to certify --baseline")
     p.add_argument("report", metavar="REPORT_JSON")
     p.add_argument("-o", "--output", metavar="FILE", default="accepted.json",
                    help="where to write it (default accepted.json)")
 
-    p = sub.add_parser("report", help="(re)write report.html from a report folder's "
-                                      "report.json and trace files")
+    p = command("report", "(re)write report.html from a report folder's report.json and "
+                          "trace files")
     p.add_argument("folder", metavar="DIR", help="a folder written by certify --report")
 
-    p = sub.add_parser("replay", help="re-run trace files on an engine")
+    p = command("replay", "re-run trace files on a fresh engine each, as the campaign ran "
+                          "them")
     p.add_argument("traces", nargs="+", metavar="TRACE")
     _engine_args(p)
     p.add_argument("--bot-cmd", metavar="COMMAND", help="replay bot-check traces on this bot")
 
-    p = sub.add_parser("prove", help="z3 proofs about an engine's rule code and boundary cases")
-    p.add_argument("game")
+    p = command("prove", "z3 proofs about an engine's rule code and boundary cases")
+    p.add_argument("game", help="one of: " + ", ".join(games()))
     _engine_args(p)
-    p.add_argument("--profile")
+    p.add_argument("--profile", help=profile_help)
 
-    p = sub.add_parser("serve", help="run an in-process engine as a wire-protocol subprocess")
-    p.add_argument("game")
+    p = command("serve", "run an in-process engine as a wire-protocol subprocess")
+    p.add_argument("game", help="one of: " + ", ".join(games()))
     p.add_argument("--engine", default="reference",
-                   help="'reference' or 'package.module:attr' (default reference)")
+                   help="'reference', 'package.module:attr' or 'path/to/file.py:attr' "
+                        "(default reference)")
     botcheck.add_parser(sub)
     return parser
 
@@ -122,14 +220,43 @@ def _catalogue(game: str) -> Catalogue:
     return load_catalogue(game)
 
 
-def _open(args: argparse.Namespace) -> Engine:
+def _recipe(args: argparse.Namespace) -> EngineRecipe:
+    """How to open the engine the options name (nothing is started yet). An empty or
+    unparsable command is the user's mistake, never a reason to test something else."""
     game = getattr(args, "game", None) or "flit"
-    if args.engine_cmd:
-        return open_engine(game, command=args.engine_cmd, timeout=args.timeout)
-    if args.engine:
-        return open_engine(game, engine=args.engine)
-    return open_engine(game, command=[sys.executable, "-m", "gamecert", "serve", game],
-                       timeout=args.timeout)
+    if args.engine_cmd is not None:
+        try:
+            split_command(args.engine_cmd)
+        except EngineSpecError as exc:
+            raise UsageError(f"--engine-cmd: {exc}") from None
+        return engine_recipe(game, command=args.engine_cmd, timeout=args.timeout)
+    if args.engine is not None:
+        if not args.engine.strip():
+            raise UsageError("--engine is empty: give 'reference', 'package.module:attr' or "
+                             "'path/to/file.py:attr'")
+        return engine_recipe(game, engine=args.engine)
+    return engine_recipe(game, command=[sys.executable, "-m", "gamecert", "serve", game],
+                         timeout=args.timeout)
+
+
+def _check_report_dir(folder: str) -> None:
+    """--report must name a folder we can write, before any engine starts."""
+    path = Path(folder)
+    if not folder.strip():
+        raise UsageError("--report is empty: name a folder")
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"--report {folder!r} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--report {folder!r}: cannot create the folder: "
+                         f"{exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError(f"--report {folder!r}: the folder is not writable")
+
+
+def _open(args: argparse.Namespace) -> Engine:
+    return _recipe(args).open()
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -183,14 +310,12 @@ def cmd_certify(args: argparse.Namespace) -> int:
         if args.rounds is None and resume.budget is not None:
             args.budget = resume.budget
     profile = cat.profile(args.profile)
-    if args.rounds is not None and args.rounds < 1:
-        raise UsageError("--rounds must be at least 1")
-    if args.min_exercised < 1:
-        raise UsageError("--min-exercised must be at least 1")
     baseline = load_baseline(args.baseline) if args.baseline else None
+    if args.report is not None:
+        _check_report_dir(args.report)
     report_dir = Path(args.report) if args.report else None
     try:
-        engine = _open(args)
+        engine = _recipe(args)
     except EngineSpecError as exc:
         if report_dir is not None:  # a CI job must get its JUnit file even now
             failed = CampaignResult(args.game, profile, _engine_label(args), args.seed,
@@ -214,14 +339,14 @@ def cmd_certify(args: argparse.Namespace) -> int:
                               storage=report_dir / ".hypothesis" if report_dir else None)
     finally:
         display.close()
-        engine.close()
     final = _checkpointer(report_dir, finished=not result.interrupted)
     if final is not None and not result.unusable:
         final(result)
     if result.shrink_allowance is not None:
-        print(f"budget {args.budget:g} s, plus up to {result.shrink_allowance:g} s to shrink "
-              f"and fingerprint what was found, plus one reply time-out")
+        print(f"budget {args.budget:g} s; shrink allowance {result.shrink_allowance:g} s (to "
+              f"shrink and fingerprint what was found), plus one reply time-out")
     if not result.unusable:
+        print(f"engine says: {_said(result.hello)}; gamecert {_version()}")
         rows = rule_rows(result)
         print(render_table(result, rows))
         if result.departures:
@@ -296,30 +421,62 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _said(hello: object) -> str:
+    """The engine's hello, in a line: what was certified, in its own words."""
+    if not isinstance(hello, dict):
+        return repr(hello)[:120]
+    caps = hello.get("capabilities")
+    return (f"{hello.get('engine')!r} plays {hello.get('game')!r}"
+            + (f", capabilities {', '.join(map(str, caps))}" if isinstance(caps, list) else ""))
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from gamecert.fuzz.trace import load_trace, replay
 
     if args.bot_cmd:
         return botcheck.cmd_replay_bot(args)
     docs = [(t, load_trace(t)) for t in args.traces]  # all readable before any engine starts
+    for path, doc in docs:
+        if doc["game"] not in games():
+            raise UsageError(f"{path}: unknown game {doc['game']!r} (known: "
+                             f"{', '.join(games())})")
     code = EXIT_OK
     for path, doc in docs:
         args.game = doc["game"]
-        engine = _open(args)
-        try:
-            result = replay(doc, engine, path=path)
-        finally:
-            engine.close()
+        result, second = (_replay_fresh(args, doc, path, replay) for _ in range(2))
+        if _outcome(result) != _outcome(second):
+            print(f"{path}: NONDETERMINISTIC: two replays on fresh engines ended differently "
+                  f"({_outcome(result)} / {_outcome(second)}); the first is reported")
+        if result.finding is not None and result.finding.kind == "start-up":
+            print(f"{path}: ENGINE UNUSABLE: {result.finding.message}")
+            code = max(code, EXIT_UNUSABLE)
+            continue
         if result.finding is None:
             print(f"{path}: clean: {result.ops_run} operations, no rule broken "
                   f"(recorded: {', '.join(result.expected) or 'nothing'})")
             continue
-        code = EXIT_VIOLATIONS
+        code = max(code, EXIT_VIOLATIONS)
         f = result.finding
         again = "reproduced" if result.reproduced else "a different finding"
         print(f"{path}: {again}: [{', '.join(f.rules)}] {f.kind} at operation "
               f"{f.op_index + 1}: {f.message}")
     return code
+
+
+def _replay_fresh(args: argparse.Namespace, doc: dict[str, object], path: str,
+                  replay: Callable[..., ReplayResult]) -> ReplayResult:
+    """One replay on a fresh engine, as the campaign confirmed the trace."""
+    engine = _open(args)
+    try:
+        return replay(doc, engine, path=path)
+    finally:
+        engine.close()
+
+
+def _outcome(result: ReplayResult) -> str:
+    f = result.finding
+    return "clean" if f is None else f"[{', '.join(f.rules)}] {f.kind} at operation " \
+                                     f"{f.op_index + 1}"
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
@@ -359,9 +516,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "fuzz": cmd_certify,
-            "baseline": cmd_baseline, "report": cmd_report, "replay": cmd_replay,
-            "prove": cmd_prove, "serve": cmd_serve, "bot-check": botcheck.cmd_bot_check}
+COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "baseline": cmd_baseline,
+            "report": cmd_report, "replay": cmd_replay, "prove": cmd_prove,
+            "serve": cmd_serve, "bot-check": botcheck.cmd_bot_check}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -372,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
+        parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     try:
         return COMMANDS[args.command](args)
@@ -384,7 +541,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
         print("gamecert: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a bug of ours: say so plainly, details on request
@@ -396,7 +553,21 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+def _terminate(signum: int, frame: object) -> None:
+    """Stopped from outside (a cancelled CI job): stop every engine we started, then exit
+    at once. Not by raising: Hypothesis, running the engine, may catch that and go on."""
+    from gamecert.fuzz.engines import close_all
+
+    close_all()
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(128 + signum)
+
+
 def run() -> None:
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _terminate)
     sys.exit(main())
 
 

@@ -9,13 +9,23 @@
 Both raise `Refused` when the engine answers with an error (an illegal action, a bad state):
 that is the engine doing its job. They raise `EngineFault` when the engine misbehaves
 (crash, hang, flood, garbage, protocol slip): that is a finding about the engine.
+
+An `EngineRecipe` is what flows through the harness: how to open a fresh engine (a new
+process, a new object), not one live engine. The campaign, the minimiser, the confirmation
+replays and `replay` each open the engines they need from it, so state kept inside an
+engine process cannot leak from one attempt into the next.
+
+This module must not import the lockstep, oracles or reports: it only talks to engines.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import importlib
+import importlib.util
 import json
+import math
 import os
 import selectors
 import shlex
@@ -23,6 +33,10 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gamecert.reference_engine import reference_session
@@ -65,6 +79,12 @@ class Engine(Protocol):
     def observe(self) -> JSON: ...
     def bot_output(self, text: str) -> JSON: ...
     def close(self) -> None: ...
+
+
+def generation(engine: Engine) -> int:
+    """Which life of the engine this is: a subprocess engine starts a new life (a new
+    process, with no memory of the old one) each time it is restarted; an object lives on."""
+    return int(getattr(engine, "generation", 0))
 
 
 class InProcessEngine:
@@ -112,6 +132,68 @@ class InProcessEngine:
         self.session.close()
 
 
+TOKEN_VAR = "GAMECERT_ENGINE_TOKEN"
+_OPEN: weakref.WeakSet[SubprocessEngine] = weakref.WeakSet()
+
+
+def _proc_children() -> dict[int, list[int]]:
+    """Parent pid -> child pids, read from /proc (empty where there is no /proc)."""
+    children: dict[int, list[int]] = {}
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            # the command name may hold spaces and parentheses: fields follow the last ')'
+            fields = stat[stat.rfind(b")") + 2:].split()
+            if len(fields) > 1:
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    return children
+
+
+def descendants(pid: int) -> list[int]:
+    """Every living descendant of `pid` (children, their children, ...)."""
+    children = _proc_children()
+    out: list[int] = []
+    todo = list(children.get(pid, []))
+    while todo:
+        child = todo.pop()
+        out.append(child)
+        todo.extend(children.get(child, []))
+    return out
+
+
+def kill_tagged(token: str) -> None:
+    """Kill every process of ours whose environment carries this engine's token: the
+    descendants that escaped the engine's process group and lost their parent."""
+    needle = f"{TOKEN_VAR}={token}".encode()
+    me = os.getpid()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit() or int(entry.name) == me:
+                continue
+            try:
+                with open(f"/proc/{entry.name}/environ", "rb") as f:
+                    env = f.read()
+            except OSError:
+                continue  # not ours to read, or already gone
+            if needle in env.split(b"\0"):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(int(entry.name), signal.SIGKILL)
+
+
+@atexit.register
+def close_all() -> None:
+    """Whatever happens to gamecert, the engines it started do not outlive it."""
+    for engine in list(_OPEN):
+        with contextlib.suppress(Exception):
+            engine.close()
+
+
 class SubprocessEngine:
     """An engine in another process, spoken to over newline-delimited JSON."""
 
@@ -129,13 +211,21 @@ class SubprocessEngine:
         self._buf = b""
         self._next_id = 0
         self.stderr_tail = b""
+        # Every process of this engine, and everything it starts, carries this token in its
+        # environment: that is how close() finds descendants that left the process group
+        # (setsid) or were orphaned, without trusting the engine to clean up.
+        self.token = uuid.uuid4().hex
+        self.generation = 0
+        _OPEN.add(self)
 
     # --- process life --------------------------------------------------------------------
     def start(self) -> None:
         try:
+            env = {**os.environ, TOKEN_VAR: self.token}
             self.proc = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, cwd=self.cwd, start_new_session=True, bufsize=0)
+                stderr=subprocess.PIPE, cwd=self.cwd, start_new_session=True, bufsize=0,
+                env=env)
         except FileNotFoundError:
             raise EngineSpecError(f"engine command not found: {self.command[0]!r}") from None
         except PermissionError:
@@ -150,20 +240,30 @@ class SubprocessEngine:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def close(self) -> None:
+    def close(self, polite: bool = True) -> None:
+        """Stop the engine: `bye` first when `polite` (not after a fault: a hung engine
+        would only make us wait), then its process group and every descendant."""
         proc, self.proc = self.proc, None
         if proc is None:
+            kill_tagged(self.token)  # an engine that died may have left descendants
             return
-        if proc.poll() is None:
+        self.generation += 1
+        if polite and proc.poll() is None:
             with contextlib.suppress(OSError, ValueError):
                 assert proc.stdin is not None
                 proc.stdin.write(b'{"id": -1, "op": "bye"}\n')
                 proc.stdin.flush()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.5)
-        # the engine may have left children behind: the whole group goes
+        # the engine may have left children behind: the whole group goes, and every
+        # descendant, even one in a session of its own
+        tree = descendants(proc.pid)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
+        for pid in tree:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        kill_tagged(self.token)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=2)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
@@ -185,7 +285,9 @@ class SubprocessEngine:
             if self.proc is None:
                 self.start()
             else:
-                raise EngineFault("crash", self._exit_message())
+                message = self._exit_message()
+                self.close()
+                raise EngineFault("crash", message)
         assert self.proc is not None and self.proc.stdin is not None
         self._next_id += 1
         rid = self._next_id
@@ -194,12 +296,14 @@ class SubprocessEngine:
             self.proc.stdin.write(line.encode())
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise EngineFault("crash", self._exit_message()) from None
+            message = self._exit_message()
+            self.close()
+            raise EngineFault("crash", message) from None
         raw = self._read_line(self.timeout if timeout is None else timeout)
         try:
             reply = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            self.close()
+            self.close(polite=False)
             raise EngineFault("garbage", f"reply to {op} is not JSON: {raw[:200]!r}") from None
         if not isinstance(reply, dict) or reply.get("id") != rid:
             self.close()
@@ -231,11 +335,11 @@ class SubprocessEngine:
                     line, self._buf = self._buf[:nl], self._buf[nl + 1:]
                     return line
                 if len(self._buf) > self.max_reply_bytes:
-                    self.close()
+                    self.close(polite=False)
                     raise EngineFault("flood", f"reply longer than {self.max_reply_bytes} bytes")
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    self.close()
+                    self.close(polite=False)
                     raise EngineFault("hang", f"no reply within {timeout:g} s")
                 for key, _ in sel.select(left):
                     chunk = os.read(key.fd, 1 << 16)
@@ -246,11 +350,29 @@ class SubprocessEngine:
                             sel.unregister(err)
                         continue
                     if not chunk:
-                        code = self.proc.wait(timeout=1)
-                        self.proc = None
+                        try:
+                            code: int | str = self.proc.wait(timeout=1)
+                        except subprocess.TimeoutExpired:  # closed stdout, still running
+                            code = "unknown (it closed its output)"
+                        self._drain_stderr()  # its last words may still be in the pipe
+                        note = self._stderr_note()
+                        self.close()
                         raise EngineFault("crash", f"engine exited with code {code} "
-                                          "mid-game" + self._stderr_note())
+                                          "mid-game" + note)
                     self._buf += chunk
+
+    def _drain_stderr(self) -> None:
+        err = self.proc.stderr if self.proc else None
+        if err is None:
+            return
+        for _ in range(64):  # at most 4 MB: the tail is all we keep
+            try:
+                chunk = os.read(err.fileno(), 1 << 16)
+            except (BlockingIOError, OSError, ValueError):
+                return
+            if not chunk:
+                return
+            self.stderr_tail = (self.stderr_tail + chunk)[-4000:]
 
     def _stderr_note(self) -> str:
         tail = self.stderr_tail.decode("utf-8", "replace").strip().splitlines()[-3:]
@@ -258,10 +380,7 @@ class SubprocessEngine:
 
     def _exit_message(self) -> str:
         code = self.proc.poll() if self.proc else None
-        if self.proc is not None and self.proc.stderr is not None:  # its last words, if any
-            with contextlib.suppress(OSError, ValueError):
-                while chunk := os.read(self.proc.stderr.fileno(), 1 << 16):
-                    self.stderr_tail = (self.stderr_tail + chunk)[-4000:]
+        self._drain_stderr()
         return f"engine is not running (exit code {code})" + self._stderr_note()
 
     # --- protocol operations -------------------------------------------------------------
@@ -297,10 +416,177 @@ class SubprocessEngine:
         return reply[name]
 
 
+STATELESS = "stateless"  # hello capability: a new game forgets everything before it
+
+
+def handshake(engine: Engine, game: str, profile_id: str) -> tuple[JSON, str | None]:
+    """What every run does first on a new engine (the campaign, the minimiser, `replay`):
+    `hello`, then a new game. Returns what hello said, and why the engine is unusable (or
+    None). The same requests in the same order everywhere, so an engine that counts its
+    requests sees the same count on a replay as in the campaign."""
+    hello: JSON = None
+    try:
+        hello = engine.hello()
+        if not isinstance(hello, dict) or hello.get("game") != game:
+            said = hello.get("game") if isinstance(hello, dict) else hello
+            return hello, f"engine says it plays {said!r}, not {game!r}"
+        engine.new_game(profile_id, None)
+    except EngineFault as exc:
+        return hello, f"engine failed at start-up ({exc.kind}): {exc.message}"
+    except Refused as exc:
+        return hello, f"engine refused to start a {profile_id!r} game: {exc}"
+    return hello, None
+
+
+def declares_stateless(hello: JSON) -> bool:
+    caps = hello.get("capabilities") if isinstance(hello, dict) else None
+    return isinstance(caps, list) and STATELESS in caps
+
+
+class _Borrowed:
+    """An engine someone else opened and will close: closing this view does nothing."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.name = engine.name
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def hello(self) -> JSON:
+        return self.engine.hello()
+
+    def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
+        return self.engine.new_game(profile, seed)
+
+    def load_state(self, state: JSON) -> JSON:
+        return self.engine.load_state(state)
+
+    def apply(self, action: JSON) -> tuple[JSON, list[JSON]]:
+        return self.engine.apply(action)
+
+    def legal(self) -> JSON:
+        return self.engine.legal()
+
+    def observe(self) -> JSON:
+        return self.engine.observe()
+
+    def bot_output(self, text: str) -> JSON:
+        return self.engine.bot_output(text)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class EngineRecipe:
+    """How to open a fresh engine under test: a new process for a command, a new object for
+    a Python engine. `fresh` is False for an engine that was handed over already open (a
+    test's or a benchmark's): then every `open()` is that same engine, and whatever is
+    confirmed on it is confirmed on a shared engine only."""
+
+    game: str
+    name: str
+    factory: Callable[[], Engine]
+    fresh: bool = True
+    spec: dict[str, Any] = field(default_factory=dict)
+
+    def open(self) -> Engine:
+        return self.factory()
+
+
+def command_recipe(game: str, command: str | list[str], timeout: float = 5.0) -> EngineRecipe:
+    """A wire-protocol program; each `open()` starts a new process."""
+    argv = split_command(command) if isinstance(command, str) else list(command)
+    if not argv or not argv[0]:
+        raise EngineSpecError("the engine command is empty")
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise EngineSpecError(f"the reply time limit must be a positive number of seconds, "
+                              f"not {timeout!r}")
+
+    def factory() -> Engine:
+        # start-up (imports, loading data) may take longer than a reply: four replies' time
+        sub = SubprocessEngine(argv, timeout=timeout, start_timeout=4 * timeout)
+        sub.start()
+        return sub
+
+    name = " ".join(shlex.quote(c) for c in argv)
+    return EngineRecipe(game, name, factory, True,
+                        {"kind": "command", "command": argv, "timeout_s": timeout})
+
+
+def split_command(command: str) -> list[str]:
+    """A command line as a shell would split it; a clear error where it cannot be."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise EngineSpecError(f"cannot parse the engine command {command!r}: {exc}") from None
+    if not argv:
+        raise EngineSpecError("the engine command is empty")
+    return argv
+
+
+def object_recipe(game: str, spec: str) -> EngineRecipe:
+    """`reference`, `package.module:attr` or `path/to/file.py:attr`; each `open()` makes a
+    new object (a Session handed over as an instance can only be shared)."""
+    if spec == "reference":
+        return EngineRecipe(game, "reference",
+                            lambda: InProcessEngine(reference_session(game)), True,
+                            {"kind": "python", "object": "reference"})
+    obj = _import_object(spec)
+    first = in_process(obj, spec)
+    if isinstance(obj, Session):  # one live session: nothing to make a fresh one from
+        return EngineRecipe(game, spec, lambda: _Borrowed(first), False,
+                            {"kind": "python", "object": spec})
+    made = [first]
+
+    def factory() -> Engine:
+        return made.pop() if made else in_process(obj, spec)
+
+    return EngineRecipe(game, spec, factory, True, {"kind": "python", "object": spec})
+
+
+def shared_recipe(engine: Engine) -> EngineRecipe:
+    """An engine opened by the caller, who closes it: it cannot be reopened fresh."""
+    return EngineRecipe(getattr(engine, "game", ""), engine.name, lambda: _Borrowed(engine),
+                        False, {"kind": "shared", "name": engine.name})
+
+
+def as_recipe(engine: Engine | EngineRecipe) -> EngineRecipe:
+    return engine if isinstance(engine, EngineRecipe) else shared_recipe(engine)
+
+
+def _load_file_module(path: str) -> Any:
+    """Load a Python file by its path, from any current folder."""
+    if not os.path.isfile(path):
+        raise EngineSpecError(f"no such Python file: {path!r}")
+    folder = os.path.dirname(os.path.abspath(path))
+    stem = os.path.splitext(os.path.basename(path))[0]
+    name = f"gamecert_engine_{abs(hash(os.path.abspath(path))):x}_{stem}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise EngineSpecError(f"cannot load {path!r} as a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    if folder not in sys.path:
+        sys.path.append(folder)  # its neighbours, as `python path/to/file.py` would see them
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise EngineSpecError(f"loading {path!r} failed: {type(exc).__name__}: {exc}") from None
+    return module
+
+
 def _import_object(path: str) -> Any:
-    module_name, _, attr = path.partition(":")
+    module_name, _, attr = path.rpartition(":")
     if not module_name or not attr:
-        raise EngineSpecError(f"engine {path!r} is not 'package.module:attr'")
+        raise EngineSpecError(f"engine {path!r} is not 'package.module:attr' or "
+                              "'path/to/file.py:attr'")
+    if module_name.endswith(".py") or os.sep in module_name or "/" in module_name:
+        return _get_attr(_load_file_module(module_name), module_name, attr)
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # like `python -m`: the current folder's modules
     try:
@@ -310,9 +596,13 @@ def _import_object(path: str) -> Any:
     except Exception as exc:
         raise EngineSpecError(f"importing {module_name!r} failed: "
                               f"{type(exc).__name__}: {exc}") from None
+    return _get_attr(module, module_name, attr)
+
+
+def _get_attr(module: Any, module_name: str, attr: str) -> Any:
     obj = module
     for part in attr.split("."):
-        if not hasattr(obj, part):
+        if not part.isidentifier() or not hasattr(obj, part):
             raise EngineSpecError(f"{module_name!r} has no attribute {attr!r}")
         obj = getattr(obj, part)
     return obj
@@ -334,16 +624,16 @@ def in_process(obj: Any, name: str) -> InProcessEngine:
     raise EngineSpecError(f"{name} is neither a Game nor a Session")
 
 
+def engine_recipe(game: str, engine: str | None = None,
+                  command: str | list[str] | None = None, timeout: float = 5.0) -> EngineRecipe:
+    """The recipe for the engine under test named on the command line."""
+    if command is not None:
+        return command_recipe(game, command, timeout)
+    return object_recipe(game, engine or "reference")
+
+
 def open_engine(game: str, engine: str | None = None, command: str | list[str] | None = None,
                 timeout: float = 5.0) -> Engine:
-    """The engine under test named on the command line."""
-    if command is not None:
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
-        sub = SubprocessEngine(argv, timeout=timeout)
-        sub.start()
-        return sub
-    if engine in (None, "reference"):
-        return InProcessEngine(reference_session(game))
-    assert engine is not None
-    return in_process(_import_object(engine), engine)
+    """The engine under test named on the command line, opened."""
+    return engine_recipe(game, engine, command, timeout).open()
 

@@ -41,6 +41,12 @@ HARNESS_RULES = {
 }
 
 
+CONFIRMED = "confirmed"  # replayed alone on a fresh engine, twice, to the same finding
+SHARED_ENGINE = "shared-engine"  # replayed on the engine the caller handed over, not fresh
+NOT_REPRODUCIBLE = "not reproducible"  # a fresh engine did not show it: trace as found
+NONDETERMINISTIC = "nondeterministic"  # two fresh replays of one trace ended differently
+
+
 class InvalidInput(Exception):
     """The harness's own input is not valid for the reference (a generator bug or a bad
     trace); not a finding about the engine."""
@@ -62,6 +68,9 @@ class Finding(Exception):
     # after it (before it, for a refusal or a probe), and the engine's when it gave one.
     expected: JSON = None
     got: JSON = None
+    # how the trace was confirmed: CONFIRMED, SHARED_ENGINE, NOT_REPRODUCIBLE or
+    # NONDETERMINISTIC (fuzz.minimize); empty until it is
+    confirmation: str = ""
 
     def __str__(self) -> str:
         return f"[{', '.join(self.rules)}] {self.kind}: {self.message}"
@@ -169,7 +178,7 @@ class Lockstep:
             message = "; ".join(f"{r}: {m}" for r, m in bad)
         else:
             rules, message = [fallback_rule], fallback
-        finding = Finding(rules, kind, message, len(self.ops) - 1, self.trace(),
+        finding = Finding(rules, kind, message, self._last_op(), self.trace(),
                           sorted(set(related)), list(bad), tainted=self.example_muted > 0,
                           expected=expected, got=got)
         if set(rules) <= self.muted:
@@ -245,8 +254,18 @@ class Lockstep:
             self._fail([], "divergence", "state after load_state differs: "
                        + _diff(ref_json, eng), "ENGINE-LOAD-STATE", expected=ref_json, got=eng)
 
+    def _last_op(self) -> int:
+        """The index of the operation being judged (a resync it caused comes after it)."""
+        i = len(self.ops) - 1
+        while i >= 0 and self.ops[i].get("op") == "resync":
+            i -= 1
+        return i
+
     def _resync(self) -> None:
-        """After a muted finding, put the engine back on the reference's state."""
+        """After a muted finding, put the engine back on the reference's state. Recorded
+        in the trace: a replay with the same muted rules resyncs at the same place, and a
+        reader sees the extra load_state the engine was sent."""
+        self.ops.append({"op": "resync"})
         try:
             self.engine.load_state(self.ref_json)
         except (Refused, EngineFault):
@@ -340,9 +359,12 @@ class Lockstep:
     def _check_unchanged(self, before: JSON) -> None:
         try:
             now = self.engine.observe()
-        except (Refused, EngineFault) as exc:
+        except Refused as exc:
             self._fail([], "fault", f"observe failed after a refusal: {exc}", "ENGINE-ALIVE",
                        expected=before)
+            return
+        except EngineFault as exc:  # its process is gone: nothing more is asked of it
+            self._fault(exc)
             return
         if now != before:
             self._resync()
@@ -445,9 +467,16 @@ class Lockstep:
 
     # --- traces --------------------------------------------------------------------------
     def trace(self) -> dict[str, Any]:
-        return {"format": "gamecert-trace/1", "game": self.game.name,
-                "profile": self.profile.id, "seed": self.seed, "start": self.start_spec,
-                "ops": list(self.ops)}
+        doc = {"format": "gamecert-trace/1", "game": self.game.name,
+               "profile": self.profile.id, "seed": self.seed, "start": self.start_spec,
+               "ops": list(self.ops)}
+        if self.muted:  # a replay must pass over the same findings, and resync the same way
+            doc["muted"] = sorted(self.muted)
+        return doc
+
+    def segment(self) -> dict[str, Any]:
+        """This example as one earlier game of a trace's prelude."""
+        return {"start": self.start_spec, "ops": list(self.ops), "muted": sorted(self.muted)}
 
 
 def _guarded(hook: Callable[..., Verdict], *args: Any) -> Verdict:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
+from collections.abc import Callable
 from typing import IO
 
 from rich.console import Console, Group
@@ -30,6 +32,29 @@ def _line(p: Progress) -> str:
             f"steps {p.steps} ({p.steps_per_s:.0f}/s), findings {p.findings}{left}")
 
 
+class _Ticker:
+    """Asks the campaign for a fresh snapshot now and then, from a thread of its own: a
+    step that waits on a slow engine still shows the run is alive."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def start(self, every: float, snapshot: Callable[[], Progress],
+              show: Callable[[Progress], None]) -> None:
+        def loop() -> None:
+            while not self.stop.wait(every):
+                show(snapshot())
+
+        self.thread = threading.Thread(target=loop, name="gamecert-progress", daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join(timeout=2)
+
+
 class PlainProgress:
     """A plain line every `every` seconds (and the last state on close)."""
 
@@ -38,6 +63,11 @@ class PlainProgress:
         self.every = every
         self.last = time.monotonic()
         self.latest: Progress | None = None
+        self.ticker = _Ticker()
+
+    def attach(self, snapshot: Callable[[], Progress]) -> None:
+        """Keep showing signs of life while the campaign waits on its engine."""
+        self.ticker.start(self.every, snapshot, self)
 
     def __call__(self, p: Progress) -> None:
         self.latest = p
@@ -47,6 +77,7 @@ class PlainProgress:
             self.stream.flush()
 
     def close(self) -> None:
+        self.ticker.close()
         if self.latest is not None:
             self.stream.write(f"progress: {_line(self.latest)} (done)\n")
             self.stream.flush()
@@ -60,6 +91,11 @@ class LiveProgress:
         self.live = Live(Text("starting..."), console=self.console, refresh_per_second=4,
                          transient=False)
         self.live.start()
+        self.ticker = _Ticker()
+
+    def attach(self, snapshot: Callable[[], Progress]) -> None:
+        """Keep the panel's clock moving while the campaign waits on its engine."""
+        self.ticker.start(0.5, snapshot, self)
 
     def __call__(self, p: Progress) -> None:
         parts: list[Text | ProgressBar] = []
@@ -75,6 +111,7 @@ class LiveProgress:
         self.live.update(Group(*parts))
 
     def close(self) -> None:
+        self.ticker.close()
         self.live.stop()
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -26,6 +25,15 @@ UNEXERCISED, NOT_APPLICABLE = "not exercised", "not applicable"
 HEADLINES = {"certified": "CERTIFIED", "certified-with-departures":
              "CERTIFIED WITH DOCUMENTED DEPARTURES", "violations": "RULES VIOLATED",
              "incomplete": "INCOMPLETE", "unusable": "ENGINE UNUSABLE"}
+
+
+def gamecert_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gamecert")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,8 @@ def render_findings(result: CampaignResult) -> str:
     out = []
     for i, d in enumerate(result.departures, 1):
         seen = f", seen {d.count} times" if d.count > 1 else ""
-        head = (f"finding {i} [{d.primary}] {d.finding.kind} ({d.ops} operations{seen}; "
+        how = f", {d.finding.confirmation}" if d.finding.confirmation else ""
+        head = (f"finding {i} [{d.primary}] {d.finding.kind} ({d.ops} operations{seen}{how}; "
                 f"cause {d.id})")
         lines = [head, f"  {d.message}"]
         if d.also:
@@ -165,6 +174,7 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
     return {
         "format": "gamecert-report/1",
         "game": result.game, "profile": result.profile.id, "engine": result.engine,
+        "engine_spec": result.engine_spec, "engine_hello": result.hello,
         "gamecert_version": gamecert_version(),
         "seed": result.seed, "rounds": result.rounds, "budget_s": result.budget,
         "shrink_allowance_s": result.shrink_allowance,
@@ -182,7 +192,7 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
                       "count": d.count, "signature": d.signature,
                       "reading": None if d.reading is None else
                       {"rule": d.reading.rule, "variant": d.reading.variant},
-                      "accepted": d.accepted,
+                      "accepted": d.accepted, "confirmation": d.finding.confirmation or None,
                       "ops": d.ops, "trace": t, **_picture(d.finding)}
                      for i, (d, t) in enumerate(zip(result.departures, traces, strict=True), 1)],
         "replay": f"gamecert certify {result.game} --profile {result.profile.id} "
@@ -260,10 +270,3 @@ def write_report(result: CampaignResult, directory: Path) -> Path:
     write_atomic(directory / "report.xml", junit_xml(result, rows) + "\n")
     write_html(doc, directory)
     return path
-
-
-def gamecert_version() -> str:
-    try:
-        return version("gamecert")
-    except PackageNotFoundError:
-        return "0+unknown"

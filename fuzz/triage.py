@@ -3,7 +3,7 @@
 A campaign raises many failures; several are the same cause met again (another round,
 another seed, another position). A `Departure` is one cause: its primary rule, its kind and
 the shape of its violation (`signature`), never the step or the position. Repeats are
-counted, and the shortest trace is kept.
+counted; the trace kept is the first one, shrunk and confirmed on fresh engines.
 
 `fingerprint` replays a departure's trace with the reference switched to each variant of
 the open rules involved, and names the reading under which the engine runs clean.
@@ -94,7 +94,8 @@ class Reading:
 
 @dataclass
 class Departure:
-    """One cause: the shortest finding seen for it, and how often it was seen."""
+    """One cause: the finding first seen for it (shrunk and confirmed by the campaign), and
+    how often it was seen."""
 
     finding: Finding
     signature: str
@@ -158,10 +159,8 @@ class Triage:
         """Record a finding; returns its departure and whether the cause is new."""
         sig, primary = signature(finding, self.catalogue)
         known = self._by_signature.get(sig)
-        if known is not None:
+        if known is not None:  # keep the first: it is the one shrunk and confirmed
             known.count += 1
-            if _length(finding) < _length(known.finding):
-                known.finding = finding
             return known, False
         dep = Departure(finding, sig, primary)
         self._by_signature[sig] = dep
@@ -193,10 +192,6 @@ class Triage:
         self._by_signature[sig] = dep
         self.departures.append(dep)
         return dep
-
-
-def _length(finding: Finding) -> int:
-    return len(finding.trace["ops"]) if finding.trace else 1 << 30
 
 
 def variant_profile(profile: Profile, rule: str, variant: str) -> Profile:

@@ -103,7 +103,9 @@ class Session(Generic[S, A]):
     def hello(self) -> JSON:
         return {"game": self.game.name, "engine": self.name,
                 "profiles": sorted(self.catalogue.profiles),
-                "capabilities": ["load_state", "legal", "bot_output"]}
+                # stateless: a new game (or a loaded state) forgets everything before it, so
+                # the harness may reuse one process for many trial replays
+                "capabilities": ["load_state", "legal", "bot_output", "stateless"]}
 
     def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
         if profile is not None and not isinstance(profile, str):
