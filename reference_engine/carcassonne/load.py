@@ -2,16 +2,18 @@
 
 A fuzzer starts from crafted boards through here, so every invariant the engine relies on is
 checked: tile conservation, matching edges, a connected board, one river from the spring,
-meeple counts, and the phase/step bookkeeping.
+meeple counts, and the phase/step bookkeeping. Built on `state.py` alone (the engine calls it;
+it never calls the engine).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gamecert.reference_engine.carcassonne.engine import (
+from gamecert.reference_engine.carcassonne.rules import is_winner
+from gamecert.reference_engine.carcassonne.state import (
     AROUND,
     CLAIM,
     DELTA,
@@ -36,14 +38,10 @@ from gamecert.reference_engine.carcassonne.engine import (
     river_step,
     unpack,
 )
-from gamecert.reference_engine.carcassonne.rules import is_winner
 from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS
 from gamecert.reference_engine.contract import BadState
 from gamecert.schemas import first_error
 from gamecert.spec import Profile
-
-if TYPE_CHECKING:
-    from gamecert.reference_engine.carcassonne.engine import Carcassonne
 
 
 def _where(pos: int) -> str:
@@ -146,7 +144,7 @@ def shape_ok(o: Any) -> bool:
                                and all(_int(w, 1, 5) for w in r["winners"]))))
 
 
-def load_state(game: Carcassonne, profile: Profile, o: Any) -> CarcState:
+def load_state(profile: Profile, o: Any) -> CarcState:
     if isinstance(o, dict) and "view" in o:
         raise BadState("this is a player's view (hands and piles hidden); only a full "
                        "canonical state can be loaded")

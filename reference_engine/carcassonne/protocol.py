@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from gamecert.reference_engine.carcassonne.engine import (
+from gamecert.reference_engine.carcassonne.state import (
     CLAIM,
     LIMIT,
     PASS,
@@ -24,8 +24,18 @@ from gamecert.reference_engine.carcassonne.engine import (
 )
 from gamecert.reference_engine.contract import IllegalAction
 
-if TYPE_CHECKING:
-    from gamecert.reference_engine.carcassonne.engine import Carcassonne
+
+class Judge(Protocol):
+    """What the referee asks of the engine: the engine passes itself in, so this module
+    never imports it (data flows one way: state -> protocol -> engine)."""
+
+    def any_placement(self, state: CarcState) -> bool: ...
+
+    def placement_problem(self, state: CarcState, k: int, pos: int, rot: int) -> str | None: ...
+
+    def claim_segment(self, state: CarcState, spot: str) -> int: ...
+
+    def apply(self, state: CarcState, action: Action) -> tuple[CarcState, list[Any]]: ...
 
 FRAME = re.compile(r"(\d{1,6}),(.*)", re.DOTALL)
 PLACED_ON = {"top_edge": "top", "right_edge": "right", "bottom_edge": "bottom",
@@ -84,7 +94,7 @@ def _field(data: dict[str, Any], key: str, where: str) -> Any:
     return data[key]
 
 
-def _hand_tile(game: Carcassonne, state: CarcState, data: dict[str, Any], event: str) -> int:
+def _hand_tile(game: Judge, state: CarcState, data: dict[str, Any], event: str) -> int:
     """The hand tile a place or discard reply names, checked against player_tile_index."""
     t, p = state.cfg.t, state.to_move
     tile = _field(data, "tile", event)
@@ -106,7 +116,7 @@ def _hand_tile(game: Carcassonne, state: CarcState, data: dict[str, Any], event:
     return t.index[tile_type]
 
 
-def referee(game: Carcassonne, state: CarcState, text: str) -> Action:
+def referee(game: Judge, state: CarcState, text: str) -> Action:
     """CARC-PROTO-REPLY: the action a bot's framed reply asks for, or IllegalAction."""
     cfg = state.cfg
     if state.step not in (PLACE, CLAIM):

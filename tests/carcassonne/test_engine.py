@@ -9,7 +9,6 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from carc_helpers import CATALOGUE, ENGINE, TILES, crafted, load, play, profile
 
 from gamecert.reference_engine.carcassonne import project
 from gamecert.reference_engine.carcassonne.engine import (
@@ -22,6 +21,8 @@ from gamecert.reference_engine.carcassonne.engine import (
 )
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction
 from gamecert.schemas import first_error
+
+from .helpers import CATALOGUE, ENGINE, TILES, crafted, load, play, profile
 
 T = ENGINE.initial(profile()).cfg.t
 K = T.index

@@ -8,7 +8,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from carc_helpers import CATALOGUE, ENGINE, crafted, load, play, profile
 
 from gamecert.oracles.base import NA, OK, Transition, Violation
 from gamecert.oracles.carcassonne import HARNESS_RULES, ORACLES
@@ -17,6 +16,8 @@ from gamecert.reference_engine.carcassonne.engine import CarcState, pack
 from gamecert.reference_engine.carcassonne.protocol import frame
 from gamecert.reference_engine.contract import CHANCE, IllegalAction
 from gamecert.spec import Profile
+
+from .helpers import CATALOGUE, ENGINE, crafted, load, play, profile
 
 BY_RULE = {o.rule: o for o in ORACLES}
 T = ENGINE.initial(profile()).cfg.t
