@@ -17,6 +17,7 @@ from typing import Any
 JSON = Any
 Cell = tuple[int, int]
 SIDES = ("top", "right", "bottom", "left")
+HALVES = ("top1", "top2", "right1", "right2", "bottom1", "bottom2", "left1", "left2")
 STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 AROUND = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
 
@@ -29,6 +30,7 @@ class TileInfo:
     count: int
     edges: tuple[str, ...]
     features: tuple[tuple[str, tuple[int, ...], bool], ...]  # kind, sides, banner
+    fields: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()  # halves, city features
 
 
 @cache
@@ -38,8 +40,10 @@ def catalogue() -> dict[str, TileInfo]:
     for t in json.loads(text)["tiles"]:
         feats = tuple((f["kind"], tuple(SIDES.index(s) for s in f.get("sides", [])),
                        bool(f.get("banner", False))) for f in t["features"])
+        fields = tuple((tuple(HALVES.index(h) for h in f["halves"]), tuple(f["cities"]))
+                       for f in t.get("fields", []))
         out[t["id"]] = TileInfo(t["id"], t["set"], t.get("role"), t["count"], tuple(t["edges"]),
-                                feats)
+                                feats, fields)
     return out
 
 
@@ -60,6 +64,24 @@ def parts(tile: str, rotation: int) -> tuple[tuple[str, frozenset[int], bool, st
     return tuple(out)
 
 
+@cache
+def field_parts(tile: str, rotation: int) -> tuple[tuple[frozenset[int], tuple[int, ...]], ...]:
+    """Fields of a placed tile: board half-edges, and the `parts` indices of the towns each
+    touches on this tile."""
+    info = catalogue()[tile]
+    part_of: dict[int, int] = {}
+    for i, (kind, _, _) in enumerate(info.features):
+        if kind != "river":
+            part_of[i] = len(part_of)
+    return tuple((frozenset((h + 2 * rotation) % 8 for h in halves),
+                  tuple(part_of[c] for c in cities)) for halves, cities in info.fields)
+
+
+def facing(half: int) -> int:
+    """The neighbour's half-edge that touches `half` across their shared side."""
+    return ((half + 4) % 8) ^ 1
+
+
 def river_sides(tile: str, rotation: int) -> list[int]:
     for kind, sides, _ in catalogue()[tile].features:
         if kind == "river":
@@ -76,6 +98,7 @@ class Feature:
     banners: int = 0
     meeples: list[int] = field(default_factory=list)
     present: int = 0  # monastery: itself and the tiles around it
+    towns: list[Feature] = field(default_factory=list)  # a field: the towns it borders
 
     @property
     def complete(self) -> bool:
@@ -103,6 +126,8 @@ class Board:
             (b["at"][0], b["at"][1]): (b["tile"], b["rotation"]) for b in state["board"]}
         self._features: list[Feature] | None = None
         self._index: dict[tuple[Cell, int], Feature] = {}
+        self._fields: list[Feature] | None = None
+        self._field_index: dict[tuple[Cell, int], Feature] = {}
 
     # --- placement -------------------------------------------------------------------------
     def edge_at(self, cell: Cell, side: int) -> str | None:
@@ -165,6 +190,67 @@ class Board:
         if self._features is None:
             self._features = self._flood()
         return self._features
+
+    def fields(self) -> list[Feature]:
+        """The fields as joined (CARC-FARM-FIELDS), with their farmers and bordering towns."""
+        if self._fields is None:
+            self._fields = self._flood_fields()
+        return self._fields
+
+    def field_at(self, cell: Cell, spot: str) -> Feature | None:
+        """The field of the tile at `cell` holding half-edge `spot` (top1 ... left2)."""
+        if spot not in HALVES or cell not in self.cells:
+            return None
+        self.fields()
+        return self._field_of(cell, spot)
+
+    def _field_of(self, cell: Cell, spot: str) -> Feature | None:
+        tile, rot = self.cells[cell]
+        h = HALVES.index(spot)
+        for j, (halves, _) in enumerate(field_parts(tile, rot)):
+            if h in halves:
+                return self._field_index[(cell, j)]
+        return None
+
+    def _flood_fields(self) -> list[Feature]:
+        self.features()
+        found: list[Feature] = []
+        for cell, (tile, rot) in sorted(self.cells.items()):
+            for j in range(len(field_parts(tile, rot))):
+                if (cell, j) in self._field_index:
+                    continue
+                f = Feature("field", meeples=[0] * self.players)
+                found.append(f)
+                self._field_index[(cell, j)] = f
+                todo = [(cell, j)]
+                while todo:
+                    c, k = todo.pop()
+                    t, r = self.cells[c]
+                    halves, towns = field_parts(t, r)[k]
+                    f.parts.add((c, k))
+                    f.tiles.add(c)
+                    for town in towns:
+                        g = self._index[(c, town)]
+                        if all(g is not x for x in f.towns):
+                            f.towns.append(g)
+                    for h in halves:
+                        n = self.neighbour(c, h // 2)
+                        if n not in self.cells:
+                            f.open_sides += 1
+                            continue
+                        nt, nr = self.cells[n]
+                        back = facing(h)
+                        for m, (nh, _) in enumerate(field_parts(nt, nr)):
+                            if back in nh and (n, m) not in self._field_index:
+                                self._field_index[(n, m)] = f
+                                todo.append((n, m))
+        for m in self.state["meeples"]:
+            cell = (m["at"][0], m["at"][1])
+            if m["on"] in HALVES and cell in self.cells:
+                held = self._field_of(cell, m["on"])
+                if held is not None:
+                    held.meeples[m["player"] - 1] += 1
+        return found
 
     def part_at(self, cell: Cell, spot: str) -> int | None:
         """The part of the tile at `cell` that `spot` (any of its sides, or "monastery") names."""

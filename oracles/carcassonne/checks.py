@@ -10,6 +10,7 @@ from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
 from gamecert.oracles.carcassonne.board import (
+    HALVES,
     SIDES,
     Board,
     Cell,
@@ -452,26 +453,36 @@ def claim_placed_tile(t: Transition, p: Profile) -> Verdict:
     if not placed or placed[0]["at"] != t.before["placed"]:
         return Violation(f"the meeple went to {placed[0]['at'] if placed else None}, not on the "
                          f"tile just placed {t.before['placed']}")
-    return expect(placed[0]["feature"] in ("road", "city", "monastery"),
-                  f"a meeple was put on a {placed[0]['feature']}")
+    kinds = ("road", "city", "monastery", *(("field",) if farms(p) else ()))
+    return expect(placed[0]["feature"] in kinds, f"a meeple was put on a {placed[0]['feature']}")
 
 
-def _claim_target(state: JSON, action: JSON) -> Feature | None:
+def farms(p: Profile) -> bool:
+    """The farms stage is played (CARC-FARM-FIELDS.enabled)."""
+    return bool(p.param("CARC-FARM-FIELDS", "enabled"))
+
+
+def _claim_target(state: JSON, action: JSON, p: Profile) -> Feature | None:
+    """The road, town, monastery or (farms stage) field a claim names on the placed tile."""
     if state["step"] != "claim" or state["placed"] is None:
         return None
+    if action["on"] in HALVES:
+        return board(state).field_at(_cell(state["placed"]), action["on"]) if farms(p) else None
     return board(state).feature_at(_cell(state["placed"]), action["on"])
 
 
 def claim_unclaimed(t: Transition, p: Profile) -> Verdict:
     if not _is(t, "claim"):
         return NA
-    return _unclaimed_problem(t.before, t.action) or OK
+    if t.action.get("on") in HALVES:
+        return NA  # a farmer: CARC-FARM-CLAIM's
+    return _unclaimed_problem(t.before, t.action, p) or OK
 
 
-def _unclaimed_problem(state: JSON, action: JSON) -> Verdict | None:
-    f = _claim_target(state, action)
-    if f is None:
-        return None  # nothing there to claim: CARC-CLAIM-PLACED-TILE's finding
+def _unclaimed_problem(state: JSON, action: JSON, p: Profile) -> Verdict | None:
+    f = _claim_target(state, action, p)
+    if f is None or f.kind == "field":
+        return None  # nothing there to claim: CARC-CLAIM-PLACED-TILE's; a field: FARM-CLAIM's
     if any(f.meeples):
         return Violation(f"the {f.kind} already held meeples {f.meeples}")
     bd = board(state)
@@ -485,16 +496,16 @@ def _claim_judge(problem: Any) -> Any:
     def judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
         if not accepted or not _action_of(action, "claim"):
             return NA
-        return problem(state, action) or OK
+        return problem(state, action, p) or OK
     return judge
 
 
-def _placed_tile_problem(state: JSON, action: JSON) -> Verdict | None:
+def _placed_tile_problem(state: JSON, action: JSON, p: Profile) -> Verdict | None:
     if state["step"] != "claim":
         return Violation("a claim was accepted outside the claim step")
-    return None if _claim_target(state, action) else Violation(
-        f"accepted a claim on {action['on']!r}, where the placed tile has no road, town or "
-        f"monastery")
+    return None if _claim_target(state, action, p) else Violation(
+        f"accepted a claim on {action['on']!r}, where the placed tile has no road, town, "
+        f"monastery{' or field' if farms(p) else ''}")
 
 
 def supply_state(a: JSON, p: Profile) -> Verdict:
@@ -697,7 +708,7 @@ def _completion(kind: str) -> Any:
 
 def majority(t: Transition, p: Profile) -> Verdict:
     events = _events(t, "feature-completed", "feature-final")
-    if not events:
+    if not events and not _events(t, "farm-scored"):
         return NA
     gained = [0] * _n(p)
     for e in events:
@@ -708,6 +719,9 @@ def majority(t: Transition, p: Profile) -> Verdict:
             return Violation(f"{e['feature']} with meeples {counts}: scorers {e['scorers']}, "
                              f"the majority rule gives {want}")
         for s in want:
+            gained[s - 1] += e["points"]
+    for e in _events(t, "farm-scored"):  # who scores a farm is CARC-FARM-MAJORITY's
+        for s in e["scorers"]:
             gained[s - 1] += e["points"]
     delta = [x - y for x, y in zip(t.after["scores"], t.before["scores"], strict=True)]
     return expect(delta == gained, f"scores moved by {delta}, the scored features give {gained}")
@@ -756,7 +770,7 @@ def incomplete(t: Transition, p: Profile) -> Verdict:
 
 def _pre_final(t: Transition) -> list[int]:
     scores = list(t.after["scores"])
-    for e in _events(t, "feature-final"):
+    for e in _events(t, "feature-final", "farm-scored"):
         for s in e["scorers"]:
             scores[s - 1] -= e["points"]
     return scores

@@ -37,6 +37,7 @@ from gamecert.reference_engine.carcassonne.state import (
     DONE,
     DRAW,
     FEATURE_NAMES,
+    FIELD,
     INVALID,
     JSON,
     LAND_PHASE,
@@ -67,19 +68,21 @@ from gamecert.reference_engine.carcassonne.state import (
     _add,
     _join,
     _sorted_hand,
+    field_towns,
     lay,
     pack,
     river_step,
+    spot_of,
     tables,
     unpack,
     uturn_problem,
 )
-from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS, SIDES
+from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS, HALVES, SIDES
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction, Outcome
 from gamecert.spec import Profile
 
 __all__ = [
-    "AROUND", "CITY", "CLAIM", "COMPLETE_RULE", "DELTA", "DONE", "DRAW", "FEATURE_NAMES",
+    "AROUND", "CITY", "CLAIM", "COMPLETE_RULE", "DELTA", "DONE", "DRAW", "FEATURE_NAMES", "FIELD",
     "INVALID", "JSON", "LAND_PHASE", "LEFT", "LIMIT", "MONASTERY", "OFF", "OVER", "PASS",
     "PHASE_NAMES", "PLACE", "RIGHT", "RIVER_EDGE", "RIVER_PHASE", "ROAD", "ROW", "SPOTS",
     "STEP_NAMES", "STRAIGHT", "Action", "CarcConfig", "CarcState", "Carcassonne", "Feat",
@@ -103,7 +106,8 @@ class Carcassonne:
         owner: dict[int, int] = {}
         feats: dict[int, Feat] = {}
         origin = pack(0, 0)
-        lay(t, board, cells, owner, feats, origin, t.spring, 0, n)  # CARC-RIVER-SPRING
+        lay(t, board, cells, owner, feats, origin, t.spring, 0, n,  # CARC-RIVER-SPRING
+            fields=cfg.farms)
         flow = t.rot[t.spring][0].river[0]
         river = River(origin + DELTA[flow], flow, STRAIGHT, STRAIGHT)
         deck = tuple(c if i in t.land else 0 for i, c in enumerate(t.counts))
@@ -140,6 +144,26 @@ class Carcassonne:
     def has_meeple(self, state: CarcState, player: int) -> bool:
         """CARC-MEEPLE-SUPPLY: whether `player` has a meeple to claim with."""
         return state.supply[player - 1] > 0
+
+    def lay_tile(self, cfg: CarcConfig, board: dict[int, tuple[int, int]],
+                 cells: dict[int, tuple[int, int]], owner: dict[int, int],
+                 feats: dict[int, Feat], pos: int, k: int, rot: int) -> None:
+        """CARC-FEATURE-JOIN and CARC-FARM-FIELDS: lay a tile, joining its features and (in
+        the farms stage) its fields to those around."""
+        lay(cfg.t, board, cells, owner, feats, pos, k, rot, cfg.players, self.join_features,
+            fields=cfg.farms)
+
+    def field_free(self, f: Feat, player: int) -> bool:
+        """CARC-FARM-CLAIM: whether `player` may put a farmer on field `f` as joined."""
+        return not any(f.meeples)
+
+    def farm_points(self, cfg: CarcConfig, towns: list[Feat]) -> int:
+        """CARC-FARM-SCORE: a field's worth, from the towns it borders."""
+        return cfg.farm_town_pts * sum(1 for town in towns if town.open == 0)
+
+    def farm_award(self, counts: Any, points: Any) -> list[Any]:
+        """CARC-FARM-MAJORITY: who scores a field: every player with the most farmers."""
+        return rules.award(counts, points)
 
     def feature_free(self, f: Feat, player: int) -> bool:
         """CARC-CLAIM-UNCLAIMED: whether `player` may claim feature `f` as joined."""
@@ -229,11 +253,17 @@ class Carcassonne:
         kind, rot = state.board[state.placed]
         out = []
         base = state.placed * 8
-        for i in range(len(state.cfg.t.rot[kind][rot].segs)):
+        rt = state.cfg.t.rot[kind][rot]
+        for i in range(len(rt.segs)):
             if i in state.blocked:
                 continue
             if self.feature_free(state.feats[state.owner[base + i]], state.to_move):
                 out.append(("claim", i))
+        if state.cfg.farms:
+            for j in range(len(rt.fields)):
+                i = len(rt.segs) + j
+                if self.field_free(state.feats[state.owner[base + i]], state.to_move):
+                    out.append(("claim", i))
         return out
 
     def legal(self, state: CarcState) -> list[Action]:
@@ -373,7 +403,7 @@ class Carcassonne:
             raise IllegalAction(why)
         board, cells = dict(state.board), dict(state.cells)
         owner, feats = dict(state.owner), dict(state.feats)
-        lay(t, board, cells, owner, feats, pos, k, rot, cfg.players, self.join_features)
+        self.lay_tile(cfg, board, cells, owner, feats, pos, k, rot)
         river = state.river
         if state.phase == RIVER_PHASE:
             river = river_step(t, river, k, rot, pos)[0]
@@ -499,7 +529,8 @@ class Carcassonne:
         p, pos = state.to_move, state.placed
         kind, rot = state.board[pos]
         rt = state.cfg.t.rot[kind][rot]
-        if not isinstance(seg, int) or not 0 <= seg < len(rt.segs):
+        parts = len(rt.segs) + (len(rt.fields) if state.cfg.farms else 0)
+        if not isinstance(seg, int) or not 0 <= seg < parts:
             raise IllegalAction(f"the placed tile has no feature {seg!r} to claim")
         if not self.has_meeple(state, p):
             raise IllegalAction(f"player {p} has no meeple left in the supply "
@@ -511,17 +542,20 @@ class Carcassonne:
         if seg in state.blocked:
             raise IllegalAction(f"the {name} was completed and scored when the tile was placed: "
                                 f"it counts as claimed (CARC-CLAIM-UNCLAIMED)")
-        if not self.feature_free(f, p):
+        farmer = f.kind == FIELD
+        if not (self.field_free(f, p) if farmer else self.feature_free(f, p)):
             holders = [i + 1 for i, c in enumerate(f.meeples) if c]
+            rule = "CARC-FARM-CLAIM" if farmer else "CARC-CLAIM-UNCLAIMED"
             raise IllegalAction(f"the {name} already holds meeples of player(s) "
-                                f"{holders} (CARC-CLAIM-UNCLAIMED)")
+                                f"{holders} ({rule})")
         feats, meeples = dict(state.feats), dict(state.meeples)
         feats[fid] = f._replace(meeples=_add(f.meeples, p - 1, 1))
         meeples[node] = p
         state = state._replace(feats=feats, meeples=meeples,
                                supply=_add(state.supply, p - 1, -1))
-        events: list[JSON] = [{"type": "meeple-placed", "rule": "CARC-CLAIM-UNCLAIMED",
-                               "player": p, "at": unpack(pos), "on": SPOTS[rt.segs[seg].spot],
+        events: list[JSON] = [{"type": "meeple-placed",
+                               "rule": "CARC-FARM-CLAIM" if farmer else "CARC-CLAIM-UNCLAIMED",
+                               "player": p, "at": unpack(pos), "on": spot_of(rt, seg),
                                "feature": name}]
         return self._end_claim(state, events), events
 
@@ -593,8 +627,10 @@ class Carcassonne:
         """CARC-SCORE-INCOMPLETE for every feature still holding meeples, then CARC-WINNER."""
         cfg = state.cfg
         scores, supply = list(state.scores), list(state.supply)
-        held = [fid for fid, f in state.feats.items() if any(f.meeples)]
+        held = [fid for fid, f in state.feats.items() if any(f.meeples) and f.kind != FIELD]
         held.sort(key=lambda fid: self._feature_key(state, fid))
+        farms = [fid for fid, f in state.feats.items() if any(f.meeples) and f.kind == FIELD]
+        farms.sort(key=lambda fid: self._feature_key(state, fid))
         feats = dict(state.feats)
         for fid in held:
             f = feats[fid]
@@ -606,6 +642,23 @@ class Carcassonne:
                 scores[i] += a
                 supply[i] += f.meeples[i]
             events.append({"type": "meeples-returned", "rule": "CARC-MEEPLE-RETURN",
+                           "meeples": list(f.meeples)})
+            feats[fid] = f._replace(meeples=(0,) * cfg.players)
+        for fid in farms:  # CARC-FARM-SCORE, after the incomplete features
+            f = feats[fid]
+            towns = [feats[c] for c in field_towns(cfg.t, state.board, state.owner, f)]
+            value = self.farm_points(cfg, towns)
+            awards = self.farm_award(f.meeples, value)
+            events.append({"type": "farm-scored", "rule": "CARC-FARM-SCORE", "feature": "field",
+                           "tiles": sorted(unpack(p) for p in f.tiles),
+                           "towns": sorted(sorted(unpack(p) for p in town.tiles)
+                                           for town in towns if town.open == 0),
+                           "meeples": list(f.meeples), "points": value,
+                           "scorers": [i + 1 for i, a in enumerate(awards) if a]})
+            for i, a in enumerate(awards):
+                scores[i] += a
+                supply[i] += f.meeples[i]
+            events.append({"type": "meeples-returned", "rule": "CARC-FARM-STAYS",
                            "meeples": list(f.meeples)})
             feats[fid] = f._replace(meeples=(0,) * cfg.players)
         winners = self.winners(cfg, scores)
@@ -632,7 +685,7 @@ class Carcassonne:
         for node, player in state.meeples.items():
             kind, rot = state.board[node // 8]
             meeples.append({"at": unpack(node // 8),
-                            "on": SPOTS[t.rot[kind][rot].segs[node % 8].spot], "player": player})
+                            "on": spot_of(t.rot[kind][rot], node % 8), "player": player})
         meeples.sort(key=lambda m: (m["at"], m["on"]))
         return {
             "game": "carcassonne", "profile": state.profile.id, "players": state.cfg.players,
@@ -663,7 +716,7 @@ class Carcassonne:
             return {"type": kind, "tile": t.ids[action[1]]}
         if kind == "claim":
             k, r = state.board[state.placed]
-            return {"type": "claim", "on": SPOTS[t.rot[k][r].segs[action[1]].spot]}
+            return {"type": "claim", "on": spot_of(t.rot[k][r], action[1])}
         return {"type": kind}
 
     def action_from_json(self, state: CarcState, data: Any) -> Action:
@@ -686,11 +739,21 @@ class Carcassonne:
         return (kind,)
 
     def claim_segment(self, state: CarcState, spot: str) -> int:
-        """The segment of the placed tile a claim on `spot` (a side or "monastery") names."""
+        """The segment of the placed tile a claim on `spot` (a side, "monastery", or in the farms
+        stage a half-edge naming a field) names."""
         if state.step != CLAIM:
             raise IllegalAction("no tile was just placed: there is nothing to claim")
         k, r = state.board[state.placed]
         rt = state.cfg.t.rot[k][r]
+        if spot in HALVES:
+            if not state.cfg.farms:
+                raise IllegalAction(f"{spot!r} names a field: farmers are only played from the "
+                                    f"farms stage on (CARC-FARM-CLAIM)")
+            j = rt.half_field[HALVES.index(spot)]
+            if j < 0:
+                raise IllegalAction(f"the placed tile's half-edge {spot} lies on a town: no "
+                                    f"field there (CARC-FARM-CLAIM)")
+            return len(rt.segs) + j
         if spot == "monastery":
             if rt.monastery < 0:
                 raise IllegalAction("the placed tile has no monastery")
@@ -745,9 +808,10 @@ def action_problem(data: Any) -> str | None:
             return f"at {at!r} is not a cell [x, y] of two integers"
         if type(rot) is not int or not 0 <= rot <= 3:
             return f"rotation {rot!r} is not 0, 1, 2 or 3 (clockwise quarter turns)"
-    if kind == "claim" and data["on"] not in SPOTS:
+    if kind == "claim" and data["on"] not in SPOTS and data["on"] not in HALVES:
         return (f"a claim on {data['on']!r}: a claim names a side of the placed tile (top, "
-                f"right, bottom, left) or its monastery")
+                f"right, bottom, left), its monastery, or a field by a half-edge (top1, top2, "
+                f"... left2)")
     return None
 
 

@@ -19,6 +19,7 @@ from gamecert.reference_engine.carcassonne.state import (
     DELTA,
     DONE,
     DRAW,
+    FIELD,
     LIMIT,
     MONASTERY,
     OVER,
@@ -36,9 +37,10 @@ from gamecert.reference_engine.carcassonne.state import (
     lay,
     pack,
     river_step,
+    spot_of,
     unpack,
 )
-from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS
+from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS, HALVES
 from gamecert.reference_engine.contract import BadState
 from gamecert.schemas import first_error
 from gamecert.spec import Profile
@@ -81,7 +83,7 @@ def _trace_river(cfg: CarcConfig, board: dict[int, tuple[int, int]]) -> tuple[Ri
 
 
 _TILE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
-_SPOTS = frozenset(SPOTS)
+_SPOTS = frozenset(SPOTS) | frozenset(HALVES)
 _KEYS = frozenset(("game", "profile", "players", "phase", "step", "to_move", "pending",
                    "after_draws", "board", "placed", "claim_blocked", "meeples", "supply",
                    "scores", "hands", "deck", "river_pile", "discarded", "result"))
@@ -243,7 +245,7 @@ def load_state(profile: Profile, o: Any) -> CarcState:
                     raise BadState(
                         f"{t.ids[k]} at {_where(pos)}: its {('top', 'right', 'bottom', 'left')[s]}"
                         f" edge ({EDGE_KINDS[rt.edges[s]]}) faces a {EDGE_KINDS[theirs]} edge")
-        lay(t, board, cells, owner, feats, pos, k, r, n)
+        lay(t, board, cells, owner, feats, pos, k, r, n, fields=cfg.farms)
         for d in DELTA:
             if pos + d in board_items and pos + d not in seen:
                 seen.add(pos + d)
@@ -319,12 +321,14 @@ def load_state(profile: Profile, o: Any) -> CarcState:
         if pos not in board:
             raise BadState(f"meeples[{i}]: no tile at {m['at']}")
         k, r = board[pos]
-        segs = t.rot[k][r].segs
-        match = [j for j, s in enumerate(segs) if SPOTS[s.spot] == m["on"]]
+        rt = t.rot[k][r]
+        parts = len(rt.segs) + (len(rt.fields) if cfg.farms else 0)
+        match = [j for j in range(parts) if spot_of(rt, j) == m["on"]]
         if not match:
-            raise BadState(f"meeples[{i}]: the {t.ids[k]} at {m['at']} has no road, town or "
-                           f"monastery named {m['on']!r} (a feature is named by its first side "
-                           f"clockwise from the top)")
+            what = "road, town, monastery or field" if cfg.farms else "road, town or monastery"
+            raise BadState(f"meeples[{i}]: the {t.ids[k]} at {m['at']} has no {what} named "
+                           f"{m['on']!r} (a feature is named by its first side clockwise from "
+                           f"the top{', a field by its first half-edge' if cfg.farms else ''})")
         node = pos * 8 + match[0]
         if node in meeples:
             raise BadState(f"meeples[{i}]: two meeples on the same part of {m['at']}")
@@ -352,7 +356,7 @@ def load_state(profile: Profile, o: Any) -> CarcState:
                 completed_now.add(owner[(placed + d) * 8 + t.rot[there[0]][there[1]].monastery])
     for fid, f in feats.items():
         waiting = fid in completed_now and not cfg.score_at_placement  # scored after the claim
-        if any(f.meeples) and f.open == 0 and not waiting:
+        if any(f.meeples) and f.open == 0 and not waiting and f.kind != FIELD:
             where = _where(min(f.tiles))
             name = "monastery" if f.kind == MONASTERY else ("road" if f.kind == 1 else "town")
             raise BadState(f"a completed {name} at {where} still holds meeples: they would "

@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
-from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS, TileKind, TileSet, load_tiles
+from gamecert.reference_engine.carcassonne.tiles import (
+    EDGE_KINDS,
+    HALVES,
+    TileKind,
+    TileSet,
+    facing_half,
+    load_tiles,
+)
 from gamecert.spec import CatalogueError, Profile
 
 Action = tuple[Any, ...]
@@ -30,8 +37,8 @@ OFF, ROW = 128, 256
 LIMIT = 120  # |x|, |y| bound for loaded positions: 84 tiles never reach it
 DELTA = (-ROW, 1, ROW, -1)  # top, right, bottom, left
 AROUND = (-ROW - 1, -ROW, -ROW + 1, -1, 1, ROW - 1, ROW, ROW + 1)
-ROAD, CITY, MONASTERY = 1, 2, 4
-FEATURE_NAMES = {ROAD: "road", CITY: "city", MONASTERY: "monastery"}
+ROAD, CITY, MONASTERY, FIELD = 1, 2, 4, 8
+FEATURE_NAMES = {ROAD: "road", CITY: "city", MONASTERY: "monastery", FIELD: "field"}
 SPOTS = ("top", "right", "bottom", "left", "monastery")
 RIVER_EDGE = 3
 RIVER_PHASE, LAND_PHASE, OVER = 0, 1, 2
@@ -61,6 +68,12 @@ class Seg(NamedTuple):
     spot: int  # canonical claim spot: lowest side, or 4 for the monastery
 
 
+class FieldSeg(NamedTuple):
+    halves: tuple[int, ...]  # board half-edges, after rotation
+    cities: tuple[int, ...]  # segment indices of the towns the field touches on this tile
+    spot: str  # canonical claim spot: its first half-edge clockwise from top1
+
+
 class Rot(NamedTuple):
     code: int  # edge kinds, two bits per side
     edges: tuple[int, int, int, int]
@@ -68,6 +81,8 @@ class Rot(NamedTuple):
     side_seg: tuple[int, int, int, int]  # segment on each side, -1 if none
     river: tuple[int, ...]  # river sides
     monastery: int  # segment index of the monastery, -1 if none
+    fields: tuple[FieldSeg, ...]  # segment len(segs) + j is field j (CARC-FARM-FIELDS)
+    half_field: tuple[int, ...]  # field index on each board half-edge, -1 on a town edge
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,8 +117,26 @@ def _rot(kind: TileKind, r: int) -> Rot:
             side_seg[s] = len(segs)
         segs.append(Seg(code, sides, f.banner, sides[0] if sides else 4))
     code_bits = sum(e << (2 * s) for s, e in enumerate(edges))
+    # fields: the tile's features are listed without the river, so field city indices
+    # (into the catalogue's features) are mapped to segment indices
+    seg_of = {}
+    n = 0
+    for i, f in enumerate(kind.features):
+        if f.kind != "river":
+            seg_of[i] = n
+            n += 1
+    fields = []
+    half_field = [-1] * 8
+    for j, fl in enumerate(kind.fields):
+        halves = tuple(sorted((h + 2 * r) % 8 for h in fl.halves))
+        for h in halves:
+            half_field[h] = j
+        fields.append(FieldSeg(halves, tuple(seg_of[c] for c in fl.cities), HALVES[halves[0]]))
+    if len(segs) + len(fields) > 8:
+        raise CatalogueError(f"tile {kind.id}: more than 8 features and fields do not fit a "
+                             f"node id")
     return Rot(code_bits, edges, tuple(segs), tuple(side_seg), river,  # type: ignore[arg-type]
-               monastery)
+               monastery, tuple(fields), tuple(half_field))
 
 
 @cache
@@ -147,6 +180,8 @@ class CarcConfig:
     shared_win: bool  # CARC-WINNER = shared
     centre: int
     max_chars: int
+    farms: bool  # CARC-FARM-FIELDS.enabled: the farms stage
+    farm_town_pts: int  # CARC-FARM-SCORE.points_per_town
 
     @staticmethod
     def of(profile: Profile) -> CarcConfig:
@@ -172,7 +207,8 @@ def _config(profile: Profile) -> CarcConfig:
         v("CARC-RIVER-NO-UTURN"), v("CARC-RIVER-LAKE-ENDS") == "lake-last",
         v("CARC-SCORE-TIMING") == "at-placement", v("CARC-HAND-NOFIT") == "continue",
         v("CARC-TURN-ORDER") == "continue", v("CARC-WINNER") == "shared",
-        p("CARC-PROTO-REPLY", "centre"), p("CARC-PROTO-FRAME", "max_chars"))
+        p("CARC-PROTO-REPLY", "centre"), p("CARC-PROTO-FRAME", "max_chars"),
+        bool(p("CARC-FARM-FIELDS", "enabled")), p("CARC-FARM-SCORE", "points_per_town"))
 
 
 # --- state ---------------------------------------------------------------------------------
@@ -236,8 +272,9 @@ Join = Callable[[dict[int, int], dict[int, Feat], int, int], None]
 
 def lay(t: Tables, board: dict[int, tuple[int, int]], cells: dict[int, tuple[int, int]],
         owner: dict[int, int], feats: dict[int, Feat], pos: int, kind: int, rot: int,
-        players: int, join: Join | None = None) -> None:
-    """Put a tile on the board, joining its segments to the features around (CARC-FEATURE-JOIN).
+        players: int, join: Join | None = None, fields: bool = False) -> None:
+    """Put a tile on the board, joining its segments to the features around (CARC-FEATURE-JOIN)
+    and, with `fields` (the farms stage), its fields to the fields around (CARC-FARM-FIELDS).
 
     Mutates the given dicts, which the caller has copied. Does not check legality. `join`
     replaces `_join` (the engine passes its own, so a subclass can change how features join).
@@ -257,6 +294,12 @@ def lay(t: Tables, board: dict[int, tuple[int, int]], cells: dict[int, tuple[int
             feats[node] = Feat(seg.kind, (node,), frozenset((pos,)), len(seg.sides),
                                1 if seg.banner else 0, zero)
         owner[node] = node
+    first_field = len(rt.segs)
+    if fields:
+        for j, fl in enumerate(rt.fields):
+            node = base + first_field + j
+            feats[node] = Feat(FIELD, (node,), frozenset((pos,)), len(fl.halves), 0, zero)
+            owner[node] = node
     for s in range(4):
         npos = pos + DELTA[s]
         ns = (s + 2) % 4
@@ -265,11 +308,16 @@ def lay(t: Tables, board: dict[int, tuple[int, int]], cells: dict[int, tuple[int
             m, v = cells.get(npos, (0, 0))
             cells[npos] = (m | 3 << (2 * ns), v | rt.edges[s] << (2 * ns))
             continue
+        nrt = t.rot[there[0]][there[1]]
         mine = rt.side_seg[s]
-        if mine < 0:
-            continue
-        theirs = t.rot[there[0]][there[1]].side_seg[ns]
-        join(owner, feats, owner[base + mine], owner[npos * 8 + theirs])
+        if mine >= 0:
+            join(owner, feats, owner[base + mine], owner[npos * 8 + nrt.side_seg[ns]])
+        if fields:
+            for h in (2 * s, 2 * s + 1):
+                a, b = rt.half_field[h], nrt.half_field[facing_half(h)]
+                if a >= 0 and b >= 0:
+                    join(owner, feats, owner[base + first_field + a],
+                         owner[npos * 8 + len(nrt.segs) + b])
     for d in AROUND:
         there = board.get(pos + d)
         if there is not None:
@@ -278,6 +326,27 @@ def lay(t: Tables, board: dict[int, tuple[int, int]], cells: dict[int, tuple[int
                 fid = owner[(pos + d) * 8 + m]
                 f = feats[fid]
                 feats[fid] = f._replace(open=f.open - 1)
+
+
+def spot_of(rt: Rot, seg: int) -> str:
+    """The canonical claim spot of segment `seg` of a placed tile: a side, "monastery", or for
+    a field its first half-edge (top1 ... left2)."""
+    if seg >= len(rt.segs):
+        return rt.fields[seg - len(rt.segs)].spot
+    return SPOTS[rt.segs[seg].spot]
+
+
+def field_towns(t: Tables, board: dict[int, tuple[int, int]], owner: dict[int, int],
+                f: Feat) -> list[int]:
+    """CARC-FARM-SCORE: the town feature ids a field borders (touches on any of its tiles)."""
+    towns = set()
+    for node in f.nodes:
+        pos = node // 8
+        k, r = board[pos]
+        rt = t.rot[k][r]
+        for c in rt.fields[node % 8 - len(rt.segs)].cities:
+            towns.add(owner[pos * 8 + c])
+    return sorted(towns)
 
 
 def _join(owner: dict[int, int], feats: dict[int, Feat], a: int, b: int) -> None:
