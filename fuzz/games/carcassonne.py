@@ -861,6 +861,17 @@ def prove_carcassonne(engine: Engine, profile: Profile) -> tuple[bool, list[str]
             ok &= result.proved
             lines.append(f"CARC-SCORE-MAJORITY symbolic proof: "
                          f"{'PROVED' if result.proved else 'FAILED'}: {result.message}")
+        if profile.param("CARC-FARM-FIELDS", "enabled"):
+            try:
+                farm = prove_majority(code, profile, hook="farm_award")
+            except Exception as exc:  # no symbolic farm_award
+                ok = False
+                lines.append(f"CARC-FARM-MAJORITY symbolic proof: NOT POSSIBLE: "
+                             f"{type(exc).__name__}: {exc}")
+            else:
+                ok &= farm.proved
+                lines.append(f"CARC-FARM-MAJORITY symbolic proof: "
+                             f"{'PROVED' if farm.proved else 'FAILED'}: {farm.message}")
     bad: list[str] = []
     positions = proof_positions(profile)
     river_checked = 0

@@ -204,13 +204,15 @@ class ProofResult:
     counterexample: dict[str, int] | None = None
 
 
-def prove_majority(engine: Any, profile: Profile, timeout_ms: int = 30_000) -> ProofResult:
-    """Does the engine's `award_points` equal the majority rule for every meeple count?"""
+def prove_majority(engine: Any, profile: Profile, timeout_ms: int = 30_000,
+                   hook: str = "award_points") -> ProofResult:
+    """Does the engine's `award_points` equal the majority rule for every meeple count? With
+    `hook="farm_award"` the same proof covers CARC-FARM-MAJORITY (farmers on a field)."""
     n = int(profile.param("CARC-PLAYERS", "players"))
     meeples = int(profile.param("CARC-MEEPLE-SUPPLY", "meeples"))
     counts = [z3.Int(f"c{i + 1}") for i in range(n)]
     points = z3.Int("points")
-    theirs = engine.award_points(counts, points, max2=z3_max, ite=z3.If)
+    theirs = getattr(engine, hook)(counts, points, max2=z3_max, ite=z3.If)
     ours = majority_award(counts, points)
     s = z3.Solver()
     s.set("timeout", timeout_ms)

@@ -161,9 +161,11 @@ class Carcassonne:
         """CARC-FARM-SCORE: a field's worth, from the towns it borders."""
         return cfg.farm_town_pts * sum(1 for town in towns if town.open == 0)
 
-    def farm_award(self, counts: Any, points: Any) -> list[Any]:
-        """CARC-FARM-MAJORITY: who scores a field: every player with the most farmers."""
-        return rules.award(counts, points)
+    def farm_award(self, counts: Any, points: Any, max2: rules.Max2 = max,
+                   ite: rules.Ite = rules.py_ite) -> list[Any]:
+        """CARC-FARM-MAJORITY: who scores a field: every player with the most farmers. The
+        same majority predicate as features; runs on z3 terms for the proof."""
+        return rules.award(counts, points, max2, ite)
 
     def feature_free(self, f: Feat, player: int) -> bool:
         """CARC-CLAIM-UNCLAIMED: whether `player` may claim feature `f` as joined."""

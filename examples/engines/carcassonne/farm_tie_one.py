@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamecert.reference_engine.carcassonne import Carcassonne
+from gamecert.reference_engine.carcassonne import Carcassonne, rules
 
 RULE = "CARC-FARM-MAJORITY"
 PROFILE = "syncs-2025-farms"
@@ -14,10 +14,15 @@ PROFILE = "syncs-2025-farms"
 class Mutant(Carcassonne):
     """When players tie for the most farmers on a field, only the lowest player id scores."""
 
-    def farm_award(self, counts: Any, points: Any) -> list[Any]:
-        out = super().farm_award(counts, points)
-        first = next((i for i, a in enumerate(out) if a), None)
-        return [a if i == first else 0 for i, a in enumerate(out)]
+    def farm_award(self, counts: Any, points: Any, max2: rules.Max2 = max,
+                   ite: rules.Ite = rules.py_ite) -> list[Any]:
+        # operators only, like the reference, so `gamecert prove` can run it on z3 terms
+        top = rules.top_count(counts, max2)
+        out, taken = [], False
+        for c in counts:
+            out.append(ite(c >= top, ite(c > 0, ite(taken, 0, points), 0), 0))
+            taken = ite(c >= top, ite(c > 0, True, taken), taken)
+        return out
 
 
 ENGINE = Mutant
