@@ -25,6 +25,7 @@ from gamecert.reference_engine.carcassonne.engine import (
     CLAIM,
     DELTA,
     DRAW,
+    FIELD,
     LAND_PHASE,
     MONASTERY,
     PLACE,
@@ -35,7 +36,7 @@ from gamecert.reference_engine.carcassonne.engine import (
     unpack,
 )
 from gamecert.reference_engine.carcassonne.protocol import SPOT_WIRE
-from gamecert.reference_engine.carcassonne.tiles import SIDES, load_tiles
+from gamecert.reference_engine.carcassonne.tiles import HALVES, SIDES, load_tiles
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
 from gamecert.spec import Profile
 
@@ -64,7 +65,7 @@ MALFORMED: st.SearchStrategy[JSON] = st.sampled_from([
     {"type": "place", "tile": "U", "at": [10**6, 0], "rotation": 0}, {"type": "draw"},
     {"type": "discard", "tile": 7}, {"type": "pass", "extra": 1}, {}, {"type": None},
     {"type": "claim", "on": ["top"]}])  # objects only: a trace records actions as objects
-SPOT_NAMES = st.sampled_from([*SIDES, "monastery"])
+SPOT_NAMES = st.sampled_from([*SIDES, "monastery", *HALVES])  # halves: fields (farms stage)
 
 
 # --- start positions ------------------------------------------------------------------------
@@ -736,10 +737,27 @@ class CarcassonnePlugin:
             out["features closed by one tile"] = float(min(closed, 3))
         if state.phase == RIVER_PHASE and state.step == PLACE and _uturns(state):
             out["a U-turn in reach"] = 1.0
+        if state.cfg.farms:
+            out.update(_farm_targets(state))
         return out
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
         return prove_carcassonne(engine, profile)
+
+
+def _farm_targets(state: CarcState) -> dict[str, float]:
+    """Farms stage: tied farmers on a field, and farmers on the board close to the final farm
+    scoring (fewer tiles left is better), so long games reach CARC-FARM-SCORE."""
+    out: dict[str, float] = {}
+    fields = [f for f in state.feats.values() if f.kind == FIELD and any(f.meeples)]
+    if not fields:
+        return out
+    tie = max(f.meeples.count(max(f.meeples)) for f in fields)
+    if tie >= 2:
+        out["players tied on a field"] = float(min(tie, 3))
+    left = sum(state.deck) + sum(len(h) for h in state.hands)
+    out["tiles left before the farm scoring"] = -float(left)
+    return out
 
 
 # --- bot replies (SYNCS 2025 protocol) ------------------------------------------------------

@@ -35,7 +35,7 @@ class TileInfo:
 
 @cache
 def catalogue() -> dict[str, TileInfo]:
-    text = resources.files("spec").joinpath("tiles/carcassonne.json").read_text("utf-8")
+    text = resources.files("gamecert.spec").joinpath("tiles/carcassonne.json").read_text("utf-8")
     out = {}
     for t in json.loads(text)["tiles"]:
         feats = tuple((f["kind"], tuple(SIDES.index(s) for s in f.get("sides", [])),

@@ -197,5 +197,5 @@ def parse_tiles(text: str, path: str) -> TileSet:
 @cache
 def load_tiles() -> TileSet:
     """The tile catalogue bundled with gamecert."""
-    ref = resources.files("spec").joinpath(TILES_RESOURCE)
+    ref = resources.files("gamecert.spec").joinpath(TILES_RESOURCE)
     return parse_tiles(ref.read_text("utf-8"), f"spec/{TILES_RESOURCE}")

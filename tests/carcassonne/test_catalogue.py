@@ -70,7 +70,7 @@ def test_catalogue_is_listed_and_the_tile_file_is_not_a_game() -> None:
 
 
 def _profile_with(**overrides: Any) -> Profile:
-    text = resources.files("spec").joinpath("carcassonne.json").read_text("utf-8")
+    text = resources.files("gamecert.spec").joinpath("carcassonne.json").read_text("utf-8")
     doc = json.loads(text)
     doc["profiles"].append({"id": "test", "title": "test", "parameters": overrides})
     return parse_catalogue(json.dumps(doc), "test.json").profile("test")

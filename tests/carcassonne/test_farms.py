@@ -180,3 +180,18 @@ def test_prove_covers_the_farm_majority(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["prove", "carcassonne", "--engine", mutant, "--profile", FARMS]) == 1
     assert "CARC-FARM-MAJORITY symbolic proof: FAILED: counterexample" in (
         capsys.readouterr().out)
+
+
+def test_fuzz_targets_steer_to_tied_farmers_and_the_final_farm_scoring() -> None:
+    from gamecert.fuzz.games.carcassonne import _farm_targets
+
+    board = [*CLOSED_RIVER, (1, -1, "E", 0), (1, -2, "E", 2), (2, -1, "E", 0)]
+    early = load(crafted(board, pid=FARMS, hands=[["B"], [], [], []],
+                         meeples=[(0, -1, "top1", 1), (1, -1, "right1", 2)]))
+    late = load(crafted(board, pid=FARMS, hands=[["B"], [], [], []], deck_left=3,
+                        meeples=[(0, -1, "top1", 1)]))
+    assert _farm_targets(early)["players tied on a field"] == 2.0
+    assert "players tied on a field" not in _farm_targets(late)
+    assert (_farm_targets(late)["tiles left before the farm scoring"]
+            > _farm_targets(early)["tiles left before the farm scoring"])
+    assert _farm_targets(load(crafted(board, pid=FARMS, hands=[["B"], [], [], []]))) == {}

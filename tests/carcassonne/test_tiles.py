@@ -142,7 +142,7 @@ def test_facing_half_pairs_sides() -> None:
 
 
 def _doc() -> dict[str, object]:
-    text = resources.files("spec").joinpath("tiles/carcassonne.json").read_text("utf-8")
+    text = resources.files("gamecert.spec").joinpath("tiles/carcassonne.json").read_text("utf-8")
     doc: dict[str, object] = json.loads(text)
     return doc
 
