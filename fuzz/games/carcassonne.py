@@ -33,6 +33,7 @@ from gamecert.reference_engine.carcassonne.engine import (
     STRAIGHT,
     Carcassonne,
     CarcState,
+    spot_of,
     unpack,
 )
 from gamecert.reference_engine.carcassonne.protocol import SPOT_WIRE
@@ -419,6 +420,15 @@ def pools(profile: Profile) -> Pools:
                 even = _clear_meeples(last, profile)
                 even["scores"] = [max(last["scores"])] * n
                 out.add("final-tie", even)
+    if profile.param("CARC-FARM-FIELDS", "enabled"):
+        # the last tiles with farmers on the board: the final farm scoring is a step away;
+        # and the same with a field whose farmers tie (CARC-FARM-MAJORITY)
+        for o in out.by_kind.get("final", []):
+            if any(m["on"] in HALVES for m in o["meeples"]):
+                out.add("farm-final", o)
+                tie = _farm_tie(profile, o)
+                if tie is not None:
+                    out.add("farm-tie", tie)
     for o in out.by_kind.get("late", [])[::8]:
         near = copy.deepcopy(o)  # played late positions, everyone a few points short
         near["scores"] = [limit - rng.randint(1, 8) for _ in range(n)]
@@ -438,8 +448,32 @@ def pools(profile: Profile) -> Pools:
     return out
 
 
+def _farm_tie(profile: Profile, o: JSON) -> JSON | None:
+    """`o` with one more farmer, of another player, on a field held by one player's single
+    farmer, so the two tie; None when no field and player allow it."""
+    state = GAME.load(profile, o)
+    t = state.cfg.t
+    for f in sorted(state.feats.values(), key=lambda f: f.nodes):
+        if f.kind != FIELD or sorted(f.meeples)[-2:] != [0, 1]:
+            continue
+        owner = f.meeples.index(1) + 1
+        other = next((p for p in range(1, state.cfg.players + 1)
+                      if p != owner and state.supply[p - 1] > 0), None)
+        free = [node for node in f.nodes if node not in state.meeples]
+        if other is None or not free:
+            continue
+        k, r = state.board[free[0] // 8]
+        out = copy.deepcopy(o)
+        out["meeples"].append({"at": unpack(free[0] // 8),
+                               "on": spot_of(t.rot[k][r], free[0] % 8), "player": other})
+        out["meeples"].sort(key=lambda m: (m["at"], m["on"]))
+        out["supply"][other - 1] -= 1
+        return out
+    return None
+
+
 CRAFTED = ("near-uturn", "near-50", "closing", "monastery", "banner", "multi", "loop",
-           "starved", "joined", "ties", "final-tie")
+           "starved", "joined", "ties", "final-tie", "farm-tie")
 
 
 @cache
@@ -456,7 +490,8 @@ _built: list[Pools] = []
 START_WEIGHTS = (("new", 1), ("river", 1), ("river-end", 1), ("lake", 2), ("near-uturn", 4),
                  ("land", 2), ("late", 1), ("late-50", 1), ("final", 2), ("final-tie", 2),
                  ("near-50", 3), ("closing", 2), ("monastery", 3), ("banner", 4), ("multi", 2),
-                 ("loop", 3), ("starved", 1), ("joined", 4), ("ties", 2))
+                 ("loop", 3), ("starved", 1), ("joined", 4), ("ties", 2), ("farm-final", 4),
+                 ("farm-tie", 3))
 
 
 @cache

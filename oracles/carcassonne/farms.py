@@ -35,12 +35,15 @@ def _scored(t: Transition, p: Profile) -> tuple[Board, list[JSON]] | None:
     return _at_the_end(t), _events(t, "farm-scored")
 
 
-def _field_of(bd: Board, tiles: list[list[int]]) -> Feature | None:
-    want = sorted(tiles)
-    for f in bd.fields():
-        if f.tile_list() == want:
+def _field_of(bd: Board, e: JSON) -> Feature | None:
+    """The board field a farm-scored event names: same tiles, preferring one with the event's
+    farmers (one tile can hold two fields, e.g. both sides of a town crossing it)."""
+    want = sorted(e["tiles"])
+    found = [f for f in bd.fields() if f.tile_list() == want]
+    for f in found:
+        if f.meeples == list(e["meeples"]):
             return f
-    return None
+    return found[0] if found else None
 
 
 # --- CARC-FARM-FIELDS ------------------------------------------------------------------------
@@ -52,7 +55,7 @@ def fields_scored(t: Transition, p: Profile) -> Verdict:
         return NA
     bd, events = scored
     for e in events:
-        f = _field_of(bd, e["tiles"])
+        f = _field_of(bd, e)
         if f is None:
             return Violation(f"no field of the board covers exactly {e['tiles']}: fields are "
                              f"joined differently (roads, towns and the board's edge cut them)")
@@ -133,7 +136,7 @@ def farm_score(t: Transition, p: Profile) -> Verdict:
         return Violation(f"{len(held)} fields hold farmers at the end, {len(events)} farms were "
                          f"scored")
     for e in events:
-        f = _field_of(bd, e["tiles"])
+        f = _field_of(bd, e)
         if f is None:
             continue  # not a field of the board: CARC-FARM-FIELDS's finding
         towns = sorted(g.tile_list() for g in f.towns if g.complete)

@@ -87,7 +87,7 @@ __all__ = [
     "PHASE_NAMES", "PLACE", "RIGHT", "RIVER_EDGE", "RIVER_PHASE", "ROAD", "ROW", "SPOTS",
     "STEP_NAMES", "STRAIGHT", "Action", "CarcConfig", "CarcState", "Carcassonne", "Feat",
     "River", "Rot", "Seg", "Tables", "_join", "action_problem", "lay", "pack", "project",
-    "river_step", "tables", "unpack", "uturn_problem",
+    "river_step", "spot_of", "tables", "unpack", "uturn_problem",
 ]
 
 # --- the game ------------------------------------------------------------------------------
