@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
+from gamecert.oracles.carcassonne.board import deck_sets, in_game, tower_start
 from gamecert.oracles.carcassonne.z3_checks import tie_position, tie_positions
 from gamecert.reference_engine.carcassonne.engine import (
     AROUND,
@@ -287,11 +288,12 @@ def _crafted(profile: Profile, board: list[tuple[tuple[int, int], str, int]],
             used[tile] = used.get(tile, 0) + 1
     deck: dict[str, int] = {}
     discarded: list[str] = []
+    land = deck_sets(profile)
     for kind in load_tiles():
-        left = kind.count - used.get(kind.id, 0)
-        if kind.set == "land" and left:
+        left = in_game(profile, kind.id) - used.get(kind.id, 0)
+        if kind.set in land and left:
             deck[kind.id] = left
-        elif kind.set != "land":
+        elif kind.set not in land:
             discarded += [kind.id] * left
     supply = [profile.param("CARC-MEEPLE-SUPPLY", "meeples")] * n
     for *_, p in meeples:
@@ -307,6 +309,7 @@ def _crafted(profile: Profile, board: list[tuple[tuple[int, int], str, int]],
         "supply": supply, "scores": [0] * n,
         "hands": [sorted(hands.get(p, [])) for p in range(1, n + 1)], "deck": deck,
         "river_pile": {}, "discarded": sorted(discarded), "result": None,
+        **tower_start(profile),
     }
 
 
@@ -429,6 +432,14 @@ def pools(profile: Profile) -> Pools:
                 tie = _farm_tie(profile, o)
                 if tie is not None:
                     out.add("farm-tie", tie)
+    if "tower" in deck_sets(profile):
+        # the place step of a player with imprisoned meeples and exactly the ransom (or one
+        # point short, or two ransoms' worth): CARC-TOWER-RANSOM at its limits
+        cost = int(profile.param("CARC-TOWER-RANSOM", "points"))
+        for i, o in enumerate(out.by_kind.get("land", []) + out.by_kind.get("late", [])[::4]):
+            ransom = _ransom_start(o, (cost, cost, cost - 1, 2 * cost)[i % 4], 1 + i % 2)
+            if ransom is not None:
+                out.add("ransom", ransom)
     for o in out.by_kind.get("late", [])[::8]:
         near = copy.deepcopy(o)  # played late positions, everyone a few points short
         near["scores"] = [limit - rng.randint(1, 8) for _ in range(n)]
@@ -445,6 +456,22 @@ def pools(profile: Profile) -> Pools:
     out.by_kind["ties"] = [s for _, s in tie_positions(profile, limit=12)]
     _built.append(out)
     crafted_ids.cache_clear()
+    return out
+
+
+def _ransom_start(o: JSON, points: int, held: int) -> JSON | None:
+    """`o` (a place step) with `held` of the mover's meeples imprisoned by the next player
+    and the mover on `points` points; None when the supply or the prisoners do not allow it."""
+    if o["step"] != "place" or "prisoners" not in o or o["ransom_paid"]:
+        return None
+    me = o["to_move"] - 1
+    captor = (me + 1) % o["players"]
+    if o["supply"][me] < held or o["prisoners"][me][captor]:
+        return None
+    out = copy.deepcopy(o)
+    out["supply"][me] -= held
+    out["prisoners"][captor][me] += held
+    out["scores"][me] = points
     return out
 
 
@@ -473,7 +500,7 @@ def _farm_tie(profile: Profile, o: JSON) -> JSON | None:
 
 
 CRAFTED = ("near-uturn", "near-50", "closing", "monastery", "banner", "multi", "loop",
-           "starved", "joined", "ties", "final-tie", "farm-tie")
+           "starved", "joined", "ties", "final-tie", "farm-tie", "ransom")
 
 
 @cache
@@ -491,7 +518,7 @@ START_WEIGHTS = (("new", 1), ("river", 1), ("river-end", 1), ("lake", 2), ("near
                  ("land", 2), ("late", 1), ("late-50", 1), ("final", 2), ("final-tie", 2),
                  ("near-50", 3), ("closing", 2), ("monastery", 3), ("banner", 4), ("multi", 2),
                  ("loop", 3), ("starved", 1), ("joined", 4), ("ties", 2), ("farm-final", 4),
-                 ("farm-tie", 3))
+                 ("farm-tie", 3), ("ransom", 4))
 
 
 @cache
@@ -607,7 +634,11 @@ class CarcassonnePlugin:
         actions = GAME.legal(state)
         modes = CRAFTED_PLAY_MODES if _crafted_start(ls) else PLAY_MODES
         mode = data.draw(modes, label="mode")
-        if mode == "best" and state.step == PLACE:
+        rare = [a for a in actions if a[0] in ("ransom", "tower", "cap")]
+        if mode == "best" and rare:
+            # The Tower's moves are a few among many placements or claims: take them often
+            actions = rare
+        elif mode == "best" and state.step == PLACE:
             # what random play seldom does: close features, several at once
             actions = _best_placement(state, actions) or actions
         elif mode == "best" and state.step == CLAIM and len(actions) > 1:

@@ -47,6 +47,30 @@ def catalogue() -> dict[str, TileInfo]:
     return out
 
 
+def deck_sets(profile: Any) -> tuple[str, ...]:
+    """The tile sets of the land deck: the Tower tiles join it in the tower stage."""
+    if profile.param("CARC-TOWER-TILES", "enabled"):
+        return ("land", "tower")
+    return ("land",)
+
+
+def in_game(profile: Any, tile: str) -> int:
+    """How many of `tile` the game under `profile` has (Tower tiles: none outside the tower
+    stage)."""
+    info = catalogue()[tile]
+    return 0 if info.set == "tower" and "tower" not in deck_sets(profile) else info.count
+
+
+def tower_start(profile: Any) -> dict[str, Any]:
+    """The tower stage's keys of a crafted state with no tower built yet ({} otherwise)."""
+    if "tower" not in deck_sets(profile):
+        return {}
+    n = int(profile.param("CARC-PLAYERS", "players"))
+    floors = int(profile.param("CARC-TOWER-FLOORS", f"floors_{n}p"))
+    return {"towers": [], "floors": [floors] * n, "prisoners": [[0] * n for _ in range(n)],
+            "ransom_paid": False}
+
+
 def edge(tile: str, rotation: int, side: int) -> str:
     return catalogue()[tile].edges[(side - rotation) % 4]
 
@@ -56,7 +80,7 @@ def parts(tile: str, rotation: int) -> tuple[tuple[str, frozenset[int], bool, st
     """Roads, towns and monasteries of a placed tile: kind, board sides, banner, spot name."""
     out = []
     for kind, sides, banner in catalogue()[tile].features:
-        if kind == "river":
+        if kind in ("river", "tower"):
             continue
         turned = frozenset((s + rotation) % 4 for s in sides)
         spot = SIDES[min(turned)] if turned else "monastery"
@@ -71,7 +95,7 @@ def field_parts(tile: str, rotation: int) -> tuple[tuple[frozenset[int], tuple[i
     info = catalogue()[tile]
     part_of: dict[int, int] = {}
     for i, (kind, _, _) in enumerate(info.features):
-        if kind != "river":
+        if kind not in ("river", "tower"):
             part_of[i] = len(part_of)
     return tuple((frozenset((h + 2 * rotation) % 8 for h in halves),
                   tuple(part_of[c] for c in cities)) for halves, cities in info.fields)

@@ -69,8 +69,10 @@ def _action_of(action: JSON, kind: str) -> bool:
 
 # --- equipment, players, board ---------------------------------------------------------------
 def tiles_conserved(s: JSON, p: Profile) -> Verdict:
-    want = {tid: info.count for tid, info in catalogue().items()}
-    got = tile_totals(s)
+    """The land and River tiles are all somewhere (the Tower tiles: CARC-TOWER-TILES)."""
+    want = {tid: info.count for tid, info in catalogue().items() if info.set != "tower"}
+    got = {k: n for k, n in tile_totals(s).items()
+           if k not in catalogue() or catalogue()[k].set != "tower"}
     diff = {k: got.get(k, 0) - n for k, n in want.items() if got.get(k, 0) != n}
     extra = sorted(set(got) - set(want))
     return expect(not diff and not extra, f"tile counts off by {diff} {extra or ''} (board + "
@@ -509,6 +511,8 @@ def _placed_tile_problem(state: JSON, action: JSON, p: Profile) -> Verdict | Non
 
 
 def supply_state(a: JSON, p: Profile) -> Verdict:
+    if "prisoners" in a:
+        return NA  # the tower stage also counts prisoners and towers: CARC-TOWER-MEEPLES
     total = p.param("CARC-MEEPLE-SUPPLY", "meeples")
     on_board = [0] * _n(p)
     for m in a["meeples"]:
@@ -723,6 +727,9 @@ def majority(t: Transition, p: Profile) -> Verdict:
     for e in _events(t, "farm-scored"):  # who scores a farm is CARC-FARM-MAJORITY's
         for s in e["scorers"]:
             gained[s - 1] += e["points"]
+    for e in _events(t, "ransom-paid"):  # a ransom that ends the game: CARC-TOWER-RANSOM's
+        gained[e["player"] - 1] -= e["points"]
+        gained[e["captor"] - 1] += e["points"]
     delta = [x - y for x, y in zip(t.after["scores"], t.before["scores"], strict=True)]
     return expect(delta == gained, f"scores moved by {delta}, the scored features give {gained}")
 

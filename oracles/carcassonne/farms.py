@@ -109,14 +109,17 @@ def farm_claim_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> V
 
 # --- CARC-FARM-STAYS -------------------------------------------------------------------------
 def farmers_stay(t: Transition, p: Profile) -> Verdict:
-    """Until the game ends, every farmer stays where it is."""
+    """Until the game ends, every farmer stays where it is (unless a tower captures it)."""
     if not farms(p) or _events(t, "game-ended"):
         return NA
     before = _farmers(t.before)
     if not before:
         return NA
     after = {(tuple(m["at"]), m["on"], m["player"]) for m in _farmers(t.after)}
-    gone = [m for m in before if (tuple(m["at"]), m["on"], m["player"]) not in after]
+    # a tower's capture takes a farmer like any meeple (CARC-TOWER-CAPTURE)
+    captured = {(tuple(e["at"]), e["on"]) for e in _events(t, "meeple-captured")}
+    gone = [m for m in before if (tuple(m["at"]), m["on"], m["player"]) not in after
+            and (tuple(m["at"]), m["on"]) not in captured]
     return expect(not gone, f"farmers left the board during the game: {gone[:2]}")
 
 

@@ -57,6 +57,7 @@ from gamecert.reference_engine.carcassonne.state import (
     SPOTS,
     STEP_NAMES,
     STRAIGHT,
+    TOWER_CAP,
     Action,
     CarcConfig,
     CarcState,
@@ -112,9 +113,12 @@ class Carcassonne:
         river = River(origin + DELTA[flow], flow, STRAIGHT, STRAIGHT)
         deck = tuple(c if i in t.land else 0 for i, c in enumerate(t.counts))
         pile = tuple(c if i in t.river and i != t.spring else 0 for i, c in enumerate(t.counts))
-        return CarcState(cfg, RIVER_PHASE, DRAW, 1, (1,), False, board, cells, owner, feats, {},
-                         (cfg.meeples,) * n, (0,) * n, ((),) * n, deck, pile, (), -1,
-                         frozenset(), river)
+        state = CarcState(cfg, RIVER_PHASE, DRAW, 1, (1,), False, board, cells, owner, feats,
+                          {}, (cfg.meeples,) * n, (0,) * n, ((),) * n, deck, pile, (), -1,
+                          frozenset(), river)
+        if cfg.tower:  # CARC-TOWER-FLOORS
+            state = state._replace(floors=(cfg.floors,) * n, prisoners=((0,) * n,) * n)
+        return state
 
     def current(self, state: CarcState) -> int:
         if state.step == DONE:
@@ -271,12 +275,194 @@ class Carcassonne:
     def legal(self, state: CarcState) -> list[Action]:
         if state.step == PLACE:
             places = self.placements(state)
-            if places:
-                return places
-            return [("discard", k) for k in sorted(set(state.hands[state.to_move - 1]))]
+            if not places:
+                places = [("discard", k) for k in sorted(set(state.hands[state.to_move - 1]))]
+            if state.cfg.tower and state.cfg.ransom_before:
+                places += self.ransoms(state)
+            return places
         if state.step == CLAIM:
-            return [PASS, *self.claims(state)]
+            out = [PASS, *self.claims(state)]
+            if state.cfg.tower:
+                out += self.tower_actions(state)
+                if not state.cfg.ransom_before:
+                    out += self.ransoms(state)
+            return out
         return []
+
+    # --- The Tower -----------------------------------------------------------------------
+    def tower_sites(self, state: CarcState) -> list[int]:
+        """CARC-TOWER-ACTION: the foundations and uncapped towers a floor or a capping meeple
+        may go on now (any on the board, or the placed tile's, by the chosen reading)."""
+        t = state.cfg.t
+        if state.cfg.tower_anywhere:
+            sites = sorted(pos for pos, (k, r) in state.board.items() if t.rot[k][r].tower)
+        else:
+            k, r = state.board[state.placed]
+            sites = [state.placed] if t.rot[k][r].tower else []
+        return [pos for pos in sites if not state.towers.get(pos, (0, 0))[1]]
+
+    def floors_left(self, state: CarcState, player: int) -> bool:
+        """CARC-TOWER-FLOORS: whether `player` has a floor to place."""
+        return state.floors[player - 1] > 0
+
+    def reach_cells(self, state: CarcState, pos: int, height: int) -> list[int]:
+        """CARC-TOWER-REACH: the cells a tower of `height` at `pos` reaches: its own and up to
+        `height` steps along the four straight lines, over empty cells and other towers."""
+        return [pos] + [pos + k * d for d in DELTA for k in range(1, height + 1)]
+
+    def in_reach(self, state: CarcState, pos: int, height: int) -> list[tuple[int, int]]:
+        """Every meeple a new floor making the tower at `pos` `height` high may capture:
+        (cell, segment) for a meeple on a feature, (cell, TOWER_CAP) for a capping one."""
+        out: list[tuple[int, int]] = []
+        for cell in self.reach_cells(state, pos, height):
+            if cell not in state.board:
+                continue
+            for seg in range(8):
+                if cell * 8 + seg in state.meeples:
+                    out.append((cell, seg))
+            if cell != pos and state.towers.get(cell, (0, 0))[1]:
+                out.append((cell, TOWER_CAP))
+        return sorted(set(out))
+
+    def tower_actions(self, state: CarcState) -> list[Action]:
+        """Every legal floor (with each capture it allows) and capping meeple."""
+        p = state.to_move
+        out: list[Action] = []
+        floors = self.floors_left(state, p)
+        supply = self.has_meeple(state, p)
+        for pos in self.tower_sites(state):
+            height = state.towers.get(pos, (0, 0))[0]
+            if floors:
+                out.append(("tower", pos, -1, -1))
+                out += [("tower", pos, c, seg) for c, seg in self.in_reach(state, pos,
+                                                                           height + 1)]
+            if supply and height:
+                out.append(("cap", pos))
+        return out
+
+    def ransom_allowed(self, state: CarcState, payer: int, captor: int) -> str | None:
+        """CARC-TOWER-RANSOM: why `payer` may not buy a meeple back from `captor` now."""
+        if state.ransomed:
+            return "a ransom was already paid this turn"
+        if state.scores[payer - 1] < state.cfg.ransom:
+            return (f"player {payer} has {state.scores[payer - 1]} points, fewer than the "
+                    f"ransom of {state.cfg.ransom}")
+        if not state.prisoners[captor - 1][payer - 1]:
+            return f"player {captor} holds no meeple of player {payer}"
+        return None
+
+    def ransoms(self, state: CarcState) -> list[Action]:
+        p = state.to_move
+        return [("ransom", c) for c in range(1, state.cfg.players + 1)
+                if c != p and self.ransom_allowed(state, p, c) is None]
+
+    def ransom_points(self, state: CarcState) -> tuple[int, int]:
+        """CARC-TOWER-RANSOM: what the payer loses and the captor gains."""
+        return state.cfg.ransom, state.cfg.ransom
+
+    def exchange(self, prisoners: list[list[int]], supply: list[int], a: int, b: int,
+                 events: list[JSON]) -> None:
+        """CARC-TOWER-EXCHANGE: while players a and b each hold one of the other's meeples,
+        one of each goes home."""
+        while prisoners[a - 1][b - 1] and prisoners[b - 1][a - 1]:
+            prisoners[a - 1][b - 1] -= 1
+            prisoners[b - 1][a - 1] -= 1
+            supply[a - 1] += 1
+            supply[b - 1] += 1
+            events.append({"type": "prisoners-exchanged", "rule": "CARC-TOWER-EXCHANGE",
+                           "players": sorted((a, b))})
+
+    def capture(self, state: CarcState, cell: int, seg: int, events: list[JSON]) -> CarcState:
+        """CARC-TOWER-CAPTURE: take the meeple at (cell, seg) off the board; the captor is the
+        player to move."""
+        p = state.to_move
+        towers, feats, meeples = dict(state.towers), dict(state.feats), dict(state.meeples)
+        if seg == TOWER_CAP:
+            height, owner = towers[cell]
+            towers[cell] = (height, 0)  # the tower is open again
+            spot = "tower"
+        else:
+            node = cell * 8 + seg
+            owner = meeples.pop(node)
+            fid = state.owner[node]
+            f = feats[fid]
+            feats[fid] = f._replace(meeples=_add(f.meeples, owner - 1, -1))
+            k, r = state.board[cell]
+            spot = spot_of(state.cfg.t.rot[k][r], seg)
+        supply = list(state.supply)
+        prisoners = [list(row) for row in state.prisoners]
+        if owner == p:
+            supply[p - 1] += 1
+        else:
+            prisoners[p - 1][owner - 1] += 1
+        events.append({"type": "meeple-captured", "rule": "CARC-TOWER-CAPTURE", "player": p,
+                       "owner": owner, "at": unpack(cell), "on": spot,
+                       "to": "supply" if owner == p else "prison"})
+        if owner != p:
+            self.exchange(prisoners, supply, p, owner, events)
+        return state._replace(towers=towers, feats=feats, meeples=meeples,
+                              supply=tuple(supply),
+                              prisoners=tuple(tuple(row) for row in prisoners))
+
+    def _tower(self, state: CarcState, pos: Any, cell: Any, seg: Any
+               ) -> tuple[CarcState, list[JSON]]:
+        p = state.to_move
+        if not state.cfg.tower:
+            raise IllegalAction("towers are only played in the tower stage (CARC-TOWER-TILES)")
+        if pos not in self.tower_sites(state):
+            raise IllegalAction(f"no tower foundation or uncapped tower at {unpack(pos)} "
+                                f"may take a floor now (CARC-TOWER-ACTION)")
+        if not self.floors_left(state, p):
+            raise IllegalAction(f"player {p} has no tower floor left (CARC-TOWER-FLOORS)")
+        height = state.towers.get(pos, (0, 0))[0] + 1
+        if cell != -1 and (cell, seg) not in self.in_reach(state, pos, height):
+            raise IllegalAction(f"no meeple to capture at {unpack(cell)} within the reach of a "
+                                f"tower {height} high (CARC-TOWER-REACH)")
+        towers = dict(state.towers)
+        towers[pos] = (height, 0)
+        state = state._replace(towers=towers, floors=_add(state.floors, p - 1, -1))
+        events: list[JSON] = [{"type": "tower-built", "rule": "CARC-TOWER-ACTION", "player": p,
+                               "at": unpack(pos), "height": height}]
+        if cell != -1:
+            state = self.capture(state, cell, seg, events)
+        return self._end_claim(state, events), events
+
+    def _cap(self, state: CarcState, pos: Any) -> tuple[CarcState, list[JSON]]:
+        p = state.to_move
+        if not state.cfg.tower or pos not in self.tower_sites(state) or not state.towers.get(
+                pos, (0, 0))[0]:
+            raise IllegalAction("a meeple caps only a started, uncapped tower "
+                                "(CARC-TOWER-ACTION)")
+        if not self.has_meeple(state, p):
+            raise IllegalAction(f"player {p} has no meeple left in the supply "
+                                f"(CARC-MEEPLE-SUPPLY)")
+        towers = dict(state.towers)
+        towers[pos] = (towers[pos][0], p)
+        state = state._replace(towers=towers, supply=_add(state.supply, p - 1, -1))
+        events: list[JSON] = [{"type": "tower-capped", "rule": "CARC-TOWER-ACTION", "player": p,
+                               "at": unpack(pos)}]
+        return self._end_claim(state, events), events
+
+    def _ransom(self, state: CarcState, captor: Any) -> tuple[CarcState, list[JSON]]:
+        p, cfg = state.to_move, state.cfg
+        if not cfg.tower:
+            raise IllegalAction("ransoms are only played in the tower stage (CARC-TOWER-TILES)")
+        if not isinstance(captor, int) or not 1 <= captor <= cfg.players or captor == p:
+            raise IllegalAction(f"player {captor!r} cannot be paid a ransom by player {p}")
+        why = self.ransom_allowed(state, p, captor)
+        if why:
+            raise IllegalAction(f"{why} (CARC-TOWER-RANSOM)")
+        paid, got = self.ransom_points(state)
+        scores = _add(_add(state.scores, p - 1, -paid), captor - 1, got)
+        prisoners = [list(row) for row in state.prisoners]
+        prisoners[captor - 1][p - 1] -= 1
+        state = state._replace(scores=scores, supply=_add(state.supply, p - 1, 1),
+                               prisoners=tuple(tuple(row) for row in prisoners), ransomed=True)
+        events: list[JSON] = [{"type": "ransom-paid", "rule": "CARC-TOWER-RANSOM", "player": p,
+                               "captor": captor, "points": paid}]
+        if self._limit_reached(state):
+            return self._finish(state, "points-limit", events), events
+        return state, events
 
     def _pile(self, state: CarcState) -> tuple[int, ...]:
         return state.river_pile if state.phase == RIVER_PHASE else state.deck
@@ -321,6 +507,9 @@ class Carcassonne:
             if kind != "draw" or len(action) != 2:
                 raise IllegalAction(f"a tile draw (chance) is due, not {kind!r}")
             return self._draw(state, action[1])
+        if kind == "ransom" and len(action) == 2 and step == (PLACE if state.cfg.ransom_before
+                                                              else CLAIM):
+            return self._ransom(state, action[1])
         if step == PLACE:
             if kind == "place" and len(action) == 4:
                 return self._place(state, action[1], action[2], action[3])
@@ -334,6 +523,10 @@ class Carcassonne:
             return self._end_claim(state, events), events
         if kind == "claim" and len(action) == 2:
             return self._claim(state, action[1])
+        if kind == "tower" and len(action) == 4:
+            return self._tower(state, action[1], action[2], action[3])
+        if kind == "cap" and len(action) == 2:
+            return self._cap(state, action[1])
         raise IllegalAction(f"player {state.to_move} must claim or pass, not {kind!r}")
 
     def _draw(self, state: CarcState, k: Any) -> tuple[CarcState, list[JSON]]:
@@ -584,6 +777,7 @@ class Carcassonne:
 
     def _start_turn(self, state: CarcState, player: int, events: list[JSON]) -> CarcState:
         cfg = state.cfg
+        state = state._replace(ransomed=False)  # CARC-TOWER-RANSOM: once per turn
         if state.phase == RIVER_PHASE:  # CARC-RIVER-DRAW
             return state._replace(step=DRAW, to_move=player, pending=(player,), then_next=False)
         for _ in range(cfg.players):
@@ -704,6 +898,18 @@ class Carcassonne:
             "river_pile": {ids[k]: c for k, c in enumerate(state.river_pile) if c},
             "discarded": sorted(ids[k] for k in state.discarded),
             "result": state.result,
+            **(self._observe_towers(state) if state.cfg.tower else {}),
+        }
+
+    def _observe_towers(self, state: CarcState) -> dict[str, Any]:
+        """The tower stage's part of the canonical state (absent in the other stages)."""
+        return {
+            "towers": [{"at": unpack(pos), "height": h, "cap": cap or None}
+                       for pos, (h, cap) in sorted(state.towers.items(),
+                                                   key=lambda kv: unpack(kv[0]))],
+            "floors": list(state.floors),
+            "prisoners": [list(row) for row in state.prisoners],
+            "ransom_paid": state.ransomed,
         }
 
     def load(self, profile: Profile, observed: Any) -> CarcState:
@@ -719,6 +925,18 @@ class Carcassonne:
         if kind == "claim":
             k, r = state.board[state.placed]
             return {"type": "claim", "on": spot_of(t.rot[k][r], action[1])}
+        if kind == "tower":
+            out: dict[str, Any] = {"type": "tower", "at": unpack(action[1])}
+            if action[2] != -1:
+                cell, seg = action[2], action[3]
+                k, r = state.board[cell]
+                on = "tower" if seg == TOWER_CAP else spot_of(t.rot[k][r], seg)
+                out["capture"] = {"at": unpack(cell), "on": on}
+            return out
+        if kind == "cap":
+            return {"type": "cap", "at": unpack(action[1])}
+        if kind == "ransom":
+            return {"type": "ransom", "captor": action[1]}
         return {"type": kind}
 
     def action_from_json(self, state: CarcState, data: Any) -> Action:
@@ -738,7 +956,36 @@ class Carcassonne:
             return ("place", k, pack(x, y), data["rotation"])
         if kind == "claim":
             return ("claim", self.claim_segment(state, data["on"]))
+        if kind in ("tower", "cap"):
+            x, y = data["at"]
+            if not (-LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT):
+                raise IllegalAction(f"cell [{x}, {y}] is off any reachable part of the board")
+            if kind == "cap":
+                return ("cap", pack(x, y))
+            if "capture" not in data:
+                return ("tower", pack(x, y), -1, -1)
+            cx, cy = data["capture"]["at"]
+            cell = pack(cx, cy) if -LIMIT <= cx <= LIMIT and -LIMIT <= cy <= LIMIT else -2
+            return ("tower", pack(x, y), cell, self.capture_segment(state, cell,
+                                                                      data["capture"]["on"]))
+        if kind == "ransom":
+            return ("ransom", data["captor"])
         return (kind,)
+
+    def capture_segment(self, state: CarcState, cell: int, spot: str) -> int:
+        """The segment a capture names: the meeple on `spot` of the tile at `cell` (its
+        canonical spot), or TOWER_CAP for the meeple capping the tower there."""
+        if cell not in state.board:
+            raise IllegalAction("a capture names a meeple on a placed tile (CARC-TOWER-CAPTURE)")
+        if spot == "tower":
+            return TOWER_CAP
+        k, r = state.board[cell]
+        rt = state.cfg.t.rot[k][r]
+        for seg in range(len(rt.segs) + len(rt.fields)):
+            if spot_of(rt, seg) == spot:
+                return seg
+        raise IllegalAction(f"the tile at {unpack(cell)} has nothing named {spot!r} "
+                            f"(CARC-TOWER-CAPTURE)")
 
     def claim_segment(self, state: CarcState, spot: str) -> int:
         """The segment of the placed tile a claim on `spot` (a side, "monastery", or in the farms
@@ -782,7 +1029,9 @@ class Carcassonne:
 
 
 ACTION_FIELDS = {"place": ("tile", "at", "rotation"), "draw": ("tile",), "discard": ("tile",),
-                 "claim": ("on",), "pass": ()}
+                 "claim": ("on",), "pass": (), "tower": ("at",), "cap": ("at",),
+                 "ransom": ("captor",)}
+OPTIONAL_FIELDS = {"tower": ("capture",)}
 TILE_ID = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")  # schemas/carcassonne-action.schema.json
 
 
@@ -799,7 +1048,8 @@ def action_problem(data: Any) -> str | None:
     missing = [f for f in fields if f not in data]
     if missing:
         return f"a {kind} action needs {', '.join(missing)}"
-    extra = sorted(str(k) for k in data if k != "type" and k not in fields)
+    extra = sorted(str(k) for k in data if k != "type" and k not in fields
+                   and k not in OPTIONAL_FIELDS.get(kind, ()))
     if extra:
         return f"a {kind} action has no field {', '.join(extra)}"
     if "tile" in data and not (isinstance(data["tile"], str) and TILE_ID.search(data["tile"])):
@@ -810,11 +1060,25 @@ def action_problem(data: Any) -> str | None:
             return f"at {at!r} is not a cell [x, y] of two integers"
         if type(rot) is not int or not 0 <= rot <= 3:
             return f"rotation {rot!r} is not 0, 1, 2 or 3 (clockwise quarter turns)"
+    if kind in ("tower", "cap") and not _cell_ok(data["at"]):
+        return f"at {data['at']!r} is not a cell [x, y] of two integers"
+    if kind == "tower" and "capture" in data:
+        cap = data["capture"]
+        if not (isinstance(cap, dict) and cap.keys() == {"at", "on"} and _cell_ok(cap["at"])
+                and cap["on"] in (*SPOTS, *HALVES, "tower")):
+            return (f"capture {cap!r} is not {{\"at\": [x, y], \"on\": spot}} (a side, "
+                    f"monastery, a field's half-edge, or tower)")
+    if kind == "ransom" and (type(data["captor"]) is not int or not 1 <= data["captor"] <= 5):
+        return f"captor {data['captor']!r} is not a player 1-5"
     if kind == "claim" and data["on"] not in SPOTS and data["on"] not in HALVES:
         return (f"a claim on {data['on']!r}: a claim names a side of the placed tile (top, "
                 f"right, bottom, left), its monastery, or a field by a half-edge (top1, top2, "
                 f"... left2)")
     return None
+
+
+def _cell_ok(at: Any) -> bool:
+    return isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at)
 
 
 def project(state_json: dict[str, Any], player: int) -> dict[str, Any]:

@@ -111,12 +111,28 @@ def _counts_ok(v: Any) -> bool:
     return type(v) is dict and all(_tile_ok(k) and _int(c, 1) for k, c in v.items())
 
 
+_TOWER_KEYS = frozenset(("towers", "floors", "prisoners", "ransom_paid"))
+
+
+def _towers_ok(o: Any) -> bool:
+    """The tower stage's keys, when present (strict reading of the schema)."""
+    if o.keys() == _KEYS:
+        return True
+    return (o.keys() == _KEYS | _TOWER_KEYS and type(o["towers"]) is list
+            and all(type(w) is dict and w.keys() == {"at", "height", "cap"} and _cell_ok(w["at"])
+                    and _int(w["height"], 1) and (w["cap"] is None or _int(w["cap"], 1, 5))
+                    for w in o["towers"])
+            and _per_player_ok(o["floors"]) and type(o["prisoners"]) is list
+            and 2 <= len(o["prisoners"]) <= 5 and all(_per_player_ok(r) for r in o["prisoners"])
+            and type(o["ransom_paid"]) is bool)
+
+
 def shape_ok(o: Any) -> bool:
     """A fast, strict reading of `schemas/carcassonne-state.schema.json`: True only for
     documents the schema accepts. Loading runs it first because the generic validator costs
     about 20 ms per state and the fuzzer loads states constantly; anything it does not accept
     goes to the validator, which words the error."""
-    if type(o) is not dict or o.keys() != _KEYS:
+    if type(o) is not dict or not _towers_ok(o):
         return False
     r = o["result"]
     return (o["game"] == "carcassonne" and type(o["profile"]) is str
@@ -340,12 +356,16 @@ def load_state(profile: Profile, o: Any) -> CarcState:
         f = feats[fid]
         feats[fid] = f._replace(meeples=tuple(c + (j == m["player"] - 1)
                                               for j, c in enumerate(f.meeples)))
+    towers, floors, prisoners, ransomed = _load_towers(cfg, board, o)
     for p in range(1, n + 1):
-        total = on_board[p - 1] + o["supply"][p - 1]
+        held = sum(row[p - 1] for row in prisoners) if prisoners else 0
+        caps = sum(1 for _, cap in towers.values() if cap == p)
+        total = on_board[p - 1] + o["supply"][p - 1] + held + caps
         if total != cfg.meeples:
+            where = f", {held} imprisoned, {caps} on towers" if cfg.tower else ""
             raise BadState(f"player {p} has {total} meeples ({on_board[p - 1]} on the board, "
-                           f"{o['supply'][p - 1]} in the supply); CARC-MEEPLE-SUPPLY gives "
-                           f"{cfg.meeples}")
+                           f"{o['supply'][p - 1]} in the supply{where}); CARC-MEEPLE-SUPPLY "
+                           f"gives {cfg.meeples}")
     completed_now: set[int] = set()
     if placed >= 0:
         completed_now = {owner[placed * 8 + i] for i in range(len(t.rot[board[placed][0]][
@@ -386,5 +406,49 @@ def load_state(profile: Profile, o: Any) -> CarcState:
                      tuple(tuple(sorted(h, key=t.sort_key.__getitem__)) for h in hands),
                      tuple(deck), tuple(pile), tuple(sorted(discarded,
                                                             key=t.sort_key.__getitem__)),
-                     placed, frozenset(blocked), river, result)
+                     placed, frozenset(blocked), river, result, towers, floors, prisoners,
+                     ransomed)
+
+
+def _load_towers(cfg: CarcConfig, board: dict[int, tuple[int, int]], o: Any
+                 ) -> tuple[dict[int, tuple[int, int]], tuple[int, ...],
+                            tuple[tuple[int, ...], ...], bool]:
+    """The tower stage's part of a state: towers on foundations, floors, prisoners."""
+    n, t = cfg.players, cfg.t
+    if not cfg.tower:
+        if "towers" in o:
+            raise BadState("towers, floors, prisoners and ransom_paid belong to the tower stage "
+                           "only (CARC-TOWER-TILES)")
+        return {}, (), (), False
+    if "towers" not in o:
+        raise BadState("a tower-stage state lists towers, floors, prisoners and ransom_paid")
+    towers: dict[int, tuple[int, int]] = {}
+    for i, w in enumerate(o["towers"]):
+        pos = pack(*w["at"])
+        if pos not in board or not t.rot[board[pos][0]][board[pos][1]].tower:
+            raise BadState(f"towers[{i}]: no tower foundation at {w['at']}")
+        if pos in towers:
+            raise BadState(f"towers[{i}]: two towers at {w['at']}")
+        if w["cap"] is not None and not 1 <= w["cap"] <= n:
+            raise BadState(f"towers[{i}]: cap {w['cap']} is not a player 1-{n}")
+        towers[pos] = (w["height"], w["cap"] or 0)
+    if len(o["floors"]) != n or any(f > cfg.floors for f in o["floors"]):
+        raise BadState(f"floors must list {n} players with at most {cfg.floors} each "
+                       f"(CARC-TOWER-FLOORS)")
+    used = sum(h for h, _ in towers.values())
+    if used != n * cfg.floors - sum(o["floors"]):
+        raise BadState(f"the towers hold {used} floors but the players have used "
+                       f"{n * cfg.floors - sum(o['floors'])} (CARC-TOWER-FLOORS)")
+    rows = o["prisoners"]
+    if len(rows) != n or any(len(r) != n for r in rows):
+        raise BadState(f"prisoners must be a {n} x {n} table (captor, owner)")
+    for a in range(n):
+        if rows[a][a]:
+            raise BadState(f"player {a + 1} holds their own meeple as a prisoner")
+        for b in range(a + 1, n):
+            if rows[a][b] and rows[b][a]:
+                raise BadState(f"players {a + 1} and {b + 1} hold each other's meeples: they "
+                               f"would have been exchanged (CARC-TOWER-EXCHANGE)")
+    return (towers, tuple(o["floors"]), tuple(tuple(r) for r in rows),
+            bool(o["ransom_paid"]))
 

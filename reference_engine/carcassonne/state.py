@@ -40,6 +40,7 @@ AROUND = (-ROW - 1, -ROW, -ROW + 1, -1, 1, ROW - 1, ROW, ROW + 1)
 ROAD, CITY, MONASTERY, FIELD = 1, 2, 4, 8
 FEATURE_NAMES = {ROAD: "road", CITY: "city", MONASTERY: "monastery", FIELD: "field"}
 SPOTS = ("top", "right", "bottom", "left", "monastery")
+TOWER_CAP = 8  # the "segment" of a meeple capping a tower (spot "tower"; CARC-TOWER-CAPTURE)
 RIVER_EDGE = 3
 RIVER_PHASE, LAND_PHASE, OVER = 0, 1, 2
 DRAW, PLACE, CLAIM, DONE = 0, 1, 2, 3
@@ -83,6 +84,7 @@ class Rot(NamedTuple):
     monastery: int  # segment index of the monastery, -1 if none
     fields: tuple[FieldSeg, ...]  # segment len(segs) + j is field j (CARC-FARM-FIELDS)
     half_field: tuple[int, ...]  # field index on each board half-edge, -1 on a town edge
+    tower: bool  # the tile has a tower foundation (CARC-TOWER-TILES)
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,6 +112,8 @@ def _rot(kind: TileKind, r: int) -> Rot:
         if f.kind == "river":
             river = sides
             continue
+        if f.kind == "tower":
+            continue
         code = {"road": ROAD, "city": CITY, "monastery": MONASTERY}[f.kind]
         if code == MONASTERY:
             monastery = len(segs)
@@ -122,7 +126,7 @@ def _rot(kind: TileKind, r: int) -> Rot:
     seg_of = {}
     n = 0
     for i, f in enumerate(kind.features):
-        if f.kind != "river":
+        if f.kind not in ("river", "tower"):
             seg_of[i] = n
             n += 1
     fields = []
@@ -136,19 +140,23 @@ def _rot(kind: TileKind, r: int) -> Rot:
         raise CatalogueError(f"tile {kind.id}: more than 8 features and fields do not fit a "
                              f"node id")
     return Rot(code_bits, edges, tuple(segs), tuple(side_seg), river,  # type: ignore[arg-type]
-               monastery, tuple(fields), tuple(half_field))
+               monastery, tuple(fields), tuple(half_field), kind.tower)
 
 
 @cache
-def tables(tiles: TileSet) -> Tables:
+def tables(tiles: TileSet, tower: bool = False) -> Tables:
+    """The compiled tiles of a game; with `tower` (CARC-TOWER-TILES) the Tower tiles are land
+    tiles of the deck, without it they are not in the game (count 0)."""
     kinds = tiles.tiles
     rot = tuple(tuple(_rot(k, r) for r in range(4)) for k in kinds)
     spring = next(i for i, k in enumerate(kinds) if k.role == "spring")
     lake = next(i for i, k in enumerate(kinds) if k.role == "lake")
+    land_sets = ("land", "tower") if tower else ("land",)
     return Tables(tiles, tuple(k.id for k in kinds), {k.id: i for i, k in enumerate(kinds)},
-                  rot, tuple(i for i, k in enumerate(kinds) if k.set == "land"),  # type: ignore[arg-type]
+                  rot, tuple(i for i, k in enumerate(kinds) if k.set in land_sets),  # type: ignore[arg-type]
                   tuple(i for i, k in enumerate(kinds) if k.set == "river"), spring, lake,
-                  tuple(k.count for k in kinds), tuple(k.id for k in kinds))
+                  tuple(k.count if k.set != "tower" or tower else 0 for k in kinds),
+                  tuple(k.id for k in kinds))
 
 
 # --- configuration -------------------------------------------------------------------------
@@ -182,6 +190,11 @@ class CarcConfig:
     max_chars: int
     farms: bool  # CARC-FARM-FIELDS.enabled: the farms stage
     farm_town_pts: int  # CARC-FARM-SCORE.points_per_town
+    tower: bool  # CARC-TOWER-TILES.enabled: the tower stage
+    floors: int  # CARC-TOWER-FLOORS for this player count
+    tower_anywhere: bool  # CARC-TOWER-ACTION = any-open
+    ransom: int  # CARC-TOWER-RANSOM.points
+    ransom_before: bool  # CARC-TOWER-RANSOM = before-placing
 
     @staticmethod
     def of(profile: Profile) -> CarcConfig:
@@ -195,8 +208,9 @@ def _config(profile: Profile) -> CarcConfig:
     if not 2 <= players <= 5:
         raise CatalogueError(f"profile {profile.id!r}: CARC-PLAYERS.players must be 2 to 5, "
                              f"not {players}")
+    tower = bool(p("CARC-TOWER-TILES", "enabled"))
     return CarcConfig(
-        profile, tables(load_tiles()), players, p("CARC-MEEPLE-SUPPLY", "meeples"),
+        profile, tables(load_tiles(), tower), players, p("CARC-MEEPLE-SUPPLY", "meeples"),
         p("CARC-HAND-SIZE", "hand_max"), p("CARC-HAND-DEAL", "opening_deal"),
         p("CARC-HAND-SIZE", "draw_per_turn"), p("CARC-END-POINTS", "points"),
         p("CARC-ROAD-COMPLETE", "points_per_tile"), p("CARC-TOWN-COMPLETE", "points_per_tile"),
@@ -208,7 +222,10 @@ def _config(profile: Profile) -> CarcConfig:
         v("CARC-SCORE-TIMING") == "at-placement", v("CARC-HAND-NOFIT") == "continue",
         v("CARC-TURN-ORDER") == "continue", v("CARC-WINNER") == "shared",
         p("CARC-PROTO-REPLY", "centre"), p("CARC-PROTO-FRAME", "max_chars"),
-        bool(p("CARC-FARM-FIELDS", "enabled")), p("CARC-FARM-SCORE", "points_per_town"))
+        bool(p("CARC-FARM-FIELDS", "enabled")), p("CARC-FARM-SCORE", "points_per_town"),
+        tower, p("CARC-TOWER-FLOORS", f"floors_{players}p"),
+        v("CARC-TOWER-ACTION") == "any-open", p("CARC-TOWER-RANSOM", "points"),
+        v("CARC-TOWER-RANSOM") == "before-placing")
 
 
 # --- state ---------------------------------------------------------------------------------
@@ -250,6 +267,11 @@ class CarcState(NamedTuple):
     blocked: frozenset[int]  # segments of `placed` scored at placement: not claimable
     river: River
     result: dict[str, Any] | None = None
+    # the tower stage (empty otherwise)
+    towers: dict[int, tuple[int, int]] = {}  # pos -> (height, player capping it or 0)
+    floors: tuple[int, ...] = ()  # floors left, per player
+    prisoners: tuple[tuple[int, ...], ...] = ()  # [captor - 1][owner - 1] -> count
+    ransomed: bool = False  # the player to move paid a ransom this turn
 
     @property
     def profile(self) -> Profile:

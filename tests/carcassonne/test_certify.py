@@ -4,7 +4,8 @@ under the other profiles, with every rule exercised.
 Every rule is exercised except CARC-PROTO-LIMITS (reply and game time limits, bans): those are
 about a bot's timing and life, which only the bot harness sees; an engine's canonical JSON and
 the wire protocol carry no clock, so no engine oracle can judge them (HARNESS_RULES). The
-farms stage's rules (CARC-FARM-*) apply only under a farms profile.
+farms stage's rules (CARC-FARM-*) apply only under a farms or tower profile, The Tower's
+(CARC-TOWER-*) only under a tower profile.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from gamecert.spec import load_catalogue
 ROOT = Path(__file__).resolve().parents[2]
 RULES = load_catalogue("carcassonne").rule_ids
 FARM_RULES = [r for r in RULES if r.startswith("CARC-FARM-")]
+TOWER_RULES = [r for r in RULES if r.startswith("CARC-TOWER-")]
 ROUNDS = 6  # seed 0 reaches every rule by round 5 (an accepted bot reply is the last)
 FARM_ROUNDS = 8  # under syncs-2025-farms, a completed monastery is the last, by round 8
 
 
-def check_clean_and_covered(result: CampaignResult, other_stages: list[str] = FARM_RULES,
+def check_clean_and_covered(result: CampaignResult,
+                            other_stages: list[str] = FARM_RULES + TOWER_RULES,
                             rounds: int = ROUNDS) -> None:
     assert result.status == "certified", [str(f) for f in result.findings]
     assert result.rounds == rounds and result.coverage.examples >= rounds * 15
@@ -55,8 +58,16 @@ def test_farms_profile_certifies_clean_with_every_farm_rule_exercised() -> None:
     engine = InProcessEngine(reference_session("carcassonne"))
     result = run_campaign("carcassonne", engine, profile_id="syncs-2025-farms",
                           rounds=FARM_ROUNDS, seed=0)
-    check_clean_and_covered(result, other_stages=[], rounds=FARM_ROUNDS)
+    check_clean_and_covered(result, other_stages=TOWER_RULES, rounds=FARM_ROUNDS)
     assert all(result.coverage.applied[r] >= 5 for r in FARM_RULES)
+
+
+def test_tower_profile_certifies_clean_with_every_rule_exercised() -> None:
+    engine = InProcessEngine(reference_session("carcassonne"))
+    result = run_campaign("carcassonne", engine, profile_id="syncs-2025-tower",
+                          rounds=FARM_ROUNDS, seed=0)
+    check_clean_and_covered(result, other_stages=[], rounds=FARM_ROUNDS)
+    assert all(result.coverage.applied[r] >= 5 for r in FARM_RULES + TOWER_RULES)
 
 
 def test_farms_profile_certifies_clean_as_subprocess() -> None:
@@ -75,7 +86,7 @@ def test_other_profiles_certify_clean() -> None:
     """Two players, the strictest river reading and the official order (end-turn discards,
     a shuffled lake, restart, no shared win): the plugin builds valid starts for each."""
     for pid in ("syncs-2025-base-2p", "syncs-2025-river-lookahead", "official-order",
-                "syncs-2025-farms-2p"):
+                "syncs-2025-farms-2p", "syncs-2025-tower-2p", "syncs-2025-tower-placed"):
         engine = InProcessEngine(reference_session("carcassonne"))
         result = run_campaign("carcassonne", engine, profile_id=pid, rounds=2, seed=0)
         assert result.status == "certified", (pid, [str(f) for f in result.findings])

@@ -62,6 +62,10 @@ def crafted_transitions() -> list[tuple[Profile, Transition]]:
     placed = transition(s, ("place", T.index["W"], pack(2, -1), 1))
     out.append((base, placed))
     out.append((base, transition(load(placed.after), ("claim", 0))))
+    tower = profile("syncs-2025-tower")
+    o = crafted(ROAD_END, pid=tower.id, hands=[["W"], [], [], []], scores=[3, 0, 0, 0])
+    o["prisoners"][1][0], o["supply"][0] = 1, 6  # player 2 holds one of player 1's meeples
+    out.append((tower, transition(load(o), ("ransom", 2))))
     return out
 
 
