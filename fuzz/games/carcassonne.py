@@ -437,9 +437,12 @@ def pools(profile: Profile) -> Pools:
         # point short, or two ransoms' worth): CARC-TOWER-RANSOM at its limits
         cost = int(profile.param("CARC-TOWER-RANSOM", "points"))
         for i, o in enumerate(out.by_kind.get("land", []) + out.by_kind.get("late", [])[::4]):
-            ransom = _ransom_start(o, (cost, cost, cost - 1, 2 * cost)[i % 4], 1 + i % 2)
+            ransom = _ransom_start(o, (cost, 2 * cost)[i % 2], 1 + i % 3 // 2)
             if ransom is not None:
                 out.add("ransom", ransom)
+            short = _ransom_start(o, cost - 1, 1)
+            if short is not None and i % 2:
+                out.add("ransom-short", short)
     for o in out.by_kind.get("late", [])[::8]:
         near = copy.deepcopy(o)  # played late positions, everyone a few points short
         near["scores"] = [limit - rng.randint(1, 8) for _ in range(n)]
@@ -500,7 +503,7 @@ def _farm_tie(profile: Profile, o: JSON) -> JSON | None:
 
 
 CRAFTED = ("near-uturn", "near-50", "closing", "monastery", "banner", "multi", "loop",
-           "starved", "joined", "ties", "final-tie", "farm-tie", "ransom")
+           "starved", "joined", "ties", "final-tie", "farm-tie", "ransom", "ransom-short")
 
 
 @cache
@@ -518,7 +521,7 @@ START_WEIGHTS = (("new", 1), ("river", 1), ("river-end", 1), ("lake", 2), ("near
                  ("land", 2), ("late", 1), ("late-50", 1), ("final", 2), ("final-tie", 2),
                  ("near-50", 3), ("closing", 2), ("monastery", 3), ("banner", 4), ("multi", 2),
                  ("loop", 3), ("starved", 1), ("joined", 4), ("ties", 2), ("farm-final", 4),
-                 ("farm-tie", 3), ("ransom", 4))
+                 ("farm-tie", 3), ("ransom", 4), ("ransom-short", 3))
 
 
 @cache
@@ -617,6 +620,17 @@ PROBES = {
                               "claim-claimed", "claim-claimed", "claim-any", "wrong-step",
                               "malformed"]),
 }
+# the tower stage adds ransoms nobody may pay, floors and caps where none may go, captures
+# out of reach (the other stages keep their own lists, so their seeded runs stay as they are)
+PROBES_TOWER = {
+    **PROBES,
+    "land": st.sampled_from(["mismatch", "mismatch", "diagonal", "off-cell", "foreign-tile",
+                             "rotation-7", "discard", "wrong-step", "ransom-any", "ransom-any",
+                             "ransom-any"]),
+    "claim": st.sampled_from(["claim-no-edge", "claim-claimed", "claim-claimed", "claim-any",
+                              "wrong-step", "malformed", "tower-any", "tower-any", "tower-any",
+                              "cap-any", "ransom-any"]),
+}
 
 
 class CarcassonnePlugin:
@@ -651,7 +665,7 @@ class CarcassonnePlugin:
             step = "river" if state.phase == RIVER_PHASE else "land"
         else:
             step = "claim" if state.step == CLAIM else "draw"
-        kind = data.draw(PROBES[step], label="probe")
+        kind = data.draw((PROBES_TOWER if state.cfg.tower else PROBES)[step], label="probe")
         maker = getattr(self, "_probe_" + kind.replace("-", "_"))
         probe: JSON = maker(data, state)
         return probe
@@ -760,6 +774,28 @@ class CarcassonnePlugin:
     def _probe_claim_any(self, data: st.DataObject, state: CarcState) -> JSON:
         """A claim on any spot (refused, for one, when the supply is empty)."""
         return {"type": "claim", "on": data.draw(SPOT_NAMES, label="spot")}
+
+    def _probe_ransom_any(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A ransom to any player, most often to one holding the mover's meeples (refused
+        without the points, or twice in a turn)."""
+        me = state.to_move - 1
+        holders = [c + 1 for c, row in enumerate(state.prisoners) if row[me]]
+        return {"type": "ransom",
+                "captor": _pick(data, [*holders, *holders, *range(1, state.cfg.players + 1)],
+                                "captor")}
+
+    def _probe_tower_any(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A floor on any tile with a capture of any meeple or capping one on the board."""
+        at = unpack(_pick(data, sorted(state.board), "tower cell"))
+        victims = [{"at": m["at"], "on": m["on"]} for m in GAME.observe(state)["meeples"]]
+        victims += [{"at": unpack(pos), "on": "tower"} for pos, (_, cap) in
+                    sorted(state.towers.items()) if cap]
+        if not victims:
+            return {"type": "tower", "at": at}
+        return {"type": "tower", "at": at, "capture": _pick(data, victims, "victim")}
+
+    def _probe_cap_any(self, data: st.DataObject, state: CarcState) -> JSON:
+        return {"type": "cap", "at": unpack(_pick(data, sorted(state.board), "cap cell"))}
 
     def _probe_wrong_step(self, data: st.DataObject, state: CarcState) -> JSON:
         options: list[JSON] = [{"type": "pass"}, {"type": "claim", "on": "top"},

@@ -49,4 +49,17 @@ MUTANTS = (
     "farm_claim_joined",
     "farm_incomplete_towns",
     "farm_tie_one",
+    # The Tower: each names PROFILE syncs-2025-tower
+    "tower_tiles_missing",
+    "floors_unlimited",
+    "floor_on_capped",
+    "reach_diagonal",
+    "reach_stops_at_gap",
+    "captured_stays",
+    "captured_sent_home",
+    "no_exchange",
+    "ransom_with_2_points",
+    "two_ransoms",
+    "ransom_pays_2",
+    "cap_from_nowhere",
 )
