@@ -3,7 +3,7 @@
 Four players, random legal play, river included:
 
 * full games per second and milliseconds per game (median of the repeats) under each stage's
-  profile (syncs-2025-base, syncs-2025-farms; `--profiles` to choose), with each profile's
+  profile (syncs-2025-base, -farms, -tower; `--profiles` to choose), with each profile's
   time as a ratio of the first one's, measured in the same run; target: a stage-1 game in
   20 ms or less on one core;
 * legal-placement enumerations per second, on the place steps of a few such games;
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=5, help="timed runs (median reported)")
     parser.add_argument("--lockstep-games", type=int, default=5,
                         help="games played through the lockstep")
-    parser.add_argument("--profiles", default="syncs-2025-base,syncs-2025-farms",
+    parser.add_argument("--profiles", default="syncs-2025-base,syncs-2025-farms,syncs-2025-tower",
                         help="comma-separated profiles for the full-game figures (the first "
                              "is the baseline; placements and lockstep use it)")
     args = parser.parse_args(argv)

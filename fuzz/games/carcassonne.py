@@ -992,6 +992,19 @@ def prove_carcassonne(engine: Engine, profile: Profile) -> tuple[bool, list[str]
                 ok &= farm.proved
                 lines.append(f"CARC-FARM-MAJORITY symbolic proof: "
                              f"{'PROVED' if farm.proved else 'FAILED'}: {farm.message}")
+        if "tower" in deck_sets(profile):
+            from gamecert.oracles.carcassonne.tower_z3 import prove_tower
+            try:
+                proofs = prove_tower(code, profile)
+            except Exception as exc:  # the engine's step code is not symbolic
+                ok = False
+                lines.append(f"The Tower conservation proofs: NOT POSSIBLE: "
+                             f"{type(exc).__name__}: {exc}")
+            else:
+                for proof in proofs:
+                    ok &= proof.proved
+                    lines.append(f"{proof.rule} conservation proof: "
+                                 f"{'PROVED' if proof.proved else 'FAILED'}: {proof.message}")
     bad: list[str] = []
     positions = proof_positions(profile)
     river_checked = 0

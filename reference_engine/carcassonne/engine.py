@@ -360,15 +360,17 @@ class Carcassonne:
         """CARC-TOWER-RANSOM: what the payer loses and the captor gains."""
         return state.cfg.ransom, state.cfg.ransom
 
-    def exchange(self, prisoners: list[list[int]], supply: list[int], a: int, b: int,
-                 events: list[JSON]) -> None:
-        """CARC-TOWER-EXCHANGE: while players a and b each hold one of the other's meeples,
-        one of each goes home."""
-        while prisoners[a - 1][b - 1] and prisoners[b - 1][a - 1]:
-            prisoners[a - 1][b - 1] -= 1
-            prisoners[b - 1][a - 1] -= 1
-            supply[a - 1] += 1
-            supply[b - 1] += 1
+    def exchange(self, prisoners: list[list[Any]], supply: list[Any], a: int, b: int,
+                 events: list[JSON] | None, ite: rules.Ite = rules.py_ite) -> None:
+        """CARC-TOWER-EXCHANGE: when players a and b each hold one of the other's meeples,
+        one of each goes home (one capture makes at most one such pair). Operators only, so
+        `gamecert prove` runs it on z3 terms (`ite`, no events)."""
+        k = ite(prisoners[a - 1][b - 1] > 0, ite(prisoners[b - 1][a - 1] > 0, 1, 0), 0)
+        prisoners[a - 1][b - 1] = prisoners[a - 1][b - 1] - k
+        prisoners[b - 1][a - 1] = prisoners[b - 1][a - 1] - k
+        supply[a - 1] = supply[a - 1] + k
+        supply[b - 1] = supply[b - 1] + k
+        if events is not None and k:
             events.append({"type": "prisoners-exchanged", "rule": "CARC-TOWER-EXCHANGE",
                            "players": sorted((a, b))})
 
@@ -389,12 +391,7 @@ class Carcassonne:
             feats[fid] = f._replace(meeples=_add(f.meeples, owner - 1, -1))
             k, r = state.board[cell]
             spot = spot_of(state.cfg.t.rot[k][r], seg)
-        supply = list(state.supply)
-        prisoners = [list(row) for row in state.prisoners]
-        if owner == p:
-            supply[p - 1] += 1
-        else:
-            prisoners[p - 1][owner - 1] += 1
+        supply, prisoners = rules.capture_tallies(state.supply, state.prisoners, p - 1, owner - 1)
         events.append({"type": "meeple-captured", "rule": "CARC-TOWER-CAPTURE", "player": p,
                        "owner": owner, "at": unpack(cell), "on": spot,
                        "to": "supply" if owner == p else "prison"})
@@ -418,9 +415,12 @@ class Carcassonne:
         if cell != -1 and (cell, seg) not in self.in_reach(state, pos, height):
             raise IllegalAction(f"no meeple to capture at {unpack(cell)} within the reach of a "
                                 f"tower {height} high (CARC-TOWER-REACH)")
+        left, built = rules.floor_step(state.floors[p - 1], height - 1)
         towers = dict(state.towers)
-        towers[pos] = (height, 0)
-        state = state._replace(towers=towers, floors=_add(state.floors, p - 1, -1))
+        towers[pos] = (built, 0)
+        floors = list(state.floors)
+        floors[p - 1] = left
+        state = state._replace(towers=towers, floors=tuple(floors))
         events: list[JSON] = [{"type": "tower-built", "rule": "CARC-TOWER-ACTION", "player": p,
                                "at": unpack(pos), "height": height}]
         if cell != -1:
@@ -453,7 +453,7 @@ class Carcassonne:
         if why:
             raise IllegalAction(f"{why} (CARC-TOWER-RANSOM)")
         paid, got = self.ransom_points(state)
-        scores = _add(_add(state.scores, p - 1, -paid), captor - 1, got)
+        scores = tuple(rules.ransom_scores(state.scores, p - 1, captor - 1, paid, got))
         prisoners = [list(row) for row in state.prisoners]
         prisoners[captor - 1][p - 1] -= 1
         state = state._replace(scores=scores, supply=_add(state.supply, p - 1, 1),

@@ -3,7 +3,9 @@ stage)."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne
+from typing import Any
+
+from gamecert.reference_engine.carcassonne import Carcassonne, rules
 from gamecert.reference_engine.carcassonne.engine import JSON
 
 RULE = "CARC-TOWER-EXCHANGE"
@@ -13,8 +15,8 @@ PROFILE = "syncs-2025-tower"
 class Mutant(Carcassonne):
     """Players holding each other's meeples keep them."""
 
-    def exchange(self, prisoners: list[list[int]], supply: list[int], a: int, b: int,
-                 events: list[JSON]) -> None:
+    def exchange(self, prisoners: list[list[Any]], supply: list[Any], a: int, b: int,
+                 events: list[JSON] | None, ite: rules.Ite = rules.py_ite) -> None:
         return
 
 ENGINE = Mutant
