@@ -37,7 +37,7 @@ from gamecert.reference_engine.carcassonne.engine import (
     spot_of,
     unpack,
 )
-from gamecert.reference_engine.carcassonne.protocol import SPOT_WIRE
+from gamecert.reference_engine.carcassonne.protocol import FIELD_WIRE, SPOT_WIRE
 from gamecert.reference_engine.carcassonne.tiles import HALVES, SIDES, load_tiles
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
 from gamecert.spec import Profile
@@ -900,10 +900,22 @@ def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
     pos = st.one_of(st.tuples(near, near).map(list), st.sampled_from([[centre], "85,85"]))
     rotation = st.one_of(st.integers(0, 3), st.sampled_from([7, -1, "1"]))
     spot = st.sampled_from([*SPOT_WIRE.values(), "north_edge", "monastery"])
+    # the protocol extension's replies, in the stages that play them
+    farms = bool(profile.param("CARC-FARM-FIELDS", "enabled"))
+    tower = bool(profile.param("CARC-TOWER-TILES", "enabled"))
+    kinds = REPLY_KINDS
+    if farms or tower:
+        extra = (["farmer", "farmer"] if farms else []) + (
+            ["floor", "floor", "floor", "cap", "ransom", "ransom"] if tower else [])
+        kinds = st.sampled_from(["pass"] * 8 + ["place", "place", "claim", "claim", "discard",
+                                                "fly", "garbage", "text", *extra])
+    field_spot = st.sampled_from([*FIELD_WIRE.values(), "TOWER"])
+    victim_spot = st.sampled_from([*SPOT_WIRE.values(), *FIELD_WIRE.values(), "TOWER"])
+    capture = st.one_of(st.none(), st.fixed_dictionaries({"pos": pos, "placed_on": victim_spot}))
 
     @st.composite
     def reply(draw: st.DrawFn) -> str:
-        kind = draw(REPLY_KINDS, label="reply kind")
+        kind = draw(kinds, label="reply kind")
         if kind == "garbage":
             return draw(GARBAGE, label="garbage")
         if kind == "text":
@@ -925,6 +937,21 @@ def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
             body = {"event_type": "move_discard_tile", "player_id": draw(player, label="player"),
                     "tile": {"tile_type": draw(ids, label="tile")},
                     "player_tile_index": draw(index(3), label="index")}
+        elif kind == "farmer":
+            body = {"event_type": "move_place_meeple", "player_id": draw(player, label="player"),
+                    "tile": {"tile_type": draw(ids, label="tile"), "pos": draw(pos, label="pos"),
+                             "rotation": 0},
+                    "placed_on": draw(field_spot, label="placed_on")}
+        elif kind == "floor":
+            body = {"event_type": "move_tower_floor", "player_id": draw(mover, label="player"),
+                    "tower_pos": draw(pos, label="tower_pos"),
+                    "capture": draw(capture, label="capture")}
+        elif kind == "cap":
+            body = {"event_type": "move_tower_cap", "player_id": draw(mover, label="player"),
+                    "tower_pos": draw(pos, label="tower_pos")}
+        elif kind == "ransom":
+            body = {"event_type": "move_pay_ransom", "player_id": draw(mover, label="player"),
+                    "captor_id": draw(player, label="captor")}
         else:
             body = {"event_type": "move_fly", "player_id": draw(player, label="player")}
         return framed(json.dumps(body, separators=(",", ":")), draw(FRAMINGS, label="frame"))

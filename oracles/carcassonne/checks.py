@@ -28,6 +28,11 @@ COMPLETE_KIND = {"CARC-ROAD-COMPLETE": "road", "CARC-TOWN-COMPLETE": "city",
                  "CARC-MONASTERY-COMPLETE": "monastery"}
 PLACED_ON = {"top_edge": "top", "right_edge": "right", "bottom_edge": "bottom",
              "left_edge": "left", "MONASTARY": "monastery"}
+# gamecert's protocol extension (schemas/carcassonne-bot-ext.schema.json): fields by half-edge
+FIELD_PLACED_ON = {"top_left_field": "top1", "top_right_field": "top2",
+                   "right_top_field": "right1", "right_bottom_field": "right2",
+                   "bottom_right_field": "bottom1", "bottom_left_field": "bottom2",
+                   "left_bottom_field": "left1", "left_top_field": "left2"}
 
 _boards: OrderedDict[int, tuple[JSON, Board]] = OrderedDict()
 
@@ -890,14 +895,49 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
     if kind == "move_place_meeple_pass":
         return expect(action == {"type": "pass"}, f"the pass reply became {action}")
     if kind == "move_place_meeple":
-        spot = PLACED_ON.get(str(data.get("placed_on")))
+        names = {**PLACED_ON, **(FIELD_PLACED_ON if farms(p) else {})}
+        spot = names.get(str(data.get("placed_on")))
         if spot is None or action.get("type") != "claim":
             return Violation(f"the claim reply became {action}")
         bd = board(state)
         cell = _cell(state["placed"])
-        same = bd.feature_at(cell, spot) is bd.feature_at(cell, action["on"])
-        return expect(same and bd.feature_at(cell, spot) is not None,
+        if spot in HALVES:
+            same = bd.field_at(cell, spot) is bd.field_at(cell, action["on"])
+            there = bd.field_at(cell, spot)
+        else:
+            same = bd.feature_at(cell, spot) is bd.feature_at(cell, action["on"])
+            there = bd.feature_at(cell, spot)
+        return expect(same and there is not None,
                       f"placed_on {data.get('placed_on')} became a claim on {action['on']}")
+    tower = p.param("CARC-TOWER-TILES", "enabled")
+    if tower and kind == "move_pay_ransom":
+        captor = data.get("captor_id")
+        return expect(action == {"type": "ransom", "captor": (captor if isinstance(captor, int)
+                                                              else -9) + 1},
+                      f"the ransom reply became {action}")
+    if tower and kind in ("move_tower_floor", "move_tower_cap"):
+        raw_at = data.get("tower_pos") or [0, 0]
+        at = [raw_at[0] - centre, raw_at[1] - centre]
+        if kind == "move_tower_cap":
+            return expect(action == {"type": "cap", "at": at}, f"the cap reply became {action}")
+        floor: dict[str, Any] = {"type": "tower", "at": at}
+        capture = data.get("capture")
+        if isinstance(capture, dict):
+            where = {**PLACED_ON, **FIELD_PLACED_ON, "TOWER": "tower"}.get(
+                str(capture.get("placed_on")))
+            cpos = capture.get("pos") or [0, 0]
+            victim: dict[str, Any] = {"at": [cpos[0] - centre, cpos[1] - centre], "on": where}
+            floor["capture"] = victim
+            got = action.get("capture")
+            # the engine names a meeple's feature by its canonical spot: compare the feature
+            if isinstance(got, dict) and got.get("at") == victim["at"] and \
+                    where not in (None, "tower") and got.get("on") != where:
+                bd, c = board(state), _cell(got["at"])
+                look = bd.field_at if where in HALVES else bd.feature_at
+                if look(c, str(where)) is not None and look(c, str(where)) is look(c, got["on"]):
+                    victim["on"] = got["on"]
+        return expect(action == floor, f"the floor reply asked for {floor}, the referee made "
+                                       f"{action}")
     return Violation(f"the referee accepted event_type {kind!r}")
 
 
