@@ -135,6 +135,8 @@ def farm_score(t: Transition, p: Profile) -> Verdict:
     bd = _at_the_end(t)
     rate = int(p.param("CARC-FARM-SCORE", "points_per_town"))
     held = [f for f in bd.fields() if any(f.meeples)]
+    if any(_field_of(bd, e) is None for e in events):
+        return NA  # the engine's fields are not the board's: CARC-FARM-FIELDS's finding
     if len(events) != len(held):
         return Violation(f"{len(held)} fields hold farmers at the end, {len(events)} farms were "
                          f"scored")
