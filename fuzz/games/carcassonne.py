@@ -443,6 +443,9 @@ def pools(profile: Profile) -> Pools:
             short = _ransom_start(o, cost - 1, 1)
             if short is not None and i % 2:
                 out.add("ransom-short", short)
+        for o in (out.by_kind.get("land", []) + out.by_kind.get("late", [])[::3])[:60]:
+            for kind, start in _reach_starts(profile, o)[:2]:
+                out.add(kind, start)
     for o in out.by_kind.get("late", [])[::8]:
         near = copy.deepcopy(o)  # played late positions, everyone a few points short
         near["scores"] = [limit - rng.randint(1, 8) for _ in range(n)]
@@ -459,6 +462,49 @@ def pools(profile: Profile) -> Pools:
     out.by_kind["ties"] = [s for _, s in tie_positions(profile, limit=12)]
     _built.append(out)
     crafted_ids.cache_clear()
+    return out
+
+
+def _reach_starts(profile: Profile, o: JSON) -> list[tuple[str, JSON]]:
+    """From a tower-stage action step: towers whose next floor reaches a meeple exactly at
+    the edge of its reach (heights and floors from z3, CARC-TOWER-FLOORS kept), labelled
+    reach-gap when an empty cell lies between, and mutual when the meeple's owner holds one
+    of the mover's (the capture makes an exchange)."""
+    from gamecert.oracles.carcassonne.tower_z3 import reach_boundary
+
+    if o["step"] != "claim" or "towers" not in o:
+        return []
+    state = GAME.load(profile, o)
+    n, me = state.cfg.players, state.to_move - 1
+    out: list[tuple[str, JSON]] = []
+    meeples = {node // 8: p for node, p in state.meeples.items()}
+    for site in GAME.tower_sites(state):
+        for d in DELTA:
+            for k in range(1, 7):
+                cell = site + k * d
+                owner = meeples.get(cell)
+                if owner is None:
+                    continue
+                others = sum(h for pos, (h, _) in state.towers.items() if pos != site)
+                split = reach_boundary(k, state.cfg.floors, n, others, me)
+                if split is None:
+                    break
+                height, floors = split
+                start = copy.deepcopy(o)
+                start["towers"] = [w for w in start["towers"] if w["at"] != unpack(site)]
+                if height:
+                    start["towers"].append({"at": unpack(site), "height": height, "cap": None})
+                start["towers"].sort(key=lambda w: w["at"])
+                start["floors"] = floors
+                gap = any(site + j * d not in state.board for j in range(1, k))
+                kind = "reach-gap" if gap else "reach-exact"
+                if owner - 1 != me and start["supply"][me] and not start["prisoners"][me][
+                        owner - 1]:
+                    kind = "mutual"
+                    start["prisoners"][owner - 1][me] += 1
+                    start["supply"][me] -= 1
+                out.append((kind, start))
+                break
     return out
 
 
@@ -503,7 +549,8 @@ def _farm_tie(profile: Profile, o: JSON) -> JSON | None:
 
 
 CRAFTED = ("near-uturn", "near-50", "closing", "monastery", "banner", "multi", "loop",
-           "starved", "joined", "ties", "final-tie", "farm-tie", "ransom", "ransom-short")
+           "starved", "joined", "ties", "final-tie", "farm-tie", "ransom", "ransom-short",
+           "reach-exact", "reach-gap", "mutual")
 
 
 @cache
@@ -521,7 +568,8 @@ START_WEIGHTS = (("new", 1), ("river", 1), ("river-end", 1), ("lake", 2), ("near
                  ("land", 2), ("late", 1), ("late-50", 1), ("final", 2), ("final-tie", 2),
                  ("near-50", 3), ("closing", 2), ("monastery", 3), ("banner", 4), ("multi", 2),
                  ("loop", 3), ("starved", 1), ("joined", 4), ("ties", 2), ("farm-final", 4),
-                 ("farm-tie", 3), ("ransom", 4), ("ransom-short", 3))
+                 ("farm-tie", 3), ("ransom", 4), ("ransom-short", 3), ("reach-exact", 2),
+                 ("reach-gap", 2), ("mutual", 2))
 
 
 @cache

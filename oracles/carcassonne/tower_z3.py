@@ -147,3 +147,22 @@ def prove_tower(engine: Any, profile: Profile) -> list[TowerProof]:
     """Every Tower proof on the engine's code (in-process engines only)."""
     return [prove_floors(engine, profile), prove_ransom(engine, profile),
             prove_capture(engine, profile)]
+
+
+def reach_boundary(distance: int, given: int, players: int, other_floors: int, mover: int
+                   ) -> tuple[int, list[int]] | None:
+    """z3 picks a tower height whose next floor reaches exactly `distance` cells (a meeple
+    right at the edge of the reach) and floors left per player that keep CARC-TOWER-FLOORS
+    (floors used = the floors in towers: `other_floors` in the other towers plus this one),
+    with the mover (0-based) still holding a floor. None when no such split exists."""
+    height = z3.Int("height")
+    left = [z3.Int(f"left{i + 1}") for i in range(players)]
+    s = z3.Solver()
+    s.add(height + 1 == distance, height >= 0, left[mover] >= 1)
+    s.add(*[z3.And(f >= 0, f <= given) for f in left])
+    s.add(z3.Sum([given - f for f in left]) == other_floors + height)
+    if s.check() != z3.sat:
+        return None
+    m = s.model()
+    return (m.eval(height, model_completion=True).as_long(),
+            [m.eval(f, model_completion=True).as_long() for f in left])

@@ -201,3 +201,30 @@ def test_prove_runs_the_conservation_proofs(capsys: pytest.CaptureFixture[str]) 
         assert main(["prove", "carcassonne", "--engine",
                      f"examples.engines.carcassonne.{mutant}:ENGINE", "--profile", TOWER]) == 1
         assert f"{rule} conservation proof: FAILED: " in capsys.readouterr().out
+
+
+def test_z3_reach_boundary_keeps_the_floor_count() -> None:
+    from gamecert.oracles.carcassonne.tower_z3 import reach_boundary
+
+    split = reach_boundary(3, 7, 4, other_floors=2, mover=0)
+    assert split is not None
+    height, left = split
+    assert height == 2 and left[0] >= 1 and sum(7 - f for f in left) == 2 + height
+    assert reach_boundary(3, 1, 2, other_floors=2, mover=0) is None  # no floor left for it
+
+
+def test_fuzz_starts_put_a_meeple_at_the_edge_of_a_reach() -> None:
+    from gamecert.fuzz.games.carcassonne import pools
+
+    prof = profile(TOWER)
+    kinds = pools(prof).by_kind
+    assert kinds["reach-exact"] and kinds["reach-gap"] and kinds["mutual"]
+    for kind in ("reach-exact", "reach-gap", "mutual"):
+        for o in kinds[kind][:5]:
+            s = ENGINE.load(prof, o)
+            edge = [a for a in ENGINE.legal(s) if a[0] == "tower" and a[2] != -1
+                    and s.towers.get(a[1], (0, 0))[0] + 1 in
+                    {abs(a[2] % 256 - a[1] % 256) + abs(a[2] // 256 - a[1] // 256)}]
+            assert edge, kind  # a capture exactly as far as the next floor reaches
+    for o in kinds["mutual"][:5]:
+        assert any(any(row) for row in o["prisoners"])
