@@ -238,6 +238,7 @@ class Board:
 
     def _flood_fields(self) -> list[Feature]:
         self.features()
+        river_joins = _river_joins(self.state.get("profile"))
         found: list[Feature] = []
         for cell, (tile, rot) in sorted(self.cells.items()):
             for j in range(len(field_parts(tile, rot))):
@@ -258,6 +259,12 @@ class Board:
                         if all(g is not x for x in f.towns):
                             f.towns.append(g)
                     for h in halves:
+                        if river_joins and edge(t, r, h // 2) == "river":
+                            # CARC-FARM-FIELDS river-joins: the other bank is the same field
+                            for m, (nh, _) in enumerate(field_parts(t, r)):
+                                if h ^ 1 in nh and (c, m) not in self._field_index:
+                                    self._field_index[(c, m)] = f
+                                    todo.append((c, m))
                         n = self.neighbour(c, h // 2)
                         if n not in self.cells:
                             f.open_sides += 1
@@ -350,6 +357,19 @@ class Board:
             if part is not None:
                 self._index[(cell, part)].meeples[m["player"] - 1] += 1
         return found
+
+
+@cache
+def _river_joins(profile_id: Any) -> bool:
+    """Whether the state's profile reads CARC-FARM-FIELDS as river-joins (an unknown profile
+    id: the default reading)."""
+    from gamecert.spec import CatalogueError, load_catalogue
+
+    try:
+        return bool(load_catalogue("carcassonne").profile(str(profile_id))
+                    .variant("CARC-FARM-FIELDS") == "river-joins")
+    except (CatalogueError, KeyError):
+        return False
 
 
 def hand_fits(board: Board, tiles: Iterable[str]) -> list[tuple[str, Cell, int]]:

@@ -108,7 +108,7 @@ class Carcassonne:
         feats: dict[int, Feat] = {}
         origin = pack(0, 0)
         lay(t, board, cells, owner, feats, origin, t.spring, 0, n,  # CARC-RIVER-SPRING
-            fields=cfg.farms)
+            fields=cfg.farms, river_joins=cfg.river_joins)
         flow = t.rot[t.spring][0].river[0]
         river = River(origin + DELTA[flow], flow, STRAIGHT, STRAIGHT)
         deck = tuple(c if i in t.land else 0 for i, c in enumerate(t.counts))
@@ -155,7 +155,7 @@ class Carcassonne:
         """CARC-FEATURE-JOIN and CARC-FARM-FIELDS: lay a tile, joining its features and (in
         the farms stage) its fields to those around."""
         lay(cfg.t, board, cells, owner, feats, pos, k, rot, cfg.players, self.join_features,
-            fields=cfg.farms)
+            fields=cfg.farms, river_joins=cfg.river_joins)
 
     def field_free(self, f: Feat, player: int) -> bool:
         """CARC-FARM-CLAIM: whether `player` may put a farmer on field `f` as joined."""

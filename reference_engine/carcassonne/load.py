@@ -261,7 +261,8 @@ def load_state(profile: Profile, o: Any) -> CarcState:
                     raise BadState(
                         f"{t.ids[k]} at {_where(pos)}: its {('top', 'right', 'bottom', 'left')[s]}"
                         f" edge ({EDGE_KINDS[rt.edges[s]]}) faces a {EDGE_KINDS[theirs]} edge")
-        lay(t, board, cells, owner, feats, pos, k, r, n, fields=cfg.farms)
+        lay(t, board, cells, owner, feats, pos, k, r, n, fields=cfg.farms,
+            river_joins=cfg.river_joins)
         for d in DELTA:
             if pos + d in board_items and pos + d not in seen:
                 seen.add(pos + d)

@@ -189,6 +189,7 @@ class CarcConfig:
     centre: int
     max_chars: int
     farms: bool  # CARC-FARM-FIELDS.enabled: the farms stage
+    river_joins: bool  # CARC-FARM-FIELDS = river-joins: the river does not separate fields
     farm_town_pts: int  # CARC-FARM-SCORE.points_per_town
     tower: bool  # CARC-TOWER-TILES.enabled: the tower stage
     floors: int  # CARC-TOWER-FLOORS for this player count
@@ -222,7 +223,8 @@ def _config(profile: Profile) -> CarcConfig:
         v("CARC-SCORE-TIMING") == "at-placement", v("CARC-HAND-NOFIT") == "continue",
         v("CARC-TURN-ORDER") == "continue", v("CARC-WINNER") == "shared",
         p("CARC-PROTO-REPLY", "centre"), p("CARC-PROTO-FRAME", "max_chars"),
-        bool(p("CARC-FARM-FIELDS", "enabled")), p("CARC-FARM-SCORE", "points_per_town"),
+        bool(p("CARC-FARM-FIELDS", "enabled")), v("CARC-FARM-FIELDS") == "river-joins",
+        p("CARC-FARM-SCORE", "points_per_town"),
         tower, p("CARC-TOWER-FLOORS", f"floors_{players}p"),
         v("CARC-TOWER-ACTION") == "any-open", p("CARC-TOWER-RANSOM", "points"),
         v("CARC-TOWER-RANSOM") == "before-placing")
@@ -294,12 +296,15 @@ Join = Callable[[dict[int, int], dict[int, Feat], int, int], None]
 
 def lay(t: Tables, board: dict[int, tuple[int, int]], cells: dict[int, tuple[int, int]],
         owner: dict[int, int], feats: dict[int, Feat], pos: int, kind: int, rot: int,
-        players: int, join: Join | None = None, fields: bool = False) -> None:
+        players: int, join: Join | None = None, fields: bool = False,
+        river_joins: bool = False) -> None:
     """Put a tile on the board, joining its segments to the features around (CARC-FEATURE-JOIN)
     and, with `fields` (the farms stage), its fields to the fields around (CARC-FARM-FIELDS).
 
     Mutates the given dicts, which the caller has copied. Does not check legality. `join`
     replaces `_join` (the engine passes its own, so a subclass can change how features join).
+    With `river_joins` (CARC-FARM-FIELDS river-joins) the fields on the two banks of each of
+    the tile's river edges are one field.
     """
     join = join or _join
     rt = t.rot[kind][rot]
@@ -322,6 +327,13 @@ def lay(t: Tables, board: dict[int, tuple[int, int]], cells: dict[int, tuple[int
             node = base + first_field + j
             feats[node] = Feat(FIELD, (node,), frozenset((pos,)), len(fl.halves), 0, zero)
             owner[node] = node
+        if river_joins:
+            for s in rt.river:
+                a, b = rt.half_field[2 * s], rt.half_field[2 * s + 1]
+                if a >= 0 and b >= 0 and owner[base + first_field + a] != owner[
+                        base + first_field + b]:
+                    join(owner, feats, owner[base + first_field + a],
+                         owner[base + first_field + b])
     for s in range(4):
         npos = pos + DELTA[s]
         ns = (s + 2) % 4

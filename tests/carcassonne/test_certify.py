@@ -86,7 +86,8 @@ def test_other_profiles_certify_clean() -> None:
     """Two players, the strictest river reading and the official order (end-turn discards,
     a shuffled lake, restart, no shared win): the plugin builds valid starts for each."""
     for pid in ("syncs-2025-base-2p", "syncs-2025-river-lookahead", "official-order",
-                "syncs-2025-farms-2p", "syncs-2025-tower-2p", "syncs-2025-tower-placed"):
+                "syncs-2025-farms-2p", "syncs-2025-farms-river-joins", "syncs-2025-tower-2p",
+                "syncs-2025-tower-placed"):
         engine = InProcessEngine(reference_session("carcassonne"))
         result = run_campaign("carcassonne", engine, profile_id=pid, rounds=2, seed=0)
         assert result.status == "certified", (pid, [str(f) for f in result.findings])

@@ -14,7 +14,7 @@ from gamecert.fuzz.cli import main
 from gamecert.oracles.base import Transition, Violation
 from gamecert.oracles.carcassonne import ORACLES
 from gamecert.oracles.carcassonne.board import Board
-from gamecert.reference_engine.carcassonne.engine import FIELD, CarcState, pack
+from gamecert.reference_engine.carcassonne.engine import FIELD, CarcState, lay, pack
 from gamecert.reference_engine.contract import TERMINAL, BadState, IllegalAction
 
 from .helpers import CLOSED_RIVER, ENGINE, crafted, load, play, profile
@@ -147,12 +147,13 @@ def _parts(state: CarcState, f: Any) -> frozenset[tuple[tuple[int, int], int]]:
     return frozenset(parts)
 
 
-@pytest.mark.parametrize("seed", [3, 4])
-def test_engine_fields_equal_the_oracles_flood_fill(seed: int) -> None:
+@pytest.mark.parametrize(("pid", "seed"), [(FARMS, 3), (FARMS, 4),
+                                           ("syncs-2025-farms-river-joins", 5)])
+def test_engine_fields_equal_the_oracles_flood_fill(pid: str, seed: int) -> None:
     """The engine joins fields tile by tile; the oracles flood them from scratch: same fields,
     same farmers, at every tenth step of a random game."""
     checked = 0
-    for i, (_, _, after, _) in enumerate(play(profile(FARMS), seed)):
+    for i, (_, _, after, _) in enumerate(play(profile(pid), seed)):
         if i % 10 or after.result is not None:
             continue
         ours = {_parts(after, f): list(f.meeples) for f in after.feats.values()
@@ -195,3 +196,15 @@ def test_fuzz_targets_steer_to_tied_farmers_and_the_final_farm_scoring() -> None
     assert (_farm_targets(late)["tiles left before the farm scoring"]
             > _farm_targets(early)["tiles left before the farm scoring"])
     assert _farm_targets(load(crafted(board, pid=FARMS, hands=[["B"], [], [], []]))) == {}
+
+
+def test_the_river_cuts_fields_or_not_by_the_chosen_reading() -> None:
+    """The straight river tile R2 laid alone: its two banks are two fields (default,
+    river-cuts) or one (variant river-joins). (On a board the banks also meet around the
+    spring and the lake, whose fields surround them.)"""
+    for pid, fields in ((FARMS, 2), ("syncs-2025-farms-river-joins", 1)):
+        cfg = ENGINE.initial(profile(pid)).cfg
+        owner: dict[int, int] = {}
+        lay(cfg.t, {}, {}, owner, {}, pack(0, 0), cfg.t.index["R2"], 0, 4, fields=True,
+            river_joins=cfg.river_joins)
+        assert len(set(owner.values())) == fields, pid
