@@ -443,6 +443,14 @@ def pools(profile: Profile) -> Pools:
             short = _ransom_start(o, cost - 1, 1)
             if short is not None and i % 2:
                 out.add("ransom-short", short)
+            if profile.variant("CARC-TOWER-EXCHANGE") == "on-request" and ransom is not None:
+                # the captor also holds one of the mover's: an exchange may be asked for
+                me, captor = ransom["to_move"] - 1, ransom["to_move"] % ransom["players"]
+                if ransom["supply"][captor]:
+                    swap = copy.deepcopy(ransom)
+                    swap["prisoners"][me][captor] += 1
+                    swap["supply"][captor] -= 1
+                    out.add("ransom", swap)
         for o in (out.by_kind.get("land", []) + out.by_kind.get("late", [])[::3])[:60]:
             for kind, start in _reach_starts(profile, o)[:2]:
                 out.add(kind, start)
@@ -696,7 +704,7 @@ class CarcassonnePlugin:
         actions = GAME.legal(state)
         modes = CRAFTED_PLAY_MODES if _crafted_start(ls) else PLAY_MODES
         mode = data.draw(modes, label="mode")
-        rare = [a for a in actions if a[0] in ("ransom", "tower", "cap")]
+        rare = [a for a in actions if a[0] in ("ransom", "tower", "cap", "exchange")]
         if mode == "best" and rare:
             # The Tower's moves are a few among many placements or claims: take them often
             actions = rare

@@ -218,7 +218,8 @@ def capture_check(t: Transition, p: Profile) -> Verdict:
         want[captor - 1][owner - 1] += 1
     # an exchange may follow at once: whether it must is CARC-TOWER-EXCHANGE's to say
     swapped = [list(r) for r in want]
-    if owner != captor and want[owner - 1][captor - 1]:
+    if owner != captor and want[owner - 1][captor - 1] and \
+            p.variant("CARC-TOWER-EXCHANGE") == "immediate":
         swapped[captor - 1][owner - 1] -= 1
         swapped[owner - 1][captor - 1] -= 1
     got = [list(r) for r in t.after["prisoners"]]
@@ -228,13 +229,48 @@ def capture_check(t: Transition, p: Profile) -> Verdict:
 
 # --- CARC-TOWER-EXCHANGE ---------------------------------------------------------------------
 def exchange_state(s: JSON, p: Profile) -> Verdict:
-    if not tower_stage(p) or "prisoners" not in s:
+    if not tower_stage(p) or "prisoners" not in s \
+            or p.variant("CARC-TOWER-EXCHANGE") != "immediate":
         return NA
     rows = s["prisoners"]
     mutual = [(a + 1, b + 1) for a in range(len(rows)) for b in range(a + 1, len(rows))
               if rows[a][b] and rows[b][a]]
     return expect(not mutual, f"players {mutual[0] if mutual else ''} hold each other's "
                               f"meeples: they must be exchanged at once")
+
+
+def exchange_check(t: Transition, p: Profile) -> Verdict:
+    """An exchange swaps one pair of mutual prisoners: after a capture (immediate), or when
+    the mover asks for it (on-request)."""
+    swaps = _events(t, "prisoners-exchanged")
+    asked = _is(t, "exchange")
+    if not tower_stage(p) or not (swaps or asked):
+        return NA
+    if p.variant("CARC-TOWER-EXCHANGE") == "immediate":
+        return expect(not asked and _is(t, "tower"), "an exchange that no capture made")
+    if not asked:
+        return Violation("prisoners exchanged without being asked for (on-request)")
+    a, b = t.before["to_move"], t.action["with"]
+    rows = [list(r) for r in t.before["prisoners"]]
+    if not (rows[a - 1][b - 1] and rows[b - 1][a - 1]):
+        return Violation(f"players {a} and {b} exchanged prisoners they do not hold")
+    rows[a - 1][b - 1] -= 1
+    rows[b - 1][a - 1] -= 1
+    return expect([list(r) for r in t.after["prisoners"]] == rows,
+                  f"an exchange left the prisoners {t.after['prisoners']}, not {rows}")
+
+
+def exchange_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
+    if not accepted or not tower_stage(p) or not _action_of(action, "exchange"):
+        return NA
+    if p.variant("CARC-TOWER-EXCHANGE") == "immediate":
+        return Violation("the engine accepted an exchange asked for (exchanges are immediate)")
+    a, b = state["to_move"], action["with"]
+    rows = state["prisoners"]
+    return expect(a is not None and state["step"] == "place" and a != b
+                  and rows[a - 1][b - 1] > 0 and rows[b - 1][a - 1] > 0,
+                  f"the engine accepted an exchange between players {a} and {b}, who do not "
+                  f"hold each other's meeples")
 
 
 # --- CARC-TOWER-RANSOM -----------------------------------------------------------------------
@@ -315,7 +351,8 @@ TOWER_ORACLES: list[Oracle] = [
     Oracle("CARC-TOWER-ACTION", check=action_check, judge=action_judge),
     Oracle("CARC-TOWER-REACH", check=reach_check, judge=reach_judge),
     Oracle("CARC-TOWER-CAPTURE", check=capture_check),
-    Oracle("CARC-TOWER-EXCHANGE", state=exchange_state),
+    Oracle("CARC-TOWER-EXCHANGE", state=exchange_state, check=exchange_check,
+           judge=exchange_judge),
     Oracle("CARC-TOWER-RANSOM", check=ransom_check, judge=ransom_judge),
     Oracle("CARC-TOWER-MEEPLES", state=meeples_state),
 ]

@@ -117,13 +117,14 @@ def prove_capture(engine: Any, profile: Profile) -> TowerProof:
                       == total)
                 for r in range(n):
                     s.add(held[q][r] >= 0)
-                    if q < r:
+                    if q < r and profile.variant("CARC-TOWER-EXCHANGE") == "immediate":
                         s.add(z3.Or(held[q][r] == 0, held[r][q] == 0))
             s.add(board[owner] >= 1)
             board2 = list(board)
             board2[owner] = board[owner] - 1
             supply2, held2 = rules.capture_tallies(supply, held, captor, owner)
-            if owner != captor:
+            immediate = profile.variant("CARC-TOWER-EXCHANGE") == "immediate"
+            if owner != captor and immediate:
                 engine.exchange(held2, supply2, captor + 1, owner + 1, None, ite=z3.If)
             broken = [board2[owner] != board[owner] - 1]
             for q in range(n):
@@ -131,16 +132,21 @@ def prove_capture(engine: Any, profile: Profile) -> TowerProof:
                               + z3.Sum([held2[a][q] for a in range(n)]) != total)
                 broken.append(held2[q][q] != 0)
                 broken += [x < 0 for x in (supply2[q], *held2[q])]
-                broken += [z3.And(held2[q][r] > 0, held2[r][q] > 0) for r in range(q + 1, n)]
+                if immediate:
+                    broken += [z3.And(held2[q][r] > 0, held2[r][q] > 0)
+                               for r in range(q + 1, n)]
             s.add(z3.Or(*broken))
             proof = _check(s, "CARC-TOWER-MEEPLES", "")
             if not proof.proved:
                 return TowerProof(proof.rule, False, f"player {captor + 1} captures a meeple of "
                                                      f"player {owner + 1}: {proof.message}")
+    immediate = profile.variant("CARC-TOWER-EXCHANGE") == "immediate"
     return TowerProof("CARC-TOWER-MEEPLES", True,
-                      f"a capture and the exchange keep supply + board + imprisoned + on towers "
-                      f"= {total} for each of {n} players, take the meeple off the board and "
-                      f"leave no mutual prisoners, for every captor and owner")
+                      f"a capture{' and the exchange' if immediate else ''} keep supply + board "
+                      f"+ imprisoned + on towers = {total} for each of {n} players, take the "
+                      f"meeple off the board"
+                      f"{' and leave no mutual prisoners' if immediate else ''}, for every "
+                      f"captor and owner")
 
 
 def prove_tower(engine: Any, profile: Profile) -> list[TowerProof]:

@@ -279,6 +279,8 @@ class Carcassonne:
                 places = [("discard", k) for k in sorted(set(state.hands[state.to_move - 1]))]
             if state.cfg.tower and state.cfg.ransom_before:
                 places += self.ransoms(state)
+            if state.cfg.tower and not state.cfg.exchange_now:
+                places += self.exchanges(state)
             return places
         if state.step == CLAIM:
             out = [PASS, *self.claims(state)]
@@ -356,6 +358,23 @@ class Carcassonne:
         return [("ransom", c) for c in range(1, state.cfg.players + 1)
                 if c != p and self.ransom_allowed(state, p, c) is None]
 
+    def exchanges(self, state: CarcState) -> list[Action]:
+        """CARC-TOWER-EXCHANGE on-request: the players the mover may swap prisoners with."""
+        p = state.to_move
+        return [("exchange", q) for q in range(1, state.cfg.players + 1)
+                if q != p and state.prisoners[p - 1][q - 1] and state.prisoners[q - 1][p - 1]]
+
+    def _exchange(self, state: CarcState, other: Any) -> tuple[CarcState, list[JSON]]:
+        if ("exchange", other) not in self.exchanges(state):
+            raise IllegalAction(f"player {state.to_move} and player {other!r} do not hold each "
+                                f"other's meeples (CARC-TOWER-EXCHANGE)")
+        prisoners = [list(row) for row in state.prisoners]
+        supply = list(state.supply)
+        events: list[JSON] = []
+        self.exchange(prisoners, supply, state.to_move, other, events)
+        return state._replace(prisoners=tuple(tuple(row) for row in prisoners),
+                              supply=tuple(supply)), events
+
     def ransom_points(self, state: CarcState) -> tuple[int, int]:
         """CARC-TOWER-RANSOM: what the payer loses and the captor gains."""
         return state.cfg.ransom, state.cfg.ransom
@@ -395,7 +414,7 @@ class Carcassonne:
         events.append({"type": "meeple-captured", "rule": "CARC-TOWER-CAPTURE", "player": p,
                        "owner": owner, "at": unpack(cell), "on": spot,
                        "to": "supply" if owner == p else "prison"})
-        if owner != p:
+        if owner != p and state.cfg.exchange_now:
             self.exchange(prisoners, supply, p, owner, events)
         return state._replace(towers=towers, feats=feats, meeples=meeples,
                               supply=tuple(supply),
@@ -510,6 +529,9 @@ class Carcassonne:
         if kind == "ransom" and len(action) == 2 and step == (PLACE if state.cfg.ransom_before
                                                               else CLAIM):
             return self._ransom(state, action[1])
+        if kind == "exchange" and len(action) == 2 and step == PLACE and state.cfg.tower \
+                and not state.cfg.exchange_now:
+            return self._exchange(state, action[1])
         if step == PLACE:
             if kind == "place" and len(action) == 4:
                 return self._place(state, action[1], action[2], action[3])
@@ -937,6 +959,8 @@ class Carcassonne:
             return {"type": "cap", "at": unpack(action[1])}
         if kind == "ransom":
             return {"type": "ransom", "captor": action[1]}
+        if kind == "exchange":
+            return {"type": "exchange", "with": action[1]}
         return {"type": kind}
 
     def action_from_json(self, state: CarcState, data: Any) -> Action:
@@ -970,6 +994,8 @@ class Carcassonne:
                                                                       data["capture"]["on"]))
         if kind == "ransom":
             return ("ransom", data["captor"])
+        if kind == "exchange":
+            return ("exchange", data["with"])
         return (kind,)
 
     def capture_segment(self, state: CarcState, cell: int, spot: str) -> int:
@@ -1030,7 +1056,7 @@ class Carcassonne:
 
 ACTION_FIELDS = {"place": ("tile", "at", "rotation"), "draw": ("tile",), "discard": ("tile",),
                  "claim": ("on",), "pass": (), "tower": ("at",), "cap": ("at",),
-                 "ransom": ("captor",)}
+                 "ransom": ("captor",), "exchange": ("with",)}
 OPTIONAL_FIELDS = {"tower": ("capture",)}
 TILE_ID = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")  # schemas/carcassonne-action.schema.json
 
@@ -1070,6 +1096,8 @@ def action_problem(data: Any) -> str | None:
                     f"monastery, a field's half-edge, or tower)")
     if kind == "ransom" and (type(data["captor"]) is not int or not 1 <= data["captor"] <= 5):
         return f"captor {data['captor']!r} is not a player 1-5"
+    if kind == "exchange" and (type(data["with"]) is not int or not 1 <= data["with"] <= 5):
+        return f"with {data['with']!r} is not a player 1-5"
     if kind == "claim" and data["on"] not in SPOTS and data["on"] not in HALVES:
         return (f"a claim on {data['on']!r}: a claim names a side of the placed tile (top, "
                 f"right, bottom, left), its monastery, or a field by a half-edge (top1, top2, "

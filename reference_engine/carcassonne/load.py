@@ -447,7 +447,7 @@ def _load_towers(cfg: CarcConfig, board: dict[int, tuple[int, int]], o: Any
         if rows[a][a]:
             raise BadState(f"player {a + 1} holds their own meeple as a prisoner")
         for b in range(a + 1, n):
-            if rows[a][b] and rows[b][a]:
+            if rows[a][b] and rows[b][a] and cfg.exchange_now:
                 raise BadState(f"players {a + 1} and {b + 1} hold each other's meeples: they "
                                f"would have been exchanged (CARC-TOWER-EXCHANGE)")
     return (towers, tuple(o["floors"]), tuple(tuple(r) for r in rows),

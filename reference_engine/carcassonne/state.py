@@ -196,6 +196,7 @@ class CarcConfig:
     tower_anywhere: bool  # CARC-TOWER-ACTION = any-open
     ransom: int  # CARC-TOWER-RANSOM.points
     ransom_before: bool  # CARC-TOWER-RANSOM = before-placing
+    exchange_now: bool  # CARC-TOWER-EXCHANGE = immediate
 
     @staticmethod
     def of(profile: Profile) -> CarcConfig:
@@ -227,7 +228,7 @@ def _config(profile: Profile) -> CarcConfig:
         p("CARC-FARM-SCORE", "points_per_town"),
         tower, p("CARC-TOWER-FLOORS", f"floors_{players}p"),
         v("CARC-TOWER-ACTION") == "any-open", p("CARC-TOWER-RANSOM", "points"),
-        v("CARC-TOWER-RANSOM") == "before-placing")
+        v("CARC-TOWER-RANSOM") == "before-placing", v("CARC-TOWER-EXCHANGE") == "immediate")
 
 
 # --- state ---------------------------------------------------------------------------------

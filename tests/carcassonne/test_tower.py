@@ -228,3 +228,26 @@ def test_fuzz_starts_put_a_meeple_at_the_edge_of_a_reach() -> None:
             assert edge, kind  # a capture exactly as far as the next floor reaches
     for o in kinds["mutual"][:5]:
         assert any(any(row) for row in o["prisoners"])
+
+
+def test_on_request_exchange_waits_for_the_mover_to_ask() -> None:
+    """CARC-TOWER-EXCHANGE on-request (profile syncs-2025-tower-placed): the capture leaves
+    mutual prisoners; the next place step of either player offers the exchange."""
+    o = position("syncs-2025-tower-placed", placed=[1, -1])
+    o["prisoners"][1][0] = 1
+    o["supply"][0] -= 1
+    s = load(o)
+    a = ENGINE.action_from_json(s, {"type": "tower", "at": [1, -1],
+                                    "capture": {"at": [3, -1], "on": "monastery"}})
+    after, events = ENGINE.apply(s, a)
+    assert after.prisoners[0][1] == after.prisoners[1][0] == 1
+    assert not [e for e in events if e["type"] == "prisoners-exchanged"]
+    place = ransom_state(0)._replace(cfg=after.cfg, prisoners=((0, 1, 0, 0), (1, 0, 0, 0),
+                                                               (0, 0, 0, 0), (0, 0, 0, 0)))
+    assert ("exchange", 2) in ENGINE.legal(place)
+    swapped, events = ENGINE.apply(place, ENGINE.action_from_json(place, {"type": "exchange",
+                                                                          "with": 2}))
+    assert swapped.prisoners[0][1] == swapped.prisoners[1][0] == 0
+    assert events[0]["type"] == "prisoners-exchanged"
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(ransom_state(3), ("exchange", 2))  # immediate: nothing to ask for
