@@ -8,24 +8,32 @@ found broken is muted in later rounds, so the campaign goes on to find other bro
 from __future__ import annotations
 
 import hashlib
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, cast
 
 from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis import configuration as hypothesis_configuration
 from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Flaky
 from hypothesis.stateful import get_state_machine_test
 
+from gamecert.fuzz.baseline import Baseline
+from gamecert.fuzz.checkpoint import Checkpoint
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from gamecert.fuzz.machine import make_machine
 from gamecert.fuzz.minimize import minimize
+from gamecert.fuzz.trace import TraceError, replay
+from gamecert.fuzz.triage import Departure, Triage, fingerprint
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
-from gamecert.spec import Profile, load_catalogue
+from gamecert.spec import Catalogue, Profile, load_catalogue
 
 JSON = Any
 
@@ -40,14 +48,51 @@ class CampaignResult:
     rounds: int
     duration: float
     coverage: Coverage
-    findings: list[Finding] = field(default_factory=list)
+    departures: list[Departure] = field(default_factory=list)
     unusable: str | None = None
+    min_exercised: int = 1
+    shrink_allowance: float | None = None  # seconds past the budget for shrinking, if any
+    baseline: Baseline | None = None
+    interrupted: bool = False
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return load_catalogue(self.game)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """One finding per cause (accepted ones included), the shortest trace of each."""
+        return [d.finding for d in self.departures]
+
+    @property
+    def new_departures(self) -> list[Departure]:
+        """Departures no baseline accepts: these fail the run."""
+        return [d for d in self.departures if d.accepted is None]
+
+    @property
+    def applicable(self) -> list[str]:
+        """The catalogue rules a certify run must exercise under this profile."""
+        return [r.id for r in self.catalogue.rules
+                if r.checked_by == "certify" and r.id not in self.profile.off]
+
+    @property
+    def unexercised(self) -> list[str]:
+        """Applicable rules exercised fewer than `min_exercised` times, and never found
+        broken (a broken rule was exercised by the finding itself)."""
+        broken = {d.primary for d in self.departures}
+        applied = self.coverage.applied
+        return [rid for rid in self.applicable
+                if applied.get(rid, 0) < self.min_exercised and rid not in broken]
 
     @property
     def status(self) -> str:
         if self.unusable:
             return "unusable"
-        return "violations" if self.findings else "certified"
+        if self.new_departures:
+            return "violations"
+        if self.coverage.steps == 0 or self.unexercised:
+            return "incomplete"
+        return "certified-with-departures" if self.departures else "certified"
 
 
 @dataclass(frozen=True)
@@ -58,6 +103,38 @@ class Progress:
     examples: int
     steps: int
     findings: int
+    unexercised: tuple[str, ...] = ()
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.steps / self.elapsed if self.elapsed > 0 else 0.0
+
+
+TICK_SECONDS = 0.5  # progress during a round, at most this often
+
+
+def cache_dir() -> Path:
+    """The user's cache folder for gamecert (Hypothesis keeps its files there)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gamecert"
+
+
+@contextmanager
+def hypothesis_home(directory: Path) -> Iterator[None]:
+    """Hypothesis writes its `.hypothesis` files here, never into the user's current folder;
+    the previous home is restored after (a campaign may run inside someone's test suite)."""
+    previous = getattr(hypothesis_configuration, "__hypothesis_home_directory", None)
+    hypothesis_configuration.set_hypothesis_home_dir(directory)
+    try:
+        yield
+    finally:
+        hypothesis_configuration.set_hypothesis_home_dir(previous)
+
+
+def shrink_allowance(budget: float) -> float:
+    """Seconds a budgeted run may spend past its budget shrinking and fingerprinting what it
+    found: a quarter of the budget, at least 5 s, at most 30 s."""
+    return min(30.0, max(5.0, budget / 4))
 
 
 # Typed here because Hypothesis versions differ on whether they type it themselves.
@@ -93,61 +170,195 @@ def check_usable(game: str, engine: Engine, profile: Profile) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Options:
+    """How a campaign runs (see `run_campaign`)."""
+
+    profile_id: str | None = None
+    budget: float | None = 20.0
+    rounds: int | None = None
+    seed: int = 0
+    examples_per_round: int = 20
+    steps_per_example: int = 25
+    max_findings: int = 25
+    min_exercised: int = 1
+    baseline: Baseline | None = None
+    progress: Callable[[Progress], None] | None = None
+    on_round: Callable[[CampaignResult], None] | None = None
+    resume: Checkpoint | None = None
+
+
 def run_campaign(game: str, engine: Engine, *, profile_id: str | None = None,
                  budget: float | None = 20.0, rounds: int | None = None, seed: int = 0,
                  examples_per_round: int = 20, steps_per_example: int = 25,
-                 max_findings: int = 25,
-                 progress: Callable[[Progress], None] | None = None) -> CampaignResult:
+                 max_findings: int = 25, min_exercised: int = 1,
+                 baseline: Baseline | None = None, storage: Path | None = None,
+                 progress: Callable[[Progress], None] | None = None,
+                 on_round: Callable[[CampaignResult], None] | None = None,
+                 resume: Checkpoint | None = None) -> CampaignResult:
+    """Fuzz `engine` against the reference until the budget (seconds) or `rounds` is spent.
+
+    A budget is a wall-clock promise: no new work starts after it, and shrinking and
+    fingerprinting what was found get at most `shrink_allowance(budget)` seconds more.
+    Hypothesis's files go to `storage` (default: the user's cache folder). `on_round` sees
+    the result so far after every round (to checkpoint it); `resume` goes on from a
+    checkpoint: its rounds, time spent, coverage and departures. Ctrl-C ends the campaign
+    at once with what it found (`result.interrupted`).
+    """
+    opts = Options(profile_id, budget, rounds, seed, examples_per_round, steps_per_example,
+                   max_findings, min_exercised, baseline, progress, on_round, resume)
+    with hypothesis_home(storage or cache_dir() / "hypothesis"):
+        return _campaign(game, engine, opts)
+
+
+def _campaign(game: str, engine: Engine, opts: Options) -> CampaignResult:
+    profile_id, budget, rounds, seed = opts.profile_id, opts.budget, opts.rounds, opts.seed
+    min_exercised, max_findings, progress = opts.min_exercised, opts.max_findings, opts.progress
     catalogue = load_catalogue(game)
     profile = catalogue.profile(profile_id)
     oracles = oracles_for(game)
     plugin = plugin_for(game)
     ref = reference_game(game)
-    started = time.monotonic()
-    result = CampaignResult(game, profile, engine.name, seed, budget, 0, 0.0, Coverage())
+    started = time.monotonic() - (opts.resume.elapsed if opts.resume else 0.0)
+    result = CampaignResult(game, profile, engine.name, seed, budget, 0, 0.0, Coverage(),
+                            min_exercised=min_exercised, baseline=opts.baseline)
     result.unusable = check_usable(game, engine, profile)
     if result.unusable:
         result.duration = time.monotonic() - started
         return result
+    deadline = None if rounds is not None or budget is None else started + budget
+    if deadline is not None and budget is not None:
+        result.shrink_allowance = shrink_allowance(budget)
+    triage = Triage(catalogue)
     muted: set[str] = set()
+    if opts.resume is not None:  # go on where the checkpoint left off
+        result.rounds = opts.resume.rounds
+        result.coverage.merge(opts.resume.coverage)
+        for dep in opts.resume.departures:
+            triage.restore(dep)
+            muted.update({dep.primary, *dep.finding.rules})
     seen: list[Finding] = []  # as raised: an engine that misbehaves once may not on replay
+    made: list[Lockstep] = []
+    last_tick = [0.0]
+
+    def snapshot() -> Progress:
+        c = result.coverage
+        left = tuple(r for r in result.applicable if c.applied.get(r, 0) < min_exercised)
+        return Progress(time.monotonic() - started, budget, result.rounds, c.examples,
+                        c.steps, len(triage.departures), left)
+
+    def tick() -> None:  # progress during long rounds too, twice a second at most
+        now = time.monotonic()
+        if progress is not None and now - last_tick[0] >= TICK_SECONDS:
+            last_tick[0] = now
+            progress(snapshot())
 
     def new_lockstep() -> Lockstep:
         ls = Lockstep(ref, engine, profile, oracles, coverage=result.coverage, muted=muted,
-                      seed=seed, on_finding=seen.append)
+                      seed=seed, on_finding=seen.append, deadline=deadline, on_step=tick)
         # Once a round has a finding, Hypothesis no longer stops at max_examples and may run
         # a whole hill-climbing pass for each target label (hundreds of examples); a dead
         # lockstep makes those examples cost nothing. The findings are kept as raised.
         ls.dead = bool(seen)
+        made.append(ls)
         return ls
 
     def more() -> bool:
-        if len(result.findings) >= max_findings:
+        if len(triage.departures) >= max_findings:
             return False
         if rounds is not None:
             return result.rounds < rounds
-        return budget is None or time.monotonic() - started < budget
+        return deadline is None or time.monotonic() < deadline
+
+    def seconds_left() -> float:
+        if deadline is None or result.shrink_allowance is None:
+            return 10.0
+        return min(10.0, deadline + result.shrink_allowance - time.monotonic())
+
+    def record(finding: Finding) -> None:
+        if triage.known(finding) is not None:
+            triage.add(finding)  # the same cause again: counted, not listed
+            return
+        if finding.tainted:  # a known cause may have made this position: find the first
+            cause = _first_cause(finding, engine)
+            if cause is not None and triage.known(cause) is not None:
+                dep, _ = triage.add(cause)
+                dep.consequences.update(set(finding.rules) - {dep.primary})
+                return
+            finding = cause or finding
+        if seconds_left() > 0:
+            finding = minimize(finding, engine, muted=frozenset(muted), seconds=seconds_left())
+        dep, _ = triage.add(finding)
+        if seconds_left() > 0:
+            dep.reading = fingerprint(dep, catalogue, profile,
+                                      _clean_under(dep, engine, muted, seconds_left))
+            if dep.reading and dep.reading.variant and dep.reading.rule != dep.primary:
+                dep = triage.reattribute(dep, dep.reading.rule)  # that reading is the cause
+        muted.update(finding.rules)
+        muted.add(dep.primary)
 
     while more():
         machine = make_machine(plugin, profile, new_lockstep)
-        test = _machine_test(machine, settings=round_settings(examples_per_round,
-                                                               steps_per_example))
+        test = _machine_test(machine, settings=round_settings(opts.examples_per_round,
+                                                               opts.steps_per_example))
         hypothesis_seed(round_seed(seed, result.rounds))(test)
         seen.clear()
-        for finding in _run_round(test, seen):
-            finding = minimize(finding, engine, muted=frozenset(muted))
-            result.findings.append(finding)
-            muted.update(finding.rules)
+        made.clear()
+        try:
+            raised = _run_round(test, seen, late=lambda: deadline is not None
+                                and time.monotonic() > deadline)
+        except KeyboardInterrupt:  # end now, with what was found: a partial report
+            result.interrupted = True
+            break
+        passed_over = [f for ls in made for f in ls.muted_findings]
+        for finding in raised + passed_over:
+            record(finding)
         result.rounds += 1
         if progress:
-            c = result.coverage
-            progress(Progress(time.monotonic() - started, budget, result.rounds, c.examples,
-                              c.steps, len(result.findings)))
+            progress(snapshot())
+        if opts.on_round is not None:
+            result.departures = triage.departures
+            result.duration = time.monotonic() - started
+            opts.on_round(result)
+    result.departures = triage.departures
+    if opts.baseline is not None:
+        for dep in result.departures:
+            dep.accepted = opts.baseline.reason_for(dep)
     result.duration = time.monotonic() - started
     return result
 
 
-def _run_round(test: Callable[[], None], seen: list[Finding]) -> list[Finding]:
+def _first_cause(finding: Finding, engine: Engine) -> Finding | None:
+    """The first failure of a finding's trace replayed with no rule muted, or None."""
+    if not finding.trace:
+        return None
+    ops = finding.trace["ops"][: finding.op_index + 1]
+    try:
+        return replay({**finding.trace, "ops": ops}, engine).finding
+    except TraceError:
+        return None
+
+
+def _clean_under(dep: Departure, engine: Engine, muted: set[str],
+                 seconds_left: Callable[[], float]) -> Callable[[Profile], bool | None]:
+    """How `fingerprint` replays a departure's trace under another reading."""
+    doc = dict(dep.finding.trace or {})
+    quiet = frozenset(muted) - set(dep.finding.rules)
+
+    def clean_under(variant: Profile) -> bool | None:
+        if not doc or seconds_left() <= 0:  # out of time: no reading claimed
+            return None
+        try:
+            again = replay(doc, engine, muted=quiet, profile=variant)
+        except TraceError:
+            return None  # the trace's moves are not moves under that reading
+        return again.finding is None and again.ops_run == len(doc.get("ops", []))
+
+    return clean_under
+
+
+def _run_round(test: Callable[[], None], seen: list[Finding],
+               late: Callable[[], bool] = lambda: False) -> list[Finding]:
     """Run one Hypothesis round; the findings it raised, one per set of rules.
 
     Findings are taken as they were raised rather than from Hypothesis's final replay: an
@@ -157,7 +368,9 @@ def _run_round(test: Callable[[], None], seen: list[Finding]) -> list[Finding]:
     try:
         test()
     except Flaky as exc:
-        if not seen:
+        # past the budget the lockstep stops mid-example, which Hypothesis sees as
+        # inconsistent data, not as an engine that behaves differently
+        if not seen and not late():
             return [Finding(["ENGINE-AGREES"], "flaky",
                             f"the engine did not behave the same on a replay of the same "
                             f"inputs: {exc}")]

@@ -1,7 +1,8 @@
 """The `gamecert` command.
 
 Exit codes: 0 certified (or clean), 1 rule violations found, 2 bad usage or bad input,
-3 engine unusable, 4 an internal error of gamecert's own.
+3 engine unusable, 4 incomplete (an applicable rule was never exercised), 5 an internal
+error of gamecert's own.
 """
 
 from __future__ import annotations
@@ -10,12 +11,23 @@ import argparse
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from gamecert.fuzz.botcheck import cli as botcheck
 from gamecert.fuzz.engines import Engine, EngineSpecError, open_engine
 from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
 
-EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
+if TYPE_CHECKING:
+    from gamecert.fuzz.campaign import CampaignResult
+
+EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
+EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_INTERRUPTED = 4, 5, 130
+EXIT_CODES = ("exit codes: 0 certified (or a clean replay), 1 rule violations found, "
+              "2 bad usage or bad input, 3 engine unusable, 4 incomplete (an applicable rule "
+              "was exercised fewer than --min-exercised times, or no step ran), 5 internal "
+              "error of gamecert")
 
 
 class UsageError(Exception):
@@ -38,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gamecert",
         description="Specification-driven rules verifier and fuzzer for bot-competition games.",
-        epilog="Exit codes: 0 certified, 1 violations, 2 bad usage or input, 3 engine unusable.")
+        epilog=EXIT_CODES[0].upper() + EXIT_CODES[1:] + ".")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("rules", help="list a game's rules")
@@ -59,13 +71,37 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run exactly N rounds (replays a run exactly with --seed)")
         p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
         p.add_argument("--profile", help="rule profile (default: the catalogue's)")
-        p.add_argument("--report", metavar="DIR", help="write report.json, report.xml and "
-                                                       "trace files here")
-        p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+        p.add_argument("--report", metavar="DIR", help="write report.json, report.xml, "
+                                                       "report.html and trace files here "
+                                                       "(always, whatever the outcome)")
+        p.add_argument("--baseline", metavar="FILE",
+                       help="accepted departures (a previous report.json, or a JSON/TOML "
+                            "list, see `gamecert baseline`): shown, but only new departures "
+                            "fail the run")
+        p.add_argument("--min-exercised", type=int, default=1, metavar="N",
+                       help="CERTIFIED only if every applicable rule was exercised at least "
+                            "N times, else INCOMPLETE, exit 4 (default 1)")
+        p.add_argument("--quiet", "-q", action="store_true",
+                       help="plain progress lines instead of the live display")
+        p.add_argument("--resume", metavar="DIR",
+                       help="go on with a campaign that was killed: DIR is its --report "
+                            "folder (its seed, profile, budget, rounds and findings are "
+                            "kept; give the same engine)")
+
+    p = sub.add_parser("baseline", help="write a baseline accepting every departure of a "
+                                         "report, to edit and pass to certify --baseline")
+    p.add_argument("report", metavar="REPORT_JSON")
+    p.add_argument("-o", "--output", metavar="FILE", default="accepted.json",
+                   help="where to write it (default accepted.json)")
+
+    p = sub.add_parser("report", help="(re)write report.html from a report folder's "
+                                      "report.json and trace files")
+    p.add_argument("folder", metavar="DIR", help="a folder written by certify --report")
 
     p = sub.add_parser("replay", help="re-run trace files on an engine")
     p.add_argument("traces", nargs="+", metavar="TRACE")
     _engine_args(p)
+    p.add_argument("--bot-cmd", metavar="COMMAND", help="replay bot-check traces on this bot")
 
     p = sub.add_parser("prove", help="z3 proofs about an engine's rule code and boundary cases")
     p.add_argument("game")
@@ -76,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--engine", default="reference",
                    help="'reference' or 'package.module:attr' (default reference)")
+    botcheck.add_parser(sub)
     return parser
 
 
@@ -111,8 +148,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(f"  {r.id:<{width}}  {r.title}" + (f"  ({params})" if params else "") + variant)
         if args.verbose:
             print(f"  {'':<{width}}  {r.text}")
-            print(f"  {'':<{width}}  source: {cat.sources[r.source_doc]['file']}, "
-                  f"section {r.source_section!r}")
+            print(f"  {'':<{width}}  source: {cat.citation(r)}")
             if r.interpretation:
                 print(f"  {'':<{width}}  open point: {r.interpretation.question}")
                 for vid, text in r.interpretation.variants.items():
@@ -122,47 +158,149 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_certify(args: argparse.Namespace) -> int:
-    from gamecert.fuzz.campaign import run_campaign
-    from gamecert.fuzz.report import ProgressBar, render_table, rule_rows, summary, write_report
+    from gamecert.fuzz.baseline import load_baseline
+    from gamecert.fuzz.campaign import CampaignResult, run_campaign
+    from gamecert.fuzz.lockstep import Coverage
+    from gamecert.fuzz.progress import progress_display
+    from gamecert.fuzz.report import (
+        render_findings,
+        render_fingerprint,
+        render_table,
+        rule_rows,
+        summary,
+        write_report,
+    )
 
     cat = _catalogue(args.game)
+    resume = None
+    if args.resume:
+        from gamecert.fuzz.checkpoint import load_checkpoint
+
+        resume = load_checkpoint(Path(args.resume))
+        if resume.game != args.game:
+            raise UsageError(f"{args.resume} holds a {resume.game} campaign, not {args.game}")
+        args.report, args.seed, args.profile = args.resume, resume.seed, resume.profile
+        if args.rounds is None and resume.budget is not None:
+            args.budget = resume.budget
     profile = cat.profile(args.profile)
     if args.rounds is not None and args.rounds < 1:
         raise UsageError("--rounds must be at least 1")
-    engine = _open(args)
+    if args.min_exercised < 1:
+        raise UsageError("--min-exercised must be at least 1")
+    baseline = load_baseline(args.baseline) if args.baseline else None
+    report_dir = Path(args.report) if args.report else None
+    try:
+        engine = _open(args)
+    except EngineSpecError as exc:
+        if report_dir is not None:  # a CI job must get its JUnit file even now
+            failed = CampaignResult(args.game, profile, _engine_label(args), args.seed,
+                                    None if args.rounds else args.budget, 0, 0.0, Coverage(),
+                                    unusable=str(exc), min_exercised=args.min_exercised)
+            write_report(failed, report_dir)
+        raise
     print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}, "
           f"seed {args.seed}, " + (f"{args.rounds} rounds" if args.rounds else
-                                   f"budget {args.budget:g} s"), flush=True)
-    bar = None if args.quiet else ProgressBar()
+                                   f"budget {args.budget:g} s") +
+          (f", baseline {args.baseline}" if baseline else "") +
+          (f", resuming after round {resume.rounds} ({resume.elapsed:.1f} s spent, "
+           f"{len(resume.departures)} findings)" if resume else ""), flush=True)
+    display = progress_display(args.quiet)
     try:
         result = run_campaign(args.game, engine, profile_id=profile.id,
                               budget=None if args.rounds else args.budget, rounds=args.rounds,
-                              seed=args.seed, progress=bar)
+                              seed=args.seed, min_exercised=args.min_exercised,
+                              baseline=baseline, progress=display, resume=resume,
+                              on_round=_checkpointer(report_dir),
+                              storage=report_dir / ".hypothesis" if report_dir else None)
     finally:
-        if bar:
-            bar.close()
+        display.close()
         engine.close()
-    if result.unusable:
+    final = _checkpointer(report_dir, finished=not result.interrupted)
+    if final is not None and not result.unusable:
+        final(result)
+    if result.shrink_allowance is not None:
+        print(f"budget {args.budget:g} s, plus up to {result.shrink_allowance:g} s to shrink "
+              f"and fingerprint what was found, plus one reply time-out")
+    if not result.unusable:
+        rows = rule_rows(result)
+        print(render_table(result, rows))
+        if result.departures:
+            print("\n" + render_findings(result))
+        print("\n" + render_fingerprint(result))
+    else:
+        rows = []
         print(f"ENGINE UNUSABLE: {result.unusable}")
-        return EXIT_UNUSABLE
-    rows = rule_rows(result)
-    print(render_table(result, rows))
-    for i, f in enumerate(result.findings, 1):
-        ops = len(f.trace["ops"]) if f.trace else 0
-        print(f"\nfinding {i} [{', '.join(f.rules)}] {f.kind} ({ops} operations)\n  {f.message}")
-    if args.report:
-        path = write_report(result, Path(args.report))
+    if report_dir is not None:
+        path = write_report(result, report_dir)
         print(f"\nreport: {path}" + (f" (traces in {path.parent / 'traces'})"
-                                      if result.findings else ""))
+                                      if result.departures else ""))
+    if result.unusable:
+        return EXIT_UNUSABLE
     print("\n" + summary(result, rows))
     print(f"replay this run: gamecert certify {args.game} --profile {profile.id} "
           f"--seed {args.seed} --rounds {result.rounds}")
-    return EXIT_VIOLATIONS if result.findings else EXIT_OK
+    if result.interrupted:
+        print("INTERRUPTED: the verdict above covers the rounds that ran"
+              + (f"; go on with --resume {report_dir}" if report_dir else ""))
+        return EXIT_INTERRUPTED
+    return {"violations": EXIT_VIOLATIONS, "incomplete": EXIT_INCOMPLETE}.get(result.status,
+                                                                               EXIT_OK)
+
+
+def _checkpointer(report_dir: Path | None,
+                  finished: bool = False) -> Callable[[CampaignResult], None] | None:
+    """After each round: the report and a checkpoint, so a killed run loses nothing."""
+    if report_dir is None:
+        return None
+    from gamecert.fuzz.checkpoint import save_checkpoint
+    from gamecert.fuzz.report import write_report
+
+    def save(result: CampaignResult) -> None:
+        write_report(result, report_dir)
+        save_checkpoint(report_dir, game=result.game, profile=result.profile.id,
+                        seed=result.seed, budget=result.budget, rounds=result.rounds,
+                        elapsed=result.duration, coverage=result.coverage,
+                        departures=result.departures, finished=finished)
+
+    return save
+
+
+def _engine_label(args: argparse.Namespace) -> str:
+    return str(args.engine_cmd or args.engine or "reference (subprocess)")
+
+
+def cmd_baseline(args: argparse.Namespace) -> int:
+    from gamecert.fuzz.baseline import write_baseline
+
+    n = write_baseline(args.report, args.output)
+    print(f"{args.output}: {n} accepted departures from {args.report}; give each a reason, "
+          f"then pass it with certify --baseline {args.output}")
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from gamecert.fuzz.report_html import write_html
+    from gamecert.schemas import first_error, read_json_file
+
+    source = Path(args.folder) / "report.json"
+    doc = read_json_file(source, UsageError)
+    problem = first_error("report", doc)
+    if problem:
+        raise UsageError(f"{source}: not a gamecert report: {problem}")
+    try:
+        path = write_html(doc, Path(args.folder))
+    except OSError as exc:
+        raise UsageError(f"{Path(args.folder) / 'report.html'}: cannot write: "
+                         f"{exc.strerror}") from None
+    print(f"report: {path}")
+    return EXIT_OK
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from gamecert.fuzz.trace import load_trace, replay
 
+    if args.bot_cmd:
+        return botcheck.cmd_replay_bot(args)
     docs = [(t, load_trace(t)) for t in args.traces]  # all readable before any engine starts
     code = EXIT_OK
     for path, doc in docs:
@@ -222,10 +360,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "fuzz": cmd_certify,
-            "replay": cmd_replay, "prove": cmd_prove, "serve": cmd_serve}
+            "baseline": cmd_baseline, "report": cmd_report, "replay": cmd_replay,
+            "prove": cmd_prove, "serve": cmd_serve, "bot-check": botcheck.cmd_bot_check}
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gamecert.fuzz.baseline import BaselineError
+    from gamecert.fuzz.checkpoint import CheckpointError
     from gamecert.fuzz.trace import TraceError
 
     parser = build_parser()
@@ -235,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         return COMMANDS[args.command](args)
-    except (UsageError, CatalogueError, TraceError) as exc:
+    except (UsageError, CatalogueError, TraceError, BaselineError, CheckpointError) as exc:
         print(f"gamecert: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except EngineSpecError as exc:

@@ -258,6 +258,10 @@ class SubprocessEngine:
 
     def _exit_message(self) -> str:
         code = self.proc.poll() if self.proc else None
+        if self.proc is not None and self.proc.stderr is not None:  # its last words, if any
+            with contextlib.suppress(OSError, ValueError):
+                while chunk := os.read(self.proc.stderr.fileno(), 1 << 16):
+                    self.stderr_tail = (self.stderr_tail + chunk)[-4000:]
         return f"engine is not running (exit code {code})" + self._stderr_note()
 
     # --- protocol operations -------------------------------------------------------------

@@ -9,6 +9,7 @@ operation is recorded, so a finding carries the trace that reproduces it.
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -53,6 +54,14 @@ class Finding(Exception):
     op_index: int = -1
     trace: dict[str, Any] | None = None
     related: list[str] = field(default_factory=list)
+    violations: list[tuple[str, str]] = field(default_factory=list)  # (rule, message) each
+    # raised after a muted finding in the same example: its position may already be a
+    # consequence of that earlier, known cause
+    tainted: bool = False
+    # The states at the failing operation, for pictures: the reference's canonical state
+    # after it (before it, for a refusal or a probe), and the engine's when it gave one.
+    expected: JSON = None
+    got: JSON = None
 
     def __str__(self) -> str:
         return f"[{', '.join(self.rules)}] {self.kind}: {self.message}"
@@ -83,7 +92,9 @@ class Lockstep:
     def __init__(self, game: Game[Any, Any], engine: Engine, profile: Profile,
                  oracles: Iterable[Oracle], *, coverage: Coverage | None = None,
                  muted: Iterable[str] = (), seed: int | None = None,
-                 on_finding: Callable[[Finding], None] | None = None) -> None:
+                 on_finding: Callable[[Finding], None] | None = None,
+                 deadline: float | None = None,
+                 on_step: Callable[[], None] | None = None) -> None:
         self.game = game
         self.engine = engine
         self.profile = profile
@@ -102,8 +113,13 @@ class Lockstep:
         self.start_spec: JSON = None
         self.ops: list[JSON] = []
         self.muted_findings: list[Finding] = []
+        self.example_muted = 0  # muted findings met in the current example
         self.on_finding = on_finding
         self.dead = False
+        # A campaign's budget is a promise: past `deadline` (time.monotonic()) the lockstep
+        # stops asking the engine anything, so the round it is in ends at once.
+        self.deadline = deadline
+        self.on_step = on_step
 
     # --- status --------------------------------------------------------------------------
     @property
@@ -112,6 +128,8 @@ class Lockstep:
 
     @property
     def live(self) -> bool:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.dead = True
         return not self.dead and self.ref is not None and self.game.current(self.ref) != TERMINAL
 
     # --- verdicts ------------------------------------------------------------------------
@@ -142,17 +160,21 @@ class Lockstep:
             self._count(rule, _guarded(hook, state, action, listed, self.profile), bad)
 
     def _fail(self, bad: list[tuple[str, str]], kind: str, fallback: str,
-              fallback_rule: str = "ENGINE-AGREES", related: Iterable[str] = ()) -> bool:
-        """Raise a finding for `bad` (or the fallback); return False if all of it is muted."""
+              fallback_rule: str = "ENGINE-AGREES", related: Iterable[str] = (), *,
+              expected: JSON = None, got: JSON = None) -> bool:
+        """Raise a finding for `bad` (or the fallback); return False if all of it is muted.
+        `expected` and `got` are the reference's and the engine's states at the failure."""
         if bad:
             rules = sorted({r for r, _ in bad})
             message = "; ".join(f"{r}: {m}" for r, m in bad)
         else:
             rules, message = [fallback_rule], fallback
         finding = Finding(rules, kind, message, len(self.ops) - 1, self.trace(),
-                          sorted(set(related)))
+                          sorted(set(related)), list(bad), tainted=self.example_muted > 0,
+                          expected=expected, got=got)
         if set(rules) <= self.muted:
             self.muted_findings.append(finding)
+            self.example_muted += 1
             return False
         if self.on_finding:
             self.on_finding(finding)
@@ -164,27 +186,31 @@ class Lockstep:
         try:
             return True, call(*args)
         except Refused as exc:
-            self._fail([], "refused", f"{what} refused: {exc}", rule)
+            self._fail([], "refused", f"{what} refused: {exc}", rule, expected=self.ref_json)
         except EngineFault as exc:
             self._fault(exc)
         return False, None
 
     def _fault(self, fault: EngineFault) -> None:
         self.dead = True  # its process is gone or unreliable: this example stops here
-        self._fail([], fault.kind, fault.message, "ENGINE-ALIVE")
+        self._fail([], fault.kind, fault.message, "ENGINE-ALIVE", expected=self.ref_json)
 
     # --- operations ----------------------------------------------------------------------
     def start(self, start: JSON) -> None:
         """Begin an example: `{"kind": "new_game"}` or `{"kind": "state", "state": ...}`."""
         self.start_spec = start
         self.ops = []
+        self.example_muted = 0
+        if self.dead or (self.deadline is not None and time.monotonic() > self.deadline):
+            self.dead = True  # out of budget (or a finding ended the round): ask nothing
+            return
         self.coverage.examples += 1
         ref0 = self.game.initial(self.profile, self.seed)
         ref0_json = self.game.observe(ref0)
         try:
             eng0 = self.engine.new_game(self.profile.id, self.seed)
         except Refused as exc:
-            self._fail([], "refused-new-game", f"new_game refused: {exc}")
+            self._fail([], "refused-new-game", f"new_game refused: {exc}", expected=ref0_json)
             eng0 = ref0_json
         except EngineFault as exc:
             self._fault(exc)
@@ -193,7 +219,7 @@ class Lockstep:
         self._state_checks(eng0, bad)
         if bad or eng0 != ref0_json:
             self._fail(bad, "divergence", "the engine's new game differs from the reference's: "
-                       + _diff(ref0_json, eng0))
+                       + _diff(ref0_json, eng0), expected=ref0_json, got=eng0)
         self.ref, self.ref_json = ref0, ref0_json
         if start.get("kind") == "state":
             self._load(start["state"])
@@ -209,7 +235,7 @@ class Lockstep:
             eng = self.engine.load_state(state)
         except Refused as exc:
             self._fail([], "refused-load", f"load_state refused a valid state: {exc}",
-                       "ENGINE-LOAD-STATE")
+                       "ENGINE-LOAD-STATE", expected=ref_json)
             return
         except EngineFault as exc:
             self._fault(exc)
@@ -217,7 +243,7 @@ class Lockstep:
         self.ref, self.ref_json = ref, ref_json
         if eng != ref_json:
             self._fail([], "divergence", "state after load_state differs: "
-                       + _diff(ref_json, eng), "ENGINE-LOAD-STATE")
+                       + _diff(ref_json, eng), "ENGINE-LOAD-STATE", expected=ref_json, got=eng)
 
     def _resync(self) -> None:
         """After a muted finding, put the engine back on the reference's state."""
@@ -236,6 +262,8 @@ class Lockstep:
             raise InvalidInput(f"action {action} is illegal for the reference: {exc}") from None
         self.ops.append({"op": "apply", "action": action})
         self.coverage.steps += 1
+        if self.on_step is not None:
+            self.on_step()
         ref_after = self.game.observe(ref_next)
         bad: list[tuple[str, str]] = []
         try:
@@ -243,7 +271,7 @@ class Lockstep:
         except Refused as exc:
             self._judge(before, action, False, bad)
             self._fail(bad, "refused-legal", f"engine refused legal action {canon(action)}: "
-                       f"{exc}", related=_event_rules(ref_events))
+                       f"{exc}", related=_event_rules(ref_events), expected=before)
             self._advance(ref_next, ref_after, resync=True)
             return list(ref_events)
         except EngineFault as exc:
@@ -271,7 +299,8 @@ class Lockstep:
                 f"events differ: reference {canon(ref_events)[:300]}, "
                 f"engine {canon(eng_events)[:300]}")
             self._fail(bad, "violation" if bad else "divergence",
-                       f"after {canon(action)}: {detail}", related=_event_rules(ref_events))
+                       f"after {canon(action)}: {detail}", related=_event_rules(ref_events),
+                       expected=ref_after, got=eng_after)
         self._advance(ref_next, ref_after, resync=diverged)
         return list(ref_events)
 
@@ -292,11 +321,11 @@ class Lockstep:
         self.ops.append({"op": "probe", "action": action})
         bad: list[tuple[str, str]] = []
         try:
-            self.engine.apply(action)
+            reply = self.engine.apply(action)
         except Refused:
             self._judge(before, action, False, bad)
             if bad:  # an oracle says the action was legal after all
-                self._fail(bad, "violation", f"refused {canon(action)}")
+                self._fail(bad, "violation", f"refused {canon(action)}", expected=before)
             self._check_unchanged(before)
             return True
         except EngineFault as exc:
@@ -304,19 +333,21 @@ class Lockstep:
             return True
         self._judge(before, action, True, bad)
         self._resync()
-        self._fail(bad, "accepted-illegal", f"engine accepted illegal action {canon(action)}")
+        self._fail(bad, "accepted-illegal", f"engine accepted illegal action {canon(action)}",
+                   expected=before, got=_state_of(reply))
         return True
 
     def _check_unchanged(self, before: JSON) -> None:
         try:
             now = self.engine.observe()
         except (Refused, EngineFault) as exc:
-            self._fail([], "fault", f"observe failed after a refusal: {exc}", "ENGINE-ALIVE")
+            self._fail([], "fault", f"observe failed after a refusal: {exc}", "ENGINE-ALIVE",
+                       expected=before)
             return
         if now != before:
             self._resync()
             self._fail([], "divergence", "a refused action changed the engine's state: "
-                       + _diff(before, now))
+                       + _diff(before, now), expected=before, got=now)
 
     def referee(self, text: str) -> None:
         """Ask both referees what a bot's raw reply amounts to."""
@@ -334,7 +365,7 @@ class Lockstep:
         if bad or got != want:
             self._fail(bad, "violation" if bad else "divergence",
                        f"bot output {text!r}: reference makes it {canon(want)}, "
-                       f"engine {canon(got)}")
+                       f"engine {canon(got)}", expected=self.ref_json)
 
     def observe(self) -> None:
         """The engine's observed state must equal the reference's."""
@@ -345,7 +376,7 @@ class Lockstep:
         if ok and now != self.ref_json:
             self._resync()
             self._fail([], "divergence", "observe differs from the reference: "
-                       + _diff(self.ref_json, now))
+                       + _diff(self.ref_json, now), expected=self.ref_json, got=now)
 
     def reload(self) -> None:
         """Save the engine's state and load it back: nothing may change."""
@@ -356,7 +387,7 @@ class Lockstep:
             again = self.engine.load_state(saved)
         except Refused as exc:
             self._fail([], "refused-load", f"the engine refused its own state: {exc}",
-                       "ENGINE-STATE-ROUNDTRIP")
+                       "ENGINE-STATE-ROUNDTRIP", expected=self.ref_json)
             self._resync()
             return
         except EngineFault as exc:
@@ -365,11 +396,11 @@ class Lockstep:
         if saved != self.ref_json:
             self._resync()
             self._fail([], "divergence", "observe differs from the reference: "
-                       + _diff(self.ref_json, saved))
+                       + _diff(self.ref_json, saved), expected=self.ref_json, got=saved)
         elif again != saved:
             self._resync()
             self._fail([], "divergence", "load_state(observe()) changed the state: "
-                       + _diff(saved, again), "ENGINE-STATE-ROUNDTRIP")
+                       + _diff(saved, again), "ENGINE-STATE-ROUNDTRIP", expected=saved, got=again)
 
     def compare_legal(self) -> None:
         """The engine's legal set (or chance outcomes) must equal the reference's."""
@@ -382,7 +413,7 @@ class Lockstep:
         bad: list[tuple[str, str]] = []
         if not isinstance(got, dict):
             self._fail([], "protocol", f"legal reply is not an object: {str(got)[:200]}",
-                       "ENGINE-ALIVE")
+                       "ENGINE-ALIVE", expected=state)
             return
         if "outcomes" in want:
             w = {canon(o["action"]): o["p"] for o in want["outcomes"]}
@@ -390,7 +421,7 @@ class Lockstep:
                 g = {canon(o["action"]): str(o["p"]) for o in got.get("outcomes") or []}
             except (KeyError, TypeError):
                 self._fail([], "protocol", "legal outcomes are not {action, p} objects",
-                           "ENGINE-ALIVE")
+                           "ENGINE-ALIVE", expected=state)
                 return
             for key in w.keys() - g.keys():
                 self._judge(state, json.loads(key), False, bad)
@@ -410,7 +441,7 @@ class Lockstep:
             same = wa == ga and got.get("to_move") == want["to_move"]
         if bad or not same:
             self._fail(bad, "violation" if bad else "divergence",
-                       "legal sets differ from the reference's")
+                       "legal sets differ from the reference's", expected=state)
 
     # --- traces --------------------------------------------------------------------------
     def trace(self) -> dict[str, Any]:
@@ -425,6 +456,11 @@ def _guarded(hook: Callable[..., Verdict], *args: Any) -> Verdict:
         return hook(*args)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         return Violation(f"cannot read the engine's state, events or action: {exc!r}")
+
+
+def _state_of(reply: Any) -> JSON:
+    """The state in an engine's apply reply (state, events), or None."""
+    return reply[0] if isinstance(reply, tuple) and len(reply) == 2 else None
 
 
 def _event_rules(events: Iterable[JSON]) -> list[str]:

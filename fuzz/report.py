@@ -1,22 +1,31 @@
-"""Certificates: a verdict per rule, as a terminal table, JSON (schema'd) and JUnit XML."""
+"""Certificates: a verdict per rule, as a terminal table, JSON (schema'd), JUnit XML and HTML
+(fuzz.report_html).
+
+Reads a finished `CampaignResult`; it must not run or change anything.
+"""
 
 from __future__ import annotations
 
 import json
-import sys
-import time
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 from xml.etree import ElementTree as ET
 
-from gamecert.fuzz.campaign import CampaignResult, Progress
-from gamecert.fuzz.lockstep import HARNESS_RULES
+from gamecert.fuzz.campaign import CampaignResult
+from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
+from gamecert.fuzz.report_html import write_html
 from gamecert.fuzz.trace import save_trace
 from gamecert.schemas import first_error
 from gamecert.spec import load_catalogue
 
-VIOLATED, PASSED, UNEXERCISED = "violated", "passed", "not exercised"
+VIOLATED, ACCEPTED, PASSED = "violated", "accepted", "passed"
+UNEXERCISED, NOT_APPLICABLE = "not exercised", "not applicable"
+
+HEADLINES = {"certified": "CERTIFIED", "certified-with-departures":
+             "CERTIFIED WITH DOCUMENTED DEPARTURES", "violations": "RULES VIOLATED",
+             "incomplete": "INCOMPLETE", "unusable": "ENGINE UNUSABLE"}
 
 
 @dataclass(frozen=True)
@@ -25,45 +34,129 @@ class RuleRow:
     title: str
     verdict: str
     exercised: int
-    findings: tuple[int, ...]
+    findings: tuple[int, ...]  # numbers of the departures charged to this rule
     harness: bool
+    dragged: tuple[int, ...] = ()  # departures that broke it as a consequence of another
 
 
 def rule_rows(result: CampaignResult) -> list[RuleRow]:
     catalogue = load_catalogue(result.game)
+    applicable = set(result.applicable)
     titles = [(r.id, r.title, False) for r in catalogue.rules]
     titles += [(rid, text, True) for rid, text in HARNESS_RULES.items()]
+    deps = list(enumerate(result.departures, 1))
     rows = []
     for rid, title, harness in titles:
-        found = tuple(i for i, f in enumerate(result.findings, 1) if rid in f.rules)
+        charged = tuple(i for i, d in deps if d.primary == rid)
+        dragged = tuple(i for i, d in deps if rid in d.also)
         exercised = result.coverage.applied.get(rid, 0)
         if harness and rid in ("ENGINE-ALIVE", "ENGINE-AGREES"):
             exercised = result.coverage.steps
-        verdict = VIOLATED if found else PASSED if exercised else UNEXERCISED
-        rows.append(RuleRow(rid, title, verdict, exercised, found, harness))
+        if any(deps[i - 1][1].accepted is None for i in charged):
+            verdict = VIOLATED
+        elif charged:
+            verdict = ACCEPTED
+        elif not harness and rid not in applicable:
+            verdict = NOT_APPLICABLE
+        elif exercised >= (1 if harness else result.min_exercised):
+            verdict = PASSED
+        else:
+            verdict = UNEXERCISED
+        rows.append(RuleRow(rid, title, verdict, exercised, charged, harness, dragged))
     return rows
 
 
 def render_table(result: CampaignResult, rows: list[RuleRow]) -> str:
     width = max(len(r.rule) for r in rows)
-    mark = {VIOLATED: "FAIL", PASSED: "pass", UNEXERCISED: "----"}
+    mark = {VIOLATED: "FAIL", ACCEPTED: "known", PASSED: "pass", UNEXERCISED: "----",
+            NOT_APPLICABLE: "n/a"}
     lines = [f"{'rule':<{width}}  verdict  exercised  title", "-" * (width + 48)]
     for r in rows:
         title = r.title if len(r.title) <= 52 else r.title[:49] + "..."
         extra = f"  findings {', '.join(map(str, r.findings))}" if r.findings else ""
+        if r.dragged:
+            extra += f"  (also broken by {', '.join(map(str, r.dragged))})"
         lines.append(f"{r.rule:<{width}}  {mark[r.verdict]:<7}  {r.exercised:>9}  {title}{extra}")
+    return "\n".join(lines)
+
+
+def render_findings(result: CampaignResult) -> str:
+    """One paragraph per departure: its rule, what broke, how often, what it follows."""
+    out = []
+    for i, d in enumerate(result.departures, 1):
+        seen = f", seen {d.count} times" if d.count > 1 else ""
+        head = (f"finding {i} [{d.primary}] {d.finding.kind} ({d.ops} operations{seen}; "
+                f"cause {d.id})")
+        lines = [head, f"  {d.message}"]
+        if d.also:
+            lines.append(f"  also broke, as a consequence: {', '.join(d.also)}")
+        if d.reading is not None:
+            lines.append(f"  reading: the engine {d.reading.text()}")
+        if d.accepted is not None:
+            lines.append(f"  accepted by the baseline: {d.accepted}")
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
+def fingerprint_rows(result: CampaignResult) -> list[dict[str, Any]]:
+    """For every rule with variants: the reading the engine was seen to follow, how often."""
+    catalogue = load_catalogue(result.game)
+    rows: list[dict[str, Any]] = []
+    for rule in catalogue.rules:
+        if rule.interpretation is None:
+            continue
+        chosen = result.profile.variant(rule.id)
+        seen: dict[str | None, int] = {}
+        for d in result.departures:
+            if d.reading is not None and d.reading.rule == rule.id:
+                seen[d.reading.variant] = seen.get(d.reading.variant, 0) + d.count
+        departed = any(rule.id == d.primary for d in result.departures)
+        checks = result.coverage.applied.get(rule.id, 0)
+        for variant, count in seen.items():
+            rows.append({"rule": rule.id, "reading": variant, "count": count,
+                         "evidence": "departures"})
+        if not seen and not departed and checks:
+            rows.append({"rule": rule.id, "reading": chosen, "count": checks,
+                         "evidence": "checks"})
+        if not seen and not checks and not departed:
+            rows.append({"rule": rule.id, "reading": None, "count": 0, "evidence": "none"})
+    return rows
+
+
+def render_fingerprint(result: CampaignResult) -> str:
+    lines = ["readings of the open rules:"]
+    for row in fingerprint_rows(result):
+        if row["evidence"] == "checks":
+            text = f"{row['reading']} (the profile's; {row['count']} checks, no departure)"
+        elif row["evidence"] == "departures":
+            what = row["reading"] or "none of the known readings"
+            text = f"{what} ({row['count']} departures)"
+        else:
+            text = "not seen (never exercised)"
+        lines.append(f"  {row['rule']}: {text}")
     return "\n".join(lines)
 
 
 def summary(result: CampaignResult, rows: list[RuleRow]) -> str:
     game_rows = [r for r in rows if not r.harness]
-    n = {v: sum(1 for r in game_rows if r.verdict == v) for v in (PASSED, VIOLATED, UNEXERCISED)}
+    n = {v: sum(1 for r in game_rows if r.verdict == v)
+         for v in (PASSED, VIOLATED, ACCEPTED, UNEXERCISED, NOT_APPLICABLE)}
     c = result.coverage
-    head = {"certified": "CERTIFIED", "violations": "RULES VIOLATED",
-            "unusable": "ENGINE UNUSABLE"}[result.status]
-    return (f"{head}: {n[PASSED]} rules passed, {n[VIOLATED]} violated, {n[UNEXERCISED]} not "
-            f"exercised; {len(result.findings)} findings; {result.rounds} rounds, "
-            f"{c.examples} examples, {c.steps} steps in {result.duration:.1f} s")
+    head = HEADLINES[result.status]
+    if result.status == "unusable":
+        return f"{head}: {result.unusable}"
+    known = f", {n[ACCEPTED]} with accepted departures" if n[ACCEPTED] else ""
+    repeats = sum(d.count for d in result.departures)
+    text = (f"{head}: {n[PASSED]} rules passed, {n[VIOLATED]} violated{known}, "
+            f"{n[UNEXERCISED]} not exercised, {n[NOT_APPLICABLE]} not applicable; "
+            f"{len(result.departures)} findings ({repeats} failures counted); {result.rounds} "
+            f"rounds, {c.examples} examples, {c.steps} steps in {result.duration:.1f} s")
+    if result.status == "incomplete":
+        missing = result.unexercised
+        why = ("no step was executed" if c.steps == 0 else
+               f"exercised fewer than {result.min_exercised} times: {', '.join(missing)}")
+        text += f"\nnot certified: {why}"
+    return text
 
 
 def report_document(result: CampaignResult, rows: list[RuleRow],
@@ -72,48 +165,90 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
     return {
         "format": "gamecert-report/1",
         "game": result.game, "profile": result.profile.id, "engine": result.engine,
+        "gamecert_version": gamecert_version(),
         "seed": result.seed, "rounds": result.rounds, "budget_s": result.budget,
+        "shrink_allowance_s": result.shrink_allowance,
         "duration_s": round(result.duration, 3), "status": result.status,
-        "unusable": result.unusable,
+        "interrupted": result.interrupted,
+        "unusable": result.unusable, "min_exercised": result.min_exercised,
+        "baseline": result.baseline.path if result.baseline else None,
         "totals": {"examples": c.examples, "steps": c.steps},
         "rules": [{"id": r.rule, "title": r.title, "verdict": r.verdict,
                    "exercised": r.exercised, "findings": list(r.findings),
-                   "harness_check": r.harness} for r in rows],
-        "findings": [{"number": i, "rules": f.rules, "kind": f.kind, "message": f.message,
-                      "ops": len(f.trace["ops"]) if f.trace else 0, "trace": t}
-                     for i, (f, t) in enumerate(zip(result.findings, traces, strict=True), 1)],
+                   "dragged": list(r.dragged), "harness_check": r.harness} for r in rows],
+        "fingerprint": fingerprint_rows(result),
+        "findings": [{"number": i, "id": d.id, "primary": d.primary, "also": d.also,
+                      "rules": d.finding.rules, "kind": d.finding.kind, "message": d.message,
+                      "count": d.count, "signature": d.signature,
+                      "reading": None if d.reading is None else
+                      {"rule": d.reading.rule, "variant": d.reading.variant},
+                      "accepted": d.accepted,
+                      "ops": d.ops, "trace": t, **_picture(d.finding)}
+                     for i, (d, t) in enumerate(zip(result.departures, traces, strict=True), 1)],
         "replay": f"gamecert certify {result.game} --profile {result.profile.id} "
                   f"--seed {result.seed} --rounds {result.rounds}",
     }
 
 
+def _picture(finding: Finding) -> dict[str, Any]:
+    """The states at the failing operation, where the lockstep had them."""
+    if finding.expected is None:
+        return {}
+    # an in-process engine may hand back values JSON cannot hold: keep their text
+    return {"picture": json.loads(json.dumps(
+        {"op": finding.op_index, "reference": finding.expected, "engine": finding.got},
+        default=repr))}
+
+
 def junit_xml(result: CampaignResult, rows: list[RuleRow]) -> str:
     suite = ET.Element("testsuite", name=f"gamecert {result.game} ({result.profile.id})",
-                       tests=str(len(rows)),
-                       failures=str(sum(r.verdict == VIOLATED for r in rows)),
-                       skipped=str(sum(r.verdict == UNEXERCISED for r in rows)),
+                       tests=str(len(rows) + (1 if result.unusable else 0)),
+                       failures=str(sum(r.verdict == VIOLATED for r in rows)
+                                    + (1 if result.unusable else 0)),
+                       skipped=str(sum(r.verdict in (UNEXERCISED, NOT_APPLICABLE)
+                                       for r in rows)),
                        time=f"{result.duration:.3f}")
+    if result.unusable:  # a CI job must see why nothing ran
+        case = ET.SubElement(suite, "testcase", classname=f"gamecert.{result.game}",
+                             name="engine start-up")
+        fail = ET.SubElement(case, "failure", message=result.unusable[:300])
+        fail.text = result.unusable
     for r in rows:
         case = ET.SubElement(suite, "testcase", classname=f"gamecert.{result.game}", name=r.rule)
         if r.verdict == VIOLATED:
-            msgs = [result.findings[i - 1].message for i in r.findings]
+            msgs = [result.departures[i - 1].message for i in r.findings]
             fail = ET.SubElement(case, "failure", message=msgs[0][:300])
             fail.text = "\n".join(msgs)
         elif r.verdict == UNEXERCISED:
             ET.SubElement(case, "skipped", message="no applicable case was reached")
+        elif r.verdict == NOT_APPLICABLE:
+            ET.SubElement(case, "skipped", message="not applicable under this profile")
+        elif r.verdict == ACCEPTED:
+            out = ET.SubElement(case, "system-out")
+            out.text = "accepted departure: " + "; ".join(
+                str(result.departures[i - 1].accepted) for i in r.findings)
     return ET.tostring(suite, encoding="unicode")
 
 
+def write_atomic(path: Path, text: str) -> None:
+    """Write a whole file or nothing: a killed run never leaves half a report."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, "utf-8")
+    tmp.replace(path)
+
+
 def write_report(result: CampaignResult, directory: Path) -> Path:
-    """report.json, report.xml and one trace file per finding; returns report.json's path."""
+    """report.json, report.xml, report.html and one trace file per finding; returns
+    report.json's path. Written whatever the outcome, an unusable engine included."""
     directory.mkdir(parents=True, exist_ok=True)
     traces: list[str | None] = []
-    for i, finding in enumerate(result.findings, 1):
-        if finding.trace is None:
+    for i, dep in enumerate(result.departures, 1):
+        if dep.finding.trace is None:
             traces.append(None)
             continue
-        name = f"traces/{i:02d}-{finding.rules[0].lower()}.json"
-        save_trace(finding, directory / name)
+        name = f"traces/{i:02d}-{dep.primary.lower()}.json"
+        save_trace(dep.finding, directory / name)
         traces.append(name)
     rows = rule_rows(result)
     doc = report_document(result, rows, traces)
@@ -121,34 +256,14 @@ def write_report(result: CampaignResult, directory: Path) -> Path:
     if problem:  # our own bug; say so rather than write a report that lies about its shape
         raise RuntimeError(f"report does not match schemas/report.schema.json: {problem}")
     path = directory / "report.json"
-    path.write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
-    (directory / "report.xml").write_text(junit_xml(result, rows) + "\n", "utf-8")
+    write_atomic(path, json.dumps(doc, indent=1) + "\n")
+    write_atomic(directory / "report.xml", junit_xml(result, rows) + "\n")
+    write_html(doc, directory)
     return path
 
 
-class ProgressBar:
-    """A one-line bar on a terminal; an occasional plain line in a log."""
-
-    def __init__(self, stream: IO[str] | None = None, every: float = 5.0) -> None:
-        self.stream = stream or sys.stderr
-        self.tty = self.stream.isatty()
-        self.every = every
-        self.last = 0.0
-
-    def __call__(self, p: Progress) -> None:
-        text = (f"{p.elapsed:6.1f} s  rounds {p.rounds}  examples {p.examples}  "
-                f"steps {p.steps}  findings {p.findings}")
-        if self.tty:
-            done = min(1.0, p.elapsed / p.budget) if p.budget else 0.0
-            bar = "#" * int(done * 24)
-            self.stream.write(f"\r[{bar:<24}] {text}")
-            self.stream.flush()
-        elif time.monotonic() - self.last >= self.every:
-            self.last = time.monotonic()
-            self.stream.write(f"progress: {text}\n")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
+def gamecert_version() -> str:
+    try:
+        return version("gamecert")
+    except PackageNotFoundError:
+        return "0+unknown"

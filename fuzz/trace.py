@@ -16,7 +16,7 @@ from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
 from gamecert.schemas import first_error, read_json_file
-from gamecert.spec import CatalogueError, load_catalogue
+from gamecert.spec import CatalogueError, Profile, load_catalogue
 
 JSON = Any
 
@@ -34,7 +34,9 @@ def trace_document(finding: Finding) -> dict[str, Any]:
 
 def save_trace(finding: Finding, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(trace_document(finding), indent=1) + "\n", "utf-8")
+    tmp = path.with_name(f".{path.name}.tmp")  # whole or nothing, even if the run is killed
+    tmp.write_text(json.dumps(trace_document(finding), indent=1) + "\n", "utf-8")
+    tmp.replace(path)
 
 
 def load_trace(path: str | Path) -> dict[str, Any]:
@@ -57,12 +59,13 @@ class ReplayResult:
 
 
 def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
-           muted: frozenset[str] = frozenset()) -> ReplayResult:
+           muted: frozenset[str] = frozenset(), profile: Profile | None = None) -> ReplayResult:
     """Run a trace on `engine` beside the reference; the first finding stops it (findings on
-    `muted` rules are passed over)."""
+    `muted` rules are passed over). `profile` overrides the trace's own for the reference
+    and the oracles (a variant reading), not for the engine."""
     game = doc["game"]
     try:
-        profile = load_catalogue(game).profile(doc["profile"])
+        profile = profile or load_catalogue(game).profile(doc["profile"])
         oracles = oracles_for(game)
         ref = reference_game(game)
     except (CatalogueError, KeyError) as exc:

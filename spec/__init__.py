@@ -1,8 +1,9 @@
 """Rule catalogues: each game's rules as data, with ids, sources, parameters and variants.
 
 A catalogue is `spec/<game>.json`, validated by `schemas/catalogue.schema.json` and then by
-the cross-reference checks below. Engines read their parameters from a `Profile`, so a rule
-change is a data change.
+the cross-reference checks below. Every rule cites a public document by id and section
+(docs/sources.md lists them); nothing here reads a file outside the package. Engines read
+their parameters from a `Profile`, so a rule change is a data change.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Rule:
     source_section: str
     parameters: dict[str, ParamValue] = field(default_factory=dict)
     interpretation: Interpretation | None = None
+    checked_by: str = "certify"
+    """Which command checks the rule: "certify" (engines) or "bot-check" (bots only)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +57,8 @@ class Profile:
     title: str
     variants: dict[str, str]
     parameters: dict[str, dict[str, ParamValue]]
+    off: frozenset[str] = frozenset()
+    """Rules this profile switches off (a later stage's rules in an earlier stage)."""
 
     def param(self, rule_id: str, name: str) -> Any:
         return self.parameters[rule_id][name]
@@ -82,6 +87,14 @@ class Catalogue:
     @property
     def rule_ids(self) -> list[str]:
         return [r.id for r in self.rules]
+
+    def citation(self, rule: Rule) -> str:
+        """Where `rule` comes from, for a reader: the public document, its section, and the
+        address where the public can get it."""
+        src = self.sources[rule.source_doc]
+        where = src.get("url") or src["available"]
+        return (f"{src['competition']}, {src['edition']}: {src['title']}; "
+                f"section {rule.source_section!r} ({where})")
 
     def profile(self, profile_id: str | None = None) -> Profile:
         pid = profile_id or self.default_profile
@@ -136,7 +149,8 @@ def parse_catalogue(text: str, path: str) -> Catalogue:
         param_checks[raw["id"]] = checks
         rules.append(Rule(raw["id"], raw["title"], raw["group"], raw["text"],
                           raw["source"]["doc"], raw["source"]["section"],
-                          dict(raw.get("parameters", {})), interp))
+                          dict(raw.get("parameters", {})), interp,
+                          raw.get("checked_by", "certify")))
 
     by_id = {r.id: r for r in rules}
     profiles: dict[str, Profile] = {}
@@ -166,7 +180,11 @@ def parse_catalogue(text: str, path: str) -> Catalogue:
                 )
             _check_param(f"{where}.parameters.{key}", param_checks[rid].get(name), value)
             params[rid][name] = value
-        profiles[raw["id"]] = Profile(doc["game"], raw["id"], raw["title"], variants, params)
+        off = frozenset(raw.get("rules_off", []))
+        for rid in sorted(off - by_id.keys()):
+            raise CatalogueError(f"{where}.rules_off: no rule {rid!r}")
+        profiles[raw["id"]] = Profile(doc["game"], raw["id"], raw["title"], variants, params,
+                                      off)
 
     if doc["default_profile"] not in profiles:
         raise CatalogueError(f"{path}: at default_profile: no profile {doc['default_profile']!r}")

@@ -35,7 +35,8 @@ GAME = BotWars()  # the reference's helpers (botlets, free pairs, random lists);
 SEEDS = st.integers(0, 2**32 - 1)
 
 # Replies a bot may send that are not a JSON list of {from, to} integer objects (all
-# BOTWARS-FORMAT-DQ); includes every reply of tests/botwars/play.py's GARBAGE.
+# BOTWARS-FORMAT-DQ under integer-literal; under integer-value the whole numbers written 22.0
+# and 2e1 are squares); includes every reply of tests/botwars/play.py's GARBAGE.
 GARBAGE: tuple[str, ...] = (
     "", "nope", '{"from": 1, "to": 2}', "[1, 2]", '[{"from": 1}]', '[{"from": true, "to": 2}]',
     '[{"from": 1.5, "to": 2}]', '[{"from": "3", "to": 2}]', "[[21, 22]]",
@@ -45,8 +46,9 @@ GARBAGE: tuple[str, ...] = (
     "\x00", "[" * 3000 + "]" * 3000,
 )
 
-# The seed's four battle pictures (shared/seeds/002, "Battle examples"): the field after the
-# moves, and the same field after the battles ('x' marks a botlet that died).
+# The four battle pictures of the rules text (spec/botwars.json, source seed-002, "Battle
+# examples"): the field after the moves, and the same field after the battles ('x' marks a
+# botlet that died).
 PICTURES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ((".....", ".12..", "....."), (".....", ".xx..", ".....")),
     ((".....", ".121.", "....."), (".....", ".1x1.", ".....")),
@@ -175,6 +177,12 @@ def layout(cfg: BotWarsConfig, rng: random.Random) -> bytearray:
     if rand() < 0.2:  # an own botlet on its spawn: no room to spawn (BOTWARS-SPAWN)
         side = rng.choice((1, 2))
         _place(grid, cfg, cfg.spawns[side], BOT[side], spawn_ok=True)
+    # energy on a spawn point, where BOTWARS-ENERGY-SQUARES lets it be (the draw only under
+    # that reading, so the other profiles' layouts stay as they were)
+    if cfg.energy_on_spawn and rand() < 0.3:
+        side = rng.choice((1, 2))
+        if _place(grid, cfg, cfg.spawns[side], ENERGY, spawn_ok=True):
+            _place(grid, cfg, cfg.spawns[3 - side], ENERGY, spawn_ok=True)
     return grid
 
 

@@ -29,6 +29,8 @@ ORACLES: list[Oracle] = [
     Oracle("BOTWARS-ENERGY-CONTESTED", check=energy.contested_check),
     Oracle("BOTWARS-ENERGY-SPAWN", check=energy.energy_spawn_check,
            judge=energy.energy_spawn_judge),
+    Oracle("BOTWARS-ENERGY-SQUARES", check=energy.energy_squares_check,
+           judge=energy.energy_squares_judge),
     Oracle("BOTWARS-FORMAT-DQ", check=game.format_check, judge=game.format_judge,
            referee=game.format_referee),
     Oracle("BOTWARS-TIME-LIMIT", check=game.time_limit_check),

@@ -36,14 +36,28 @@ def battle_check(t: Transition, profile: Profile) -> Verdict:
         if e["enemies"] != want[sq] or e["enemyCount"] != len(want[sq]):
             problems.append(f"the botlet on {sq} faced {want[sq]}, the engine says "
                             f"{e['enemies']} ({e['enemyCount']})")
-        if t.after["grid"][sq] != m.DEAD[side]:
+        if t.after["grid"][sq] != m.DEAD[side] and sq not in _covered(t, r):
             problems.append(f"the botlet that died on {sq} is not marked dead after the turn")
     return Violation("; ".join(problems)) if problems else OK
 
 
+def _covered(t: Transition, r: m.Readings) -> set[int]:
+    """Squares whose marker a new botlet or energy may cover in this transition (the empty
+    reading of BOTWARS-DEAD-MARKERS; whether it should is BOTWARS-SPAWN's and
+    BOTWARS-ENERGY-SPAWN's to judge)."""
+    if not r.markers_empty:
+        return set()
+    out = {e["at"] for e in m.events_of(t.events, "spawned")}
+    at = t.action.get("at") if t.action.get("type") == "energy" else None
+    if isinstance(at, list):
+        out |= {sq for sq in at if isinstance(sq, int)}
+    return out
+
+
 def markers_check(t: Transition, profile: Profile) -> Verdict:
     """On a resolution the markers are exactly this turn's dead (last turn's are cleared);
-    any other transition leaves them alone."""
+    any other transition leaves them alone. Under the empty reading a marker may be covered
+    by a botlet spawned on it or energy placed on it, and then shows no more."""
     r = m.readings(profile)
     before, after = t.before["grid"], t.after["grid"]
     deaths = m.events_of(t.events, "died")
@@ -51,12 +65,14 @@ def markers_check(t: Transition, profile: Profile) -> Verdict:
     new = {i: c for i, c in enumerate(after) if c in "xX"}
     if not old and not new and not deaths:
         return NA
+    covered = _covered(t, r)
     if not m.is_resolution(t.before, t.action, r):
-        same = {i: before[i] for i in old}
+        same = {i: before[i] for i in old if i not in covered or after[i] in "xX"}
         if new != same:
             return Violation("dead markers changed outside the carrying out of a turn")
         return OK
-    want = {e["at"]: m.DEAD[m.SIDE[e["player"]]] for e in deaths}
+    want = {sq: c for sq, c in m.death_marks(deaths).items()
+            if sq not in covered or after[sq] in "xX"}
     if new != want:
         return Violation(f"dead markers after the turn are {sorted(new.items())}, this turn's "
                          f"dead are {sorted(want.items())}")

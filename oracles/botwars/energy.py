@@ -1,4 +1,8 @@
-"""Oracles for energy: BOTWARS-ENERGY-COLLECT, -CONTESTED, -SPAWN."""
+"""Oracles for energy: BOTWARS-ENERGY-COLLECT, -CONTESTED, -SPAWN, -SQUARES.
+
+A placement that puts energy on a spawn point, or that leaves energy out while only a pair
+with a spawn point is free, is BOTWARS-ENERGY-SQUARES's to judge; every other placement is
+BOTWARS-ENERGY-SPAWN's."""
 
 from __future__ import annotations
 
@@ -102,14 +106,31 @@ def energy_spawn_check(t: Transition, profile: Profile) -> Verdict:
     return OK
 
 
-def _free(r: m.Readings, grid: str, sq: int) -> bool:
-    return grid[sq] == "." and sq not in r.spawn.values()
+def _pairs(r: m.Readings, grid: str) -> list[int]:
+    """The smaller squares s of the mirror pairs {s, size - 1 - s} free for energy."""
+    return [s for s in range(r.size // 2)
+            if r.energy_free(grid, s) and r.energy_free(grid, r.size - 1 - s)]
+
+
+def _on_spawn(r: m.Readings, s: int) -> bool:
+    return r.touches_spawn(s) or r.touches_spawn(r.size - 1 - s)
+
+
+def _squares_question(r: m.Readings, grid: str, at: object) -> bool:
+    """Is this placement (or none) a matter of BOTWARS-ENERGY-SQUARES: energy on a spawn
+    point, or none placed while the only free pairs hold a spawn point?"""
+    if isinstance(at, list) and len(at) == 2 and all(isinstance(v, int) for v in at):
+        return _on_spawn(r, min(at))
+    pairs = _pairs(r, grid)
+    return at is None and bool(pairs) and all(_on_spawn(r, s) for s in pairs)
 
 
 def _placement(t: Transition, r: m.Readings) -> Verdict:
     b, a = t.before["grid"], t.after["grid"]
     at = t.action.get("at")
-    pairs = [s for s in range(r.size // 2) if _free(r, b, s) and _free(r, b, r.size - 1 - s)]
+    if _squares_question(r, b, at):
+        return NA
+    pairs = [s for s in _pairs(r, b) if not _on_spawn(r, s)]
     if at is None:
         if pairs:
             return Violation(f"{len(pairs)} free mirror pairs exist, yet no energy was placed")
@@ -134,8 +155,10 @@ def energy_spawn_judge(state: object, action: object, accepted: bool,
         return NA
     r = m.readings(profile)
     grid = state["grid"]
-    pairs = [s for s in range(r.size // 2) if _free(r, grid, s) and _free(r, grid, r.size - 1 - s)]
     at = action.get("at")
+    if _squares_question(r, grid, at):
+        return NA
+    pairs = _pairs(r, grid)
     if at is None:
         ok = not pairs
     else:
@@ -144,3 +167,65 @@ def energy_spawn_judge(state: object, action: object, accepted: bool,
     if ok == accepted:
         return OK
     return Violation(f"energy outcome {at} should be {'accepted' if ok else 'refused'}")
+
+
+# --- BOTWARS-ENERGY-SQUARES ----------------------------------------------------------------
+def _spawn_pair(r: m.Readings, grid: str) -> list[int]:
+    """The mirror pairs holding a spawn point whose two squares are empty: where the
+    question of this rule arises."""
+    return [s for s in {min(sq, r.size - 1 - sq) for sq in r.spawn.values()}
+            if r.vacant(grid[s]) and r.vacant(grid[r.size - 1 - s])]
+
+
+def energy_squares_check(t: Transition, profile: Profile) -> Verdict:
+    """A placement made while a pair with a spawn point is empty: on that pair only under
+    any-empty (and then exactly there); none placed only when no pair is free."""
+    if t.before["phase"] != "energy" or t.action.get("type") != "energy":
+        return NA
+    r = m.readings(profile)
+    b, a = t.before["grid"], t.after["grid"]
+    at = t.action.get("at")
+    if not _spawn_pair(r, b) and not _squares_question(r, b, at):
+        return NA
+    if at is None:
+        if _squares_question(r, b, at):
+            return Violation("a pair holding a spawn point is free for energy (any-empty), "
+                             "yet no energy was placed")
+        return OK
+    s = min(at)
+    if not _on_spawn(r, s):
+        return OK  # placed elsewhere: BOTWARS-ENERGY-SPAWN judges the pair itself
+    if not r.energy_on_spawn:
+        return Violation(f"energy placed on {at}, a spawn point (not-on-spawn)")
+    if s not in _pairs(r, b) or max(at) != r.size - 1 - s:
+        return Violation(f"energy placed on {at}, not an empty mirror pair")
+    want = list(b)
+    want[s] = want[r.size - 1 - s] = "*"
+    if a != "".join(want):
+        return Violation(f"placing energy on {at} changed other squares")
+    return OK
+
+
+def energy_squares_judge(state: object, action: object, accepted: bool,
+                         profile: Profile) -> Verdict:
+    """An energy outcome on a spawn point is accepted exactly under any-empty (when its
+    squares are empty); no energy, while only such a pair is free, exactly under
+    not-on-spawn."""
+    if not (isinstance(state, dict) and isinstance(action, dict) and m.well_formed(action)):
+        return NA
+    if state.get("phase") != "energy" or action.get("type") != "energy":
+        return NA
+    r = m.readings(profile)
+    grid = state["grid"]
+    at = action.get("at")
+    if not _squares_question(r, grid, at):
+        return NA
+    if at is None:
+        ok = False  # only spawn pairs are free, and they are free only under any-empty
+    else:
+        s = min(at)
+        ok = s in _pairs(r, grid) and max(at) == r.size - 1 - s
+    if ok == accepted:
+        return OK
+    return Violation(f"energy outcome {at} should be {'accepted' if ok else 'refused'} "
+                     f"({'any-empty' if r.energy_on_spawn else 'not-on-spawn'})")

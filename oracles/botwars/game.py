@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
@@ -238,10 +239,18 @@ def format_check(t: Transition, profile: Profile) -> Verdict:
     return _disqualified_ok(t, "BOTWARS-FORMAT-DQ")
 
 
-def parse_reply(text: str) -> list[tuple[int, int]] | None:
-    """BOTWARS-FORMAT-DQ restated: the moves of a reply, or None for a bad format."""
+def _by_value(literal: str) -> object:
+    """A number with a fraction or an exponent read by its value, as JavaScript reads JSON
+    (the nearest double): an integer when that value is whole (integer-value)."""
+    value = float(literal)
+    return int(value) if math.isfinite(value) and value.is_integer() else value
+
+
+def parse_reply(text: str, by_value: bool = False) -> list[tuple[int, int]] | None:
+    """BOTWARS-FORMAT-DQ restated: the moves of a reply, or None for a bad format. Numbers
+    are integers only when written so (integer-literal), or by their value (integer-value)."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_float=_by_value if by_value else float)
     except (ValueError, RecursionError):
         return None
     if type(data) is not list:
@@ -260,7 +269,7 @@ def parse_reply(text: str) -> list[tuple[int, int]] | None:
 def format_referee(state: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
     if not isinstance(state, dict) or state.get("phase") not in ("p1", "p2"):
         return NA
-    moves = parse_reply(text)
+    moves = parse_reply(text, m.readings(profile).number_values)
     if moves is None:
         if action != {"type": "bad-format"}:
             return Violation(f"reply {text[:60]!r} is not a JSON list of {{from, to}} integer "

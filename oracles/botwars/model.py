@@ -34,12 +34,15 @@ class Readings:
     spawn: dict[int, int]
     initial_energy: int
     on_field_at_start: bool
+    twice_all: bool  # BOTWARS-MOVE = all-invalid
     stay_ok: bool
     follow_own: bool
     swap_ok: bool
     first_wins: bool
+    crowd_dies: bool  # BOTWARS-MOVE-SAME-TARGET = die-there
     gather: bool
     collide_kills: bool
+    collide_there: bool  # BOTWARS-MOVE-COLLIDE = die-there
     lose_turn: bool
     every_fight: bool
     cost: int
@@ -51,6 +54,9 @@ class Readings:
     timeout_dq: bool
     max_turns: int
     tie_by_energy: bool
+    energy_on_spawn: bool  # BOTWARS-ENERGY-SQUARES = any-empty
+    markers_empty: bool  # BOTWARS-DEAD-MARKERS = empty
+    number_values: bool  # BOTWARS-FORMAT-DQ = integer-value
 
     @property
     def size(self) -> int:
@@ -61,6 +67,20 @@ class Readings:
 
     def adjacent(self, square: int, diagonal: bool = False) -> frozenset[int]:
         return _adjacent(self.rows, self.cols, self.wrap, diagonal, square)
+
+    def touches_spawn(self, square: int) -> bool:
+        return square in self.spawn.values()
+
+    def energy_free(self, grid: str, square: int) -> bool:
+        """May energy be placed on `square` (BOTWARS-ENERGY-SPAWN: empty, see `vacant`;
+        -SQUARES: a spawn point only under any-empty)?"""
+        return self.vacant(grid[square]) and (self.energy_on_spawn
+                                              or not self.touches_spawn(square))
+
+    def vacant(self, char: str) -> bool:
+        """Empty for spawning and energy placement: '.', or a dead marker when
+        BOTWARS-DEAD-MARKERS reads markers as empty squares."""
+        return char == "." or (self.markers_empty and char in "xX")
 
     def energy_due(self, turns: int) -> bool:
         if turns < 1:
@@ -93,12 +113,15 @@ def readings(profile: Profile) -> Readings:
         spawn={1: p("BOTWARS-SPAWN-POINTS", "p1_spawn"), 2: p("BOTWARS-SPAWN-POINTS", "p2_spawn")},
         initial_energy=p("BOTWARS-FIRST-BOTLETS", "initial_energy"),
         on_field_at_start=v("BOTWARS-FIRST-BOTLETS") == "on-field-at-start",
+        twice_all=v("BOTWARS-MOVE") == "all-invalid",
         stay_ok=v("BOTWARS-MOVE-STAY") == "no-op",
         follow_own=v("BOTWARS-MOVE-OCCUPIED") == "follow-own",
         swap_ok=v("BOTWARS-MOVE-SWAP") == "allowed",
         first_wins=v("BOTWARS-MOVE-SAME-TARGET") == "first-wins",
+        crowd_dies=v("BOTWARS-MOVE-SAME-TARGET") == "die-there",
         gather=v("BOTWARS-MOVE-ENERGY") == "gather",
         collide_kills=v("BOTWARS-MOVE-COLLIDE") == "both-die",
+        collide_there=v("BOTWARS-MOVE-COLLIDE") == "die-there",
         lose_turn=v("BOTWARS-MOVE-INVALID") == "lose-turn",
         every_fight=v("BOTWARS-BATTLE") == "lose-every-fight",
         cost=p("BOTWARS-SPAWN", "cost"), spend_anyway=v("BOTWARS-SPAWN") == "spend-anyway",
@@ -109,6 +132,9 @@ def readings(profile: Profile) -> Readings:
         timeout_dq=v("BOTWARS-TIME-LIMIT") == "disqualify",
         max_turns=p("BOTWARS-END-TURNLIMIT", "max_turns"),
         tie_by_energy=v("BOTWARS-WINNER") == "energy-tiebreak",
+        energy_on_spawn=v("BOTWARS-ENERGY-SQUARES") == "any-empty",
+        markers_empty=v("BOTWARS-DEAD-MARKERS") == "empty",
+        number_values=v("BOTWARS-FORMAT-DQ") == "integer-value",
     )
 
 
@@ -183,12 +209,13 @@ def _judge_list(r: Readings, grid: str, side: int,
         if there == foe or (there == own and not r.follow_own):
             b.add("BOTWARS-MOVE-OCCUPIED")
     j.stage = [0 if b else -1 for b in j.broken]
-    # a botlet named twice
+    # a botlet named twice: the later entries (first-counts), or all of them (all-invalid)
     named: set[int] = set()
+    names = [f for i, (f, _) in enumerate(moves) if not j.broken[i]]
     for i, (f, _) in enumerate(moves):
         if j.broken[i]:
             continue
-        if f in named:
+        if f in named or (r.twice_all and names.count(f) > 1):
             j.broken[i].add("BOTWARS-MOVE")
         named.add(f)
     for i, (f, t) in enumerate(moves):
@@ -201,7 +228,7 @@ def _judge_list(r: Readings, grid: str, side: int,
         if not j.broken[i] and i not in j.stays:
             by_target.setdefault(t, []).append(i)
     for group in by_target.values():
-        if len(group) > 1:
+        if len(group) > 1 and not r.crowd_dies:  # die-there: they stand, and die in step 1
             for i in (group[1:] if r.first_wins else group):
                 j.broken[i].add("BOTWARS-MOVE-SAME-TARGET")
     _mark_stage(j, 2)
@@ -329,10 +356,20 @@ def after_moves(before: JSON, events: list[JSON]) -> list[str]:
         g[e["from"]] = "."
     for e in moved:
         g[e["to"]] = LIVE[SIDE[e["player"]]]
-    for e in events:
-        if e["type"] == "died" and e["rule"] == "BOTWARS-MOVE-COLLIDE":
-            g[e["at"]] = DEAD[SIDE[e["player"]]]
+    step1 = [e for e in events if e["type"] == "died"
+             and e["rule"] in ("BOTWARS-MOVE-COLLIDE", "BOTWARS-MOVE-SAME-TARGET")]
+    for sq, char in death_marks(step1).items():
+        g[sq] = char
     return g
+
+
+def death_marks(deaths: list[JSON]) -> dict[int, str]:
+    """The dead marker each square shows for these deaths: the bot's own, or 'x' where
+    botlets of both bots died on one square (BOTWARS-MOVE-COLLIDE = die-there)."""
+    sides: dict[int, set[int]] = {}
+    for e in deaths:
+        sides.setdefault(e["at"], set()).add(SIDE[e["player"]])
+    return {sq: DEAD[next(iter(s))] if len(s) == 1 else DEAD[1] for sq, s in sides.items()}
 
 
 def after_battles(before: JSON, events: list[JSON]) -> list[str]:

@@ -226,9 +226,52 @@ def same_target_check(t: Transition, profile: Profile) -> Verdict:
     def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
         if rule in j.broken[i]:
             return True
+        if r.crowd_dies:  # every move of a crowd stands: each is this rule's concern
+            return not j.broken[i] and i not in j.stays and any(
+                k != i and j.moves[k][1] == j.moves[i][1] and not j.broken[k]
+                and k not in j.stays for k in range(len(j.moves)))
         return not j.broken[i] and any(k != i and j.moves[k][1] == j.moves[i][1]
                                        and rule in j.broken[k] for k in range(len(j.moves)))
-    return _entries_checked(t, profile, rule, concerns)
+    return combine(_entries_checked(t, profile, rule, concerns), _crowds_on_field(t, profile))
+
+
+def _entering(t: Transition) -> dict[str, list[tuple[int, int]]]:
+    """On a resolution: each bot's moves carried out into step 1 (p1's pending list, p2's
+    moves as the engine reports them)."""
+    return {"p1": [(x["from"], x["to"]) for x in t.before["pending"]],
+            "p2": m.engine_carried(t.before, t.after, t.events, "p2") or []}
+
+
+def _crowds_on_field(t: Transition, profile: Profile) -> Verdict:
+    """die-there: where several botlets of one bot (and none of the other) move onto one
+    square, all of them enter it and die there; under the other readings nobody dies so."""
+    r = m.readings(profile)
+    if not m.is_resolution(t.before, t.action, r):
+        return NA
+    lists = _entering(t)
+    bounced = {(e["player"], e["from"]) for e in t.events
+               if e["type"] in ("bounced", "collided")}  # BOTWARS-MOVE-COLLIDE's to judge
+    into: dict[int, list[tuple[str, int]]] = {}
+    for p, moves in lists.items():
+        for f, to in moves:
+            into.setdefault(to, []).append((p, f))
+    want = {(p, f, to) for to, group in into.items() if len(group) > 1
+            and len({p for p, _ in group}) == 1 for p, f in group if (p, f) not in bounced}
+    got = {(e["player"], e.get("from"), e["at"]) for e in t.events
+           if e["type"] == "died" and e["rule"] == "BOTWARS-MOVE-SAME-TARGET"}
+    if not want and not got:
+        return NA
+    if not r.crowd_dies:  # a crowd that should not stand is for the entry checks to name
+        return (Violation(f"botlets died for moving onto one square: {sorted(got, key=str)}")
+                if got else NA)
+    problems = []
+    if got != want:
+        problems.append(f"botlets of one bot moving onto one square die there: "
+                        f"{sorted(want)}, the engine: {sorted(got, key=str)}")
+    moved = {(e["player"], e["from"], e["to"]) for e in m.events_of(t.events, "moved")}
+    if want - moved:
+        problems.append(f"the botlets {sorted(want - moved)} must enter the square they die on")
+    return _verdict(problems)
 
 
 def energy_check(t: Transition, profile: Profile) -> Verdict:
@@ -245,8 +288,9 @@ def _energy_on_field(t: Transition, profile: Profile) -> Verdict:
     if not m.is_resolution(t.before, t.action, r):
         return NA
     start = m.cleared(t.before["grid"])
+    crowded = {e["at"] for e in m.events_of(t.events, "died") if "from" in e}  # die-there
     want = sorted((e["player"], e["to"]) for e in m.events_of(t.events, "moved")
-                  if start[e["to"]] == "*")
+                  if start[e["to"]] == "*" and e["to"] not in crowded)
     got = sorted((e["player"], e["at"]) for e in
                  m.events_of(t.events, "energy-collected", "BOTWARS-MOVE-ENERGY"))
     if not want and not got:
@@ -264,14 +308,18 @@ def collide_check(t: Transition, profile: Profile) -> Verdict:
     r = m.readings(profile)
     if not m.is_resolution(t.before, t.action, r):
         return NA
-    lists = {"p1": [(x["from"], x["to"]) for x in t.before["pending"]],
-             "p2": m.engine_carried(t.before, t.after, t.events, "p2") or []}
-    into = {p: {to: f for f, to in lists[p]} for p in lists}
-    clash = set(into["p1"]) & set(into["p2"])
+    lists = _entering(t)
+    into: dict[int, list[tuple[str, int]]] = {}
+    for p in lists:
+        for f, to in lists[p]:
+            into.setdefault(to, []).append((p, f))
+    clash = {sq for sq, group in into.items() if len({p for p, _ in group}) == 2}
     reported = [e for e in t.events if e["rule"] == "BOTWARS-MOVE-COLLIDE"]
     if not clash and not reported:
         return NA
-    stopped: dict[str, set[int]] = {p: {into[p][sq] for sq in clash} for p in lists}
+    halted = set() if r.collide_there else clash  # die-there: they all enter
+    stopped: dict[str, set[int]] = {p: {f for sq in halted for q, f in into[sq] if q == p}
+                                    for p in lists}
     for p in lists:
         while True:
             more = {f for f, to in lists[p] if to in stopped[p]} - stopped[p]
@@ -280,19 +328,27 @@ def collide_check(t: Transition, profile: Profile) -> Verdict:
             stopped[p] |= more
     problems = []
     for p in lists:
-        halted = {e["from"] for e in reported if e["player"] == p
-                  and e["type"] in ("bounced", "collided")}
-        if halted != stopped[p]:
+        halts = {e["from"] for e in reported if e["player"] == p
+                 and e["type"] in ("bounced", "collided")}
+        if halts != stopped[p]:
             problems.append(f"{p}'s botlets that must stay put are {sorted(stopped[p])}, the "
-                            f"engine stops {sorted(halted)}")
+                            f"engine stops {sorted(halts)}")
         moved_from = {e["from"] for e in m.events_of(t.events, "moved") if e["player"] == p}
         if moved_from & stopped[p]:
             problems.append(f"{p}'s botlets on {sorted(moved_from & stopped[p])} moved anyway")
-        dead = {e["at"] for e in reported if e["type"] == "died" and e["player"] == p}
-        want_dead = {into[p][sq] for sq in clash} if r.collide_kills else set()
+        if r.collide_there:
+            want_dead = {(f, sq) for sq in clash for q, f in into[sq] if q == p}
+            if want_dead - {(f, sq) for f, sq in lists[p] if f in moved_from}:
+                problems.append(f"{p}'s botlets colliding on a square must move onto it")
+        else:
+            want_dead = ({(f, f) for sq in clash for q, f in into[sq] if q == p}
+                         if r.collide_kills else set())
+        dead = {(e.get("from", e["at"]), e["at"]) for e in reported
+                if e["type"] == "died" and e["player"] == p}
         if dead != want_dead:
-            problems.append(f"{p}'s botlets killed by collisions should be {sorted(want_dead)}, "
-                            f"the engine kills {sorted(dead)}")
+            where = "on the square" if r.collide_there else "where they stand"
+            problems.append(f"{p}'s botlets killed by collisions ({where}) should be (from, at) "
+                            f"{sorted(want_dead)}, the engine kills {sorted(dead)}")
     return _verdict(problems)
 
 

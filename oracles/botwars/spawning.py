@@ -127,7 +127,7 @@ def spawn_check(t: Transition, profile: Profile) -> Verdict:
         if energy < r.cost and not spawned and not wasted:
             continue  # the rule applies to a bot that could pay, razed or not
         applicable = True
-        free = field[spawn] == "."
+        free = r.vacant(field[spawn])  # BOTWARS-DEAD-MARKERS decides for a marker
         want_spawn = due and free
         want_waste = due and not free and r.spend_anyway
         if bool(spawned) != want_spawn or len(spawned) > 1:

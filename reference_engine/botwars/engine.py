@@ -19,7 +19,9 @@ Each step of a turn is a small method, so a mutant that breaks one rule override
 from __future__ import annotations
 
 import json
+import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -78,12 +80,15 @@ class BotWarsConfig:
     spawns: tuple[int, int, int]  # indexed by side; [0] unused
     initial_energy: int
     first_on_field: bool  # BOTWARS-FIRST-BOTLETS = on-field-at-start
+    twice_all: bool  # BOTWARS-MOVE = all-invalid
     stay_ok: bool  # BOTWARS-MOVE-STAY = no-op
     follow_own: bool  # BOTWARS-MOVE-OCCUPIED = follow-own
     swap_ok: bool  # BOTWARS-MOVE-SWAP = allowed
     first_wins: bool  # BOTWARS-MOVE-SAME-TARGET = first-wins
+    crowd_dies: bool  # BOTWARS-MOVE-SAME-TARGET = die-there
     gather: bool  # BOTWARS-MOVE-ENERGY = gather
     collide_kills: bool  # BOTWARS-MOVE-COLLIDE = both-die
+    collide_there: bool  # BOTWARS-MOVE-COLLIDE = die-there
     lose_turn: bool  # BOTWARS-MOVE-INVALID = lose-turn
     battle_every: bool  # BOTWARS-BATTLE = lose-every-fight
     spawn_cost: int
@@ -96,6 +101,9 @@ class BotWarsConfig:
     limit_ms: int
     max_turns: int
     tie_by_energy: bool  # BOTWARS-WINNER = energy-tiebreak
+    energy_on_spawn: bool  # BOTWARS-ENERGY-SQUARES = any-empty
+    markers_empty: bool  # BOTWARS-DEAD-MARKERS = empty
+    number_values: bool  # BOTWARS-FORMAT-DQ = integer-value
     nbrs: tuple[tuple[int, ...], ...]  # squares adjacent to each square
     nbrs8: tuple[tuple[int, ...], ...]  # the eight around each square (energy variant)
 
@@ -137,21 +145,34 @@ def _config(profile: Profile) -> BotWarsConfig:
     rows, cols = p("BOTWARS-GRID", "rows"), p("BOTWARS-GRID", "cols")
     wrap = v("BOTWARS-GRID") == "wrap"
     return BotWarsConfig(
-        profile, rows, cols, wrap,
-        (0, p("BOTWARS-SPAWN-POINTS", "p1_spawn"), p("BOTWARS-SPAWN-POINTS", "p2_spawn")),
-        p("BOTWARS-FIRST-BOTLETS", "initial_energy"),
-        v("BOTWARS-FIRST-BOTLETS") == "on-field-at-start",
-        v("BOTWARS-MOVE-STAY") == "no-op", v("BOTWARS-MOVE-OCCUPIED") == "follow-own",
-        v("BOTWARS-MOVE-SWAP") == "allowed", v("BOTWARS-MOVE-SAME-TARGET") == "first-wins",
-        v("BOTWARS-MOVE-ENERGY") == "gather", v("BOTWARS-MOVE-COLLIDE") == "both-die",
-        v("BOTWARS-MOVE-INVALID") == "lose-turn", v("BOTWARS-BATTLE") == "lose-every-fight",
-        p("BOTWARS-SPAWN", "cost"), v("BOTWARS-SPAWN") == "spend-anyway",
-        v("BOTWARS-ENERGY-COLLECT") == "eight-neighbours",
-        v("BOTWARS-ENERGY-CONTESTED") == "majority",
-        p("BOTWARS-ENERGY-SPAWN", "interval"), v("BOTWARS-ENERGY-SPAWN") == "from-first",
-        v("BOTWARS-TIME-LIMIT") == "disqualify", p("BOTWARS-TIME-LIMIT", "limit_ms"),
-        p("BOTWARS-END-TURNLIMIT", "max_turns"), v("BOTWARS-WINNER") == "energy-tiebreak",
-        neighbour_table(rows, cols, wrap), neighbour_table(rows, cols, wrap, True))
+        profile=profile, rows=rows, cols=cols, wrap=wrap,
+        spawns=(0, p("BOTWARS-SPAWN-POINTS", "p1_spawn"), p("BOTWARS-SPAWN-POINTS", "p2_spawn")),
+        initial_energy=p("BOTWARS-FIRST-BOTLETS", "initial_energy"),
+        first_on_field=v("BOTWARS-FIRST-BOTLETS") == "on-field-at-start",
+        twice_all=v("BOTWARS-MOVE") == "all-invalid",
+        stay_ok=v("BOTWARS-MOVE-STAY") == "no-op",
+        follow_own=v("BOTWARS-MOVE-OCCUPIED") == "follow-own",
+        swap_ok=v("BOTWARS-MOVE-SWAP") == "allowed",
+        first_wins=v("BOTWARS-MOVE-SAME-TARGET") == "first-wins",
+        crowd_dies=v("BOTWARS-MOVE-SAME-TARGET") == "die-there",
+        gather=v("BOTWARS-MOVE-ENERGY") == "gather",
+        collide_kills=v("BOTWARS-MOVE-COLLIDE") == "both-die",
+        collide_there=v("BOTWARS-MOVE-COLLIDE") == "die-there",
+        lose_turn=v("BOTWARS-MOVE-INVALID") == "lose-turn",
+        battle_every=v("BOTWARS-BATTLE") == "lose-every-fight",
+        spawn_cost=p("BOTWARS-SPAWN", "cost"), spend_anyway=v("BOTWARS-SPAWN") == "spend-anyway",
+        collect_diagonal=v("BOTWARS-ENERGY-COLLECT") == "eight-neighbours",
+        majority=v("BOTWARS-ENERGY-CONTESTED") == "majority",
+        interval=p("BOTWARS-ENERGY-SPAWN", "interval"),
+        energy_from_first=v("BOTWARS-ENERGY-SPAWN") == "from-first",
+        timeout_dq=v("BOTWARS-TIME-LIMIT") == "disqualify",
+        limit_ms=p("BOTWARS-TIME-LIMIT", "limit_ms"),
+        max_turns=p("BOTWARS-END-TURNLIMIT", "max_turns"),
+        tie_by_energy=v("BOTWARS-WINNER") == "energy-tiebreak",
+        energy_on_spawn=v("BOTWARS-ENERGY-SQUARES") == "any-empty",
+        markers_empty=v("BOTWARS-DEAD-MARKERS") == "empty",
+        number_values=v("BOTWARS-FORMAT-DQ") == "integer-value",
+        nbrs=neighbour_table(rows, cols, wrap), nbrs8=neighbour_table(rows, cols, wrap, True))
 
 
 class BotWarsState(NamedTuple):
@@ -180,6 +201,21 @@ def _pair(values: tuple[Any, Any], side: int, value: Any) -> Any:
     out = list(values)
     out[side - 1] = value
     return tuple(out)
+
+
+def _whole(literal: str) -> int | float:
+    """A JSON number written with a fraction or an exponent, read by its value: an int when
+    it is whole (BOTWARS-FORMAT-DQ = integer-value; JSON's 1e2 is 100)."""
+    value = float(literal)
+    if math.isfinite(value) and value.is_integer():
+        return int(value)
+    return value
+
+
+def dead_marker(sides: set[int]) -> int:
+    """The one marker of a square where botlets of `sides` died: the bot's own, or 'x' (the
+    original game's one mark for a dead unit) when botlets of both bots died there."""
+    return DEAD[next(iter(sides))] if len(sides) == 1 else DEAD[1]
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -330,9 +366,19 @@ class BotWars:
     def counts(self, grid: bytes) -> tuple[int, int]:
         return grid.count(BOT[1]), grid.count(BOT[2])
 
+    def energy_may_cover(self, cfg: BotWarsConfig, square: int) -> bool:
+        """BOTWARS-ENERGY-SQUARES: may energy be placed on `square` when it is empty?"""
+        return cfg.energy_on_spawn or square not in cfg.spawns[1:]
+
+    def vacant(self, cfg: BotWarsConfig, char: int) -> bool:
+        """BOTWARS-DEAD-MARKERS: is a square showing `char` empty for spawning and energy
+        placement ('.', or a dead marker under the empty reading)?"""
+        return char == EMPTY or (cfg.markers_empty and (char == DEAD[1] or char == DEAD[2]))
+
     def free_for_energy(self, state: BotWarsState, square: int) -> bool:
-        """BOTWARS-ENERGY-SPAWN: empty ('.') and not a spawn point."""
-        return state.grid[square] == EMPTY and square not in state.cfg.spawns[1:]
+        """BOTWARS-ENERGY-SPAWN: empty and allowed by BOTWARS-ENERGY-SQUARES."""
+        return (self.vacant(state.cfg, state.grid[square])
+                and self.energy_may_cover(state.cfg, square))
 
     def free_pair(self, state: BotWarsState, s: int) -> bool:
         size = state.cfg.size
@@ -341,12 +387,15 @@ class BotWars:
 
     def free_pairs(self, state: BotWarsState) -> list[int]:
         """The smaller squares s of the free mirror pairs {s, size - 1 - s}."""
-        grid, half = state.grid, state.cfg.size // 2
+        cfg = state.cfg
+        grid, half = state.grid, cfg.size // 2
+        if cfg.markers_empty:
+            grid = grid.translate(_CLEAR_DEAD)
         mirror = grid[::-1]
-        spawns = state.cfg.spawns[1:]
+        allowed = self.energy_may_cover
         return [s for s in range(half)
-                if grid[s] == EMPTY and mirror[s] == EMPTY and s not in spawns
-                and len(grid) - 1 - s not in spawns]
+                if grid[s] == EMPTY and mirror[s] == EMPTY and allowed(cfg, s)
+                and allowed(cfg, len(grid) - 1 - s)]
 
     # --- moves (BOTWARS-MOVE and its open points) -----------------------------------------
     def single_move_fault(self, cfg: BotWarsConfig, grid: bytes, side: int,
@@ -377,11 +426,13 @@ class BotWars:
         named: set[int] = set()
         candidates: list[tuple[int, Move]] = []
         stays: list[int] = []
+        faults = [self.single_move_fault(cfg, grid, side, move) for move in moves]
+        twice = self.named_twice(cfg, moves, faults)
         for index, move in enumerate(moves):
-            fault = self.single_move_fault(cfg, grid, side, move)
+            fault = faults[index]
             if fault is not None:
                 invalid.append(Invalid(index, move, *fault))
-            elif move[0] in named:
+            elif move[0] in named or move[0] in twice:
                 invalid.append(Invalid(index, move, "moved-twice", "BOTWARS-MOVE"))
             else:
                 named.add(move[0])
@@ -395,9 +446,25 @@ class BotWars:
         invalid.sort(key=lambda bad: bad.index)
         return Checked(tuple(sorted(m for _, m in kept)), tuple(sorted(stays)), tuple(invalid))
 
+    def named_twice(self, cfg: BotWarsConfig, moves: tuple[Move, ...],
+                    faults: list[tuple[str, str] | None]) -> set[int]:
+        """BOTWARS-MOVE = all-invalid: the botlets that several entries passing the
+        single-move checks name (every entry for them is invalid); empty under first-counts,
+        where only the later entries are."""
+        if not cfg.twice_all or len(moves) < 2:
+            return set()
+        seen: set[int] = set()
+        out: set[int] = set()
+        for move, fault in zip(moves, faults, strict=True):
+            if fault is None:
+                (out if move[0] in seen else seen).add(move[0])
+        return out
+
     def same_target(self, cfg: BotWarsConfig, candidates: list[tuple[int, Move]],
                     invalid: list[Invalid]) -> list[tuple[int, Move]]:
-        """BOTWARS-MOVE-SAME-TARGET."""
+        """BOTWARS-MOVE-SAME-TARGET (under die-there the moves all stand: step 1 kills)."""
+        if cfg.crowd_dies:
+            return candidates
         seen: dict[int, int] = {}
         for _, (_, t) in candidates:
             seen[t] = seen.get(t, 0) + 1
@@ -526,10 +593,22 @@ class BotWars:
     def step_moves(self, cfg: BotWarsConfig, grid: bytearray,
                    moves: tuple[tuple[Move, ...], tuple[Move, ...]], energy: list[int],
                    events: list[Any]) -> None:
-        """Step 1: every accepted move at once, after BOTWARS-MOVE-COLLIDE."""
-        target_of = [{t: f for f, t in side_moves} for side_moves in moves]
-        clash = set(target_of[0]) & set(target_of[1])
-        stopped: list[set[int]] = [{target_of[k][t] for t in clash} for k in (0, 1)]
+        """Step 1: every accepted move at once. Where botlets of both bots move onto one
+        square, BOTWARS-MOVE-COLLIDE; where several of one bot do (only possible under
+        BOTWARS-MOVE-SAME-TARGET = die-there), they die there."""
+        entrants: dict[int, list[tuple[int, int]]] = {}  # square -> [(k, from)], k = side - 1
+        for k in (0, 1):
+            for f, t in moves[k]:
+                entrants.setdefault(t, []).append((k, f))
+        clash = {t for t, into in entrants.items() if len({k for k, _ in into}) == 2}
+        die_there = {t for t, into in entrants.items() if len(into) > 1 and t not in clash}
+        if cfg.collide_there:
+            die_there |= clash
+        halted = clash - die_there  # bounce or both-die: nobody enters
+        stopped: list[set[int]] = [set(), set()]
+        for t in halted:
+            for k, f in entrants[t]:
+                stopped[k].add(f)
         for k in (0, 1):  # botlets following a stopped botlet stop too, down the line
             grow = True
             while grow:
@@ -542,32 +621,37 @@ class BotWars:
             for f, t in moves[k]:
                 if f not in stopped[k]:
                     continue
-                if t in clash and cfg.collide_kills:
-                    events.append({"type": "collided", "rule": "BOTWARS-MOVE-COLLIDE",
-                                   "player": NAMES[side], "from": f, "to": t})
-                else:
-                    events.append({"type": "bounced", "rule": "BOTWARS-MOVE-COLLIDE",
-                                   "player": NAMES[side], "from": f, "to": t})
+                kind = "collided" if t in halted and cfg.collide_kills else "bounced"
+                events.append({"type": kind, "rule": "BOTWARS-MOVE-COLLIDE",
+                               "player": NAMES[side], "from": f, "to": t})
         going = [[(f, t) for f, t in moves[k] if f not in stopped[k]] for k in (0, 1)]
         for k in (0, 1):
             for f, _ in going[k]:
                 grid[f] = EMPTY
         for k, side in ((0, 1), (1, 2)):
             for f, t in going[k]:
-                if grid[t] == ENERGY:  # BOTWARS-MOVE-ENERGY = gather
+                if grid[t] == ENERGY and t not in die_there:  # BOTWARS-MOVE-ENERGY = gather
                     energy[k] += 1
                     events.append({"type": "energy-collected", "rule": "BOTWARS-MOVE-ENERGY",
                                    "player": NAMES[side], "at": t})
                 grid[t] = BOT[side]
                 events.append({"type": "moved", "rule": "BOTWARS-MOVE", "player": NAMES[side],
                                "from": f, "to": t})
+        for t in sorted(die_there):  # all of them entered (none follows a stopped botlet)
+            arrived = [(k, f) for k, f in sorted(entrants[t]) if f not in stopped[k]]
+            if not arrived:
+                continue
+            grid[t] = dead_marker({k + 1 for k, _ in arrived})
+            rule = "BOTWARS-MOVE-COLLIDE" if t in clash else "BOTWARS-MOVE-SAME-TARGET"
+            for k, f in arrived:
+                events.append({"type": "died", "rule": rule, "player": NAMES[k + 1],
+                               "at": t, "from": f})
         if cfg.collide_kills:
-            for t in sorted(clash):
-                for k, side in ((0, 1), (1, 2)):
-                    f = target_of[k][t]
-                    grid[f] = DEAD[side]
+            for t in sorted(halted):
+                for k, f in sorted(entrants[t]):
+                    grid[f] = DEAD[k + 1]
                     events.append({"type": "died", "rule": "BOTWARS-MOVE-COLLIDE",
-                                   "player": NAMES[side], "at": f})
+                                   "player": NAMES[k + 1], "at": f})
 
     def battle_deaths(self, cfg: BotWarsConfig,
                       grid: bytes) -> list[tuple[int, tuple[int, ...]]]:
@@ -613,7 +697,7 @@ class BotWars:
         if not self.may_spawn(cfg, energy[side - 1], razed[side - 1]):
             return
         spawn = cfg.spawns[side]
-        if grid[spawn] == EMPTY:
+        if self.vacant(cfg, grid[spawn]):
             grid[spawn] = BOT[side]
             energy[side - 1] -= cfg.spawn_cost
             events.append({"type": "spawned", "rule": "BOTWARS-SPAWN", "player": NAMES[side],
@@ -843,9 +927,19 @@ class BotWars:
 
     # --- bots' replies -----------------------------------------------------------------
     def parse_reply(self, text: str) -> tuple[Move, ...] | None:
-        """BOTWARS-FORMAT-DQ: a reply's moves, or None when its format is invalid."""
+        """BOTWARS-FORMAT-DQ: a reply's moves, or None when its format is invalid (numbers
+        written as integers only: integer-literal)."""
+        return self._parse_reply(text, float)
+
+    def parse_reply_by_value(self, text: str) -> tuple[Move, ...] | None:
+        """BOTWARS-FORMAT-DQ = integer-value: as parse_reply, but a whole number written
+        with a fraction or an exponent (101.0, 1e2) is that integer."""
+        return self._parse_reply(text, _whole)
+
+    def _parse_reply(self, text: str,
+                     parse_float: Callable[[str], int | float]) -> tuple[Move, ...] | None:
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_float=parse_float)
         except (ValueError, RecursionError):
             return None
         if not isinstance(data, list):
@@ -865,5 +959,6 @@ class BotWars:
         its invalid moves, BOTWARS-MOVE-INVALID), or bad-format (BOTWARS-FORMAT-DQ)."""
         if state.side == 0:
             raise IllegalAction("no bot is asked to move now")
-        moves = self.parse_reply(text)
+        moves = (self.parse_reply_by_value(text) if state.cfg.number_values
+                 else self.parse_reply(text))
         return BAD_FORMAT if moves is None else ("moves", moves)

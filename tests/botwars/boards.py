@@ -1,41 +1,22 @@
 """Positions for the Bot Wars tests: canonical states built from small pictures, and the
-seed's own battle pictures."""
+rules text's own battle pictures (from tests/botwars/data, never from a source document)."""
 
 from __future__ import annotations
 
-import os
-import re
+import json
 from pathlib import Path
 from typing import Any
 
 ROWS = COLS = 20
-SEED_NAME = "002_e55711a21a5b5c11.txt"
+# The rules text's four battle examples, typed by hand into our own format (the tests never
+# read a source document: a clone of the repository must be enough).
+PICTURES_FILE = Path(__file__).resolve().parent / "data" / "battle_pictures.json"
 
 
-def seed_text() -> str | None:
-    """The seed, from shared/ beside the repository (or $GAMECERT_SHARED)."""
-    base = os.environ.get("GAMECERT_SHARED")
-    shared = Path(base) if base else Path(__file__).resolve().parents[3] / "shared"
-    path = shared / "seeds" / SEED_NAME
-    return path.read_text("utf-8") if path.is_file() else None
-
-
-_PICTURE_LINE = re.compile(r"^\s*([.12x]+)\s+(?:>\s+)?([.12x]+)\s*$")
-
-
-def seed_pictures(text: str) -> list[tuple[list[str], list[str]]]:
-    """Every 'before  >  after' picture in the text, as (before rows, after rows)."""
-    out: list[tuple[list[str], list[str]]] = []
-    block: list[tuple[str, str]] = []
-    for line in [*text.splitlines(), ""]:
-        hit = _PICTURE_LINE.match(line)
-        if hit:
-            block.append((hit.group(1), hit.group(2)))
-            continue
-        if block:
-            out.append(([a for a, _ in block], [b for _, b in block]))
-            block = []
-    return out
+def seed_pictures() -> list[tuple[list[str], list[str]]]:
+    """The rules text's battle pictures, as (before rows, after rows), in its order."""
+    doc = json.loads(PICTURES_FILE.read_text("utf-8"))
+    return [(list(p["before"]), list(p["after"])) for p in doc["pictures"]]
 
 
 def place(rows: list[str], top: int, left: int, grid: str | None = None) -> str:

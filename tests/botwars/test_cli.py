@@ -39,7 +39,8 @@ def test_certify_the_reference_writes_a_clean_report(tmp_path: Path,
 
 def test_certify_the_default_engine_a_subprocess(capsys: pytest.CaptureFixture[str]) -> None:
     """Without --engine, gamecert runs the bundled reference over the wire protocol."""
-    assert main(["certify", "botwars", "--rounds", "1", "--quiet"]) == EXIT_OK
+    # clean (one round may leave a rare rule unexercised: INCOMPLETE, exit 4)
+    assert main(["certify", "botwars", "--rounds", "1", "--quiet"]) in (EXIT_OK, 4)
     assert "-m gamecert serve botwars" in capsys.readouterr().out
 
 

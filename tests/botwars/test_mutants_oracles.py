@@ -1,6 +1,7 @@
 """Each example mutant breaks one rule: on a concrete position and action its transition
 makes the oracle of that rule answer a violation, while the reference's transition on the
-same input passes every oracle."""
+same input passes every oracle. A mutant that differs in the chance outcomes it offers is
+shown by judging every energy outcome of the position as it accepts or refuses it."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class Case:
     position: dict[str, Any]
     action: dict[str, Any] | None = None  # applied as is
     text: str | None = None  # or a bot's reply, through the engine's referee
+    chance: bool = False  # or: the energy outcomes it offers in the position, judged
 
 
 CASES: dict[str, Case] = {
@@ -61,7 +63,26 @@ CASES: dict[str, Case] = {
     # p1 steps onto its own botlet
     "move_onto_own": Case(state(put(EMPTY, s100="1", s101="1", s300="2"), phase="p1"),
                           moves((100, 101))),
+    # energy is due and both spawn points are empty: by default no energy goes there
+    "energy_on_spawn": Case(state(put(EMPTY, s100="1", s300="2"), phase="energy", turns=3),
+                            chance=True),
 }
+
+
+def judged_outcomes(engine: BotWars, case: Case, oracle: Oracle) -> list[Any]:
+    """The judge of `oracle` on every energy outcome of the position (each mirror pair, and
+    none), as `engine` offers it in its chance outcomes or not."""
+    profile = CAT.profile()
+    s = engine.load(profile, case.position)
+    offered = {o.action for o in engine.chance(s)}
+    out: list[Any] = []
+    if oracle.judge is None:
+        return out
+    for sq in range(-1, s.cfg.size // 2):
+        action = ("energy", sq)
+        out.append(oracle.judge(case.position, engine.action_to_json(s, action),
+                                action in offered, profile))
+    return out
 
 
 def transition(engine: BotWars, case: Case) -> tuple[Transition, tuple[str, Any] | None]:
@@ -102,6 +123,15 @@ def test_mutant_is_caught_by_the_oracle_of_its_rule(name: str) -> None:
     rule, mutant_class = module.RULE, module.ENGINE
     assert issubclass(mutant_class, BotWars) and rule in CAT.rule_ids
     case = CASES[name]
+    if case.chance:
+        for oracle in ORACLES:
+            for verdict in judged_outcomes(BotWars(), case, oracle):
+                assert verdict is OK or verdict is NA, f"reference fails {oracle.rule}: {verdict}"
+        assert OK in judged_outcomes(BotWars(), case, BY_RULE[rule]), "the rule must apply here"
+        caught = [v for v in judged_outcomes(mutant_class(), case, BY_RULE[rule])
+                  if isinstance(v, Violation)]
+        assert caught, f"{name}: {rule} did not object"
+        return
 
     ref_t, ref_referee = transition(BotWars(), case)
     for oracle in ORACLES:

@@ -15,7 +15,7 @@ from gamecert.fuzz.games.botwars import PICTURES, PLUGIN, battle_predicate, prov
 from gamecert.reference_engine.botwars import BotWars, rules
 from gamecert.reference_engine.contract import Session
 
-from .boards import seed_pictures, seed_text
+from .boards import seed_pictures
 from .fuzzing import CAT, mutant_engine, reference_engine
 
 
@@ -26,9 +26,7 @@ def _disagreements(lines: list[str]) -> int:
 
 
 def test_the_plugin_carries_the_seeds_four_pictures() -> None:
-    text = seed_text()
-    assert text is not None, "shared/seeds beside the repository (or $GAMECERT_SHARED)"
-    assert [(tuple(b), tuple(a)) for b, a in seed_pictures(text)] == list(PICTURES)
+    assert [(tuple(b), tuple(a)) for b, a in seed_pictures()] == list(PICTURES)
 
 
 @pytest.mark.parametrize("profile_id", ["standard", "alternate"])  # the two battle readings

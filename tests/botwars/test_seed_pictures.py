@@ -1,4 +1,4 @@
-"""The seed's four battle pictures, parsed from the seed itself, are reproduced exactly by
+"""The rules text's four battle pictures (typed into tests/botwars/data) are reproduced exactly by
 the engine, by the z3 model and by the oracles' restatement, under both readings of the
 battle rule."""
 
@@ -13,20 +13,17 @@ from gamecert.oracles.botwars.model import battle_deaths, readings
 from gamecert.reference_engine.botwars import BotWars, BotWarsConfig
 from gamecert.spec import load_catalogue
 
-from .boards import COLS, ROWS, moves, place, seed_pictures, seed_text, state
+from .boards import COLS, ROWS, moves, place, seed_pictures, state
 from .play import Step, failures, verdicts
 
 CAT = load_catalogue("botwars")
-TEXT = seed_text()
-pytestmark = pytest.mark.skipif(TEXT is None, reason="shared/seeds not beside the repository")
 TOP, LEFT = 8, 7  # far from the edges and the spawn points
 # the alternate profile plays lose-every-fight (it also wraps, which the middle never sees)
 PROFILE_OF = {"lose-any-fight": "standard", "lose-every-fight": "alternate"}
 
 
 def pictures() -> list[tuple[list[str], list[str]]]:
-    assert TEXT is not None
-    return seed_pictures(TEXT)
+    return seed_pictures()
 
 
 def expected(before: list[str], after: list[str]) -> tuple[str, set[int]]:

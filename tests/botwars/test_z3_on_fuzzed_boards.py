@@ -55,7 +55,8 @@ def test_z3_model_agrees_on_every_fuzzed_board(profile: str,
     deaths.clear()
     result = run_campaign("botwars", InProcessEngine(reference_session("botwars")),
                           profile_id=profile, rounds=3, seed=2)
-    assert result.status == "certified", [str(f) for f in result.findings]
+    assert not result.departures and result.status in ("certified", "incomplete"), \
+        [str(f) for f in result.findings]
     assert len(checked) >= 20, f"only {len(checked)} battle fields reached"
     # the boards really were battles: several had botlets of both sides in contact
     assert sum(1 for f in checked if "1" in f and "2" in f) >= 10

@@ -16,6 +16,7 @@ MUTANTS = [
     "lenient_format",
     "turn_limit_late",
     "move_onto_own",
+    "energy_on_spawn",
 ]
 
 CRASHERS = ["crash_on_bad_json"]

@@ -1,0 +1,37 @@
+"""Kingdomino mutant engines: each breaks exactly one rule of spec/kingdomino.json.
+
+Every module defines `ENGINE` (a subclass of the reference engine that overrides one rule
+hook), `RULE` (the rule id it breaks) and `PROFILE` (the profile where the break shows: two
+kings need 2 players, lines of 3 need 3). Run one in-process as
+`examples.engines.kingdomino.NAME:ENGINE` or as a subprocess engine with
+`python -m examples.engines.kingdomino.NAME`.
+"""
+
+MUTANTS = (
+    "extent_6x6",
+    "no_connection",
+    "discard_when_fits",
+    "crowns_per_tile",
+    "diagonal_zones",
+    "seat_order_every_turn",
+    "pick_on_last_turn",
+    "one_king_2p",
+    "tiebreak_crowns_first",
+    "three_player_line_4",
+    "rotation_mirrored",
+    "castle_terrain",
+    "other_tile_list",
+    "three_seats",
+    "deal_drawn_tile",
+    "first_order_reversed",
+    "first_turn_put_ignored",
+    "pick_taken_tile",
+    "no_last_turn",
+    "castle_off_centre",
+    "stop_not_recorded",
+    "invalid_put_discards",
+    "empty_cells_underscored",
+    "lenient_output",
+    "timeout_ignored",
+    "overlap_allowed",
+)

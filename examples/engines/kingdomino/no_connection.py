@@ -1,0 +1,23 @@
+"""Mutant: A tile need not touch the castle or the same terrain. Breaks KD-PLACE-CONNECT."""
+
+from __future__ import annotations
+
+from gamecert.reference_engine.kingdomino import Kingdomino
+
+RULE = "KD-PLACE-CONNECT"
+PROFILE = "legend"
+
+
+class Mutant(Kingdomino):
+    """A tile need not touch the castle or the same terrain."""
+
+    def connects(self, grid: str, cell: int, terrain: str) -> bool:
+        return True
+
+
+ENGINE = Mutant
+
+if __name__ == "__main__":
+    from gamecert.fuzz.server import serve_engine
+
+    serve_engine(ENGINE(), name="kingdomino-mutant-no_connection")

@@ -1,0 +1,126 @@
+"""Baselines: departures already known and accepted, each with a reason.
+
+A baseline is a maintainer's regression mode ("did my change add a departure?") and an
+organiser's "certified with documented departures". It is read from a previous report.json
+(every departure in it accepted) or from a short hand-written JSON or TOML file:
+
+    {"format": "gamecert-baseline/1", "accepted": [
+        {"rule": "CARC-RIVER-NO-UTURN", "reason": "we follow the alternate reading"},
+        {"rule": "FLIT-FREEZE", "id": "3fa2c1d0", "reason": "fixed in 2.1, not yet shipped"}]}
+
+An entry matches a departure by its primary rule, and where given also by its `id` (the
+stable short name of one cause), `kind` or `reading` (the variant it follows).
+
+This module reads and writes baseline files and matches entries; it must not run anything.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gamecert.fuzz.triage import Departure
+from gamecert.schemas import first_error, parse_json, read_text_file
+
+
+class BaselineError(Exception):
+    """A baseline file is unreadable or malformed; the message names the file and place."""
+
+
+@dataclass(frozen=True)
+class Accepted:
+    rule: str
+    reason: str
+    id: str | None = None
+    kind: str | None = None
+    reading: str | None = None
+
+    def matches(self, dep: Departure) -> bool:
+        if dep.primary != self.rule:
+            return False
+        if self.id is not None and dep.id != self.id:
+            return False
+        if self.kind is not None and dep.finding.kind != self.kind:
+            return False
+        if self.reading is not None:
+            return dep.reading is not None and dep.reading.variant == self.reading
+        return True
+
+
+@dataclass(frozen=True)
+class Baseline:
+    path: str
+    accepted: tuple[Accepted, ...]
+
+    def reason_for(self, dep: Departure) -> str | None:
+        for entry in self.accepted:
+            if entry.matches(dep):
+                return entry.reason
+        return None
+
+
+def load_baseline(path: str | Path) -> Baseline:
+    where = str(path)
+    text = read_text_file(path, BaselineError)
+    if where.endswith(".toml"):
+        try:
+            doc: Any = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise BaselineError(f"{where}: not valid TOML: {exc}") from None
+        doc.setdefault("format", "gamecert-baseline/1")
+    else:
+        doc = parse_json(text, where, BaselineError)
+    if isinstance(doc, dict) and doc.get("format") == "gamecert-report/1":
+        return Baseline(where, tuple(_from_report(doc, where)))
+    problem = first_error("baseline", doc)
+    if problem:
+        raise BaselineError(f"{where}: not a gamecert baseline: {problem}")
+    return Baseline(where, tuple(Accepted(e["rule"], e["reason"], e.get("id"), e.get("kind"),
+                                          e.get("reading")) for e in doc["accepted"]))
+
+
+def _from_report(doc: dict[str, Any], where: str) -> list[Accepted]:
+    problem = first_error("report", doc)
+    if problem:
+        raise BaselineError(f"{where}: not a gamecert report: {problem}")
+    return [Accepted(f.get("primary", f["rules"][0]),
+                     f"accepted from {Path(where).name} ({doc['engine']}, seed {doc['seed']})",
+                     f.get("id"))
+            for f in doc["findings"]]
+
+
+def baseline_document(report: dict[str, Any], source: str) -> dict[str, Any]:
+    """A hand-editable baseline accepting every departure of a report."""
+    entries = []
+    for f in report["findings"]:
+        entry: dict[str, Any] = {"rule": f.get("primary", f["rules"][0])}
+        if f.get("id"):
+            entry["id"] = f["id"]
+        reading = f.get("reading") or {}
+        if reading.get("variant") and reading.get("rule") == entry["rule"]:
+            entry["reading"] = reading["variant"]
+        entry["reason"] = f"accepted from {source}: {f['message'][:160]} (say why)"
+        entries.append(entry)
+    return {"format": "gamecert-baseline/1", "game": report["game"], "accepted": entries}
+
+
+def write_baseline(report_path: str | Path, out: str | Path) -> int:
+    """Write a baseline accepting every departure of `report_path`; returns how many."""
+    doc = parse_json(read_text_file(report_path, BaselineError), str(report_path), BaselineError)
+    if not isinstance(doc, dict) or doc.get("format") != "gamecert-report/1":
+        raise BaselineError(f"{report_path}: not a gamecert report.json")
+    problem = first_error("report", doc)
+    if problem:
+        raise BaselineError(f"{report_path}: not a gamecert report: {problem}")
+    base = baseline_document(doc, Path(report_path).name)
+    target = Path(out)
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(base, indent=1) + "\n", "utf-8")
+        tmp.replace(target)
+    except OSError as exc:
+        raise BaselineError(f"{target}: cannot write: {exc.strerror}") from None
+    return len(base["accepted"])

@@ -1,0 +1,305 @@
+"""The shared bot-check runner: plays games with the reference engine as referee, asks the
+bots through their protocol codec, picks everything else (other players' moves, chance).
+
+The runner knows the game contract and nothing of any protocol. A codec (one module per
+protocol, see `protocols`) opens a `Table` per game: it starts the bots, turns engine states
+and events into the protocol's bytes, reads the replies with the protocol's limits, and asks
+the reference referee what each reply amounts to. Everything the runner picks goes through a
+`Chooser`, so a game is replayed exactly from its recorded choices.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from gamecert.fuzz.botcheck.findings import FAIL, Finding, Findings, Timing
+from gamecert.fuzz.botcheck.process import BotUnusable
+from gamecert.reference_engine import reference_game
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
+from gamecert.spec import Profile, load_catalogue
+
+JSON = Any
+
+
+class Chooser(Protocol):
+    """Picks the chance outcomes and the moves of the built-in players."""
+
+    def pick(self, game: Any, state: Any, chance: bool) -> Any: ...
+
+
+class RandomChooser:
+    """True chance probabilities and random legal players, from one seeded generator; every
+    pick is recorded as canonical JSON so the game can be replayed."""
+
+    def __init__(self, seed: str | int) -> None:
+        self.rng = random.Random(seed)
+        self.record: list[JSON] = []
+
+    def pick(self, game: Any, state: Any, chance: bool) -> Any:
+        action = game.random_chance(state, self.rng) if chance else game.random_action(
+            state, self.rng)
+        self.record.append(game.action_to_json(state, action))
+        return action
+
+
+class ScriptedChooser:
+    """Replays recorded picks; when the script runs out (or no longer fits, because the bot
+    played differently this time) it goes on with seeded random picks."""
+
+    def __init__(self, script: list[JSON], seed: str | int = 0) -> None:
+        self.script = list(script)
+        self.fallback = RandomChooser(seed)
+        self.record: list[JSON] = []
+        self.diverged_at: int | None = None
+
+    def pick(self, game: Any, state: Any, chance: bool) -> Any:
+        i = len(self.record)
+        if i < len(self.script) and self.diverged_at is None:
+            try:
+                action = game.action_from_json(state, self.script[i])
+                game.apply(state, action)  # still allowed here?
+                self.record.append(self.script[i])
+                return action
+            except IllegalAction:
+                self.diverged_at = i
+        action = self.fallback.pick(game, state, chance)
+        self.record.append(self.fallback.record[-1])
+        return action
+
+
+@dataclass
+class Limits:
+    reply_ms: float
+    reply_rule: str
+    game_ms: float | None = None
+    game_rule: str | None = None
+    warn_at: float = 0.8  # a reply over this share of a limit is a warning
+    grace_ms: float = 1000.0  # how long past the limit we still wait, to measure
+    first_reply_ms: float | None = None  # a longer limit for the first reply (CodinGame)
+
+    def for_query(self, query: int) -> float:
+        return self.first_reply_ms if query == 1 and self.first_reply_ms else self.reply_ms
+
+
+@dataclass
+class RunOptions:
+    game: str
+    profile: Profile
+    commands: dict[int, str]  # seat -> command; the first is the bot under test
+    seat: int
+    seed: int = 0
+    games: int | None = None
+    budget: float | None = 20.0
+    max_queries: int | None = None  # stop a game after this many queries to the tested bot
+    variant: str | None = None  # the codec's protocol variant
+    bot_url: str | None = None
+    time_scale: float = 1.0  # limits multiplied by this (a machine slower than the arena's)
+    progress: Callable[[str], None] | None = None
+
+
+@dataclass
+class GameRecord:
+    number: int
+    steps: int
+    queries: int
+    ended: str  # "over", "stopped" (a bot out), "cut" (max queries)
+    scores: list[int]
+    choices: list[JSON]
+    final_state: Any = None
+    startup_s: float = 0.0  # starting the bots until each waits for its first query
+
+
+@dataclass
+class RunResult:
+    game: str
+    profile: str
+    seed: int
+    seat: int
+    commands: dict[int, str]
+    findings: Findings = field(default_factory=Findings)
+    timings: dict[int, Timing] = field(default_factory=dict)
+    games: list[GameRecord] = field(default_factory=list)
+    unusable: str | None = None
+    duration: float = 0.0
+    limits: Limits | None = None
+
+    @property
+    def status(self) -> str:
+        if self.unusable:
+            return "unusable"
+        return "findings" if self.findings.failures else "clean"
+
+
+class Table(Protocol):
+    """One game's live connections to its bots (a codec's own class)."""
+
+    bots: dict[int, Any]
+    stopped: bool  # the bot under test is out (frozen, banned): the game ends here for it
+
+    def ask(self, player: int, state: Any) -> Any | None:
+        """The bot's action as the referee reads it; None when the game stops here."""
+
+    def after(self, before: Any, action: Any, after: Any, events: list[JSON]) -> None: ...
+    def finish(self, state: Any) -> None: ...
+    def close(self) -> None: ...
+
+
+class Codec(Protocol):
+    game: str
+    variants: dict[str, str]  # protocol variants a competition may use, the first the default
+
+    def seats(self, profile: Profile) -> tuple[int, ...]: ...
+    def limits(self, profile: Profile) -> Limits: ...
+    def open_table(self, ctx: GameContext, state: Any) -> Table: ...
+
+
+@dataclass
+class GameContext:
+    """What a table needs from the run: options, limits, where findings go."""
+
+    options: RunOptions
+    limits: Limits
+    number: int
+    findings: Findings
+    timings: dict[int, Timing]
+    game: Any
+    chooser: Chooser | None = None
+    queries: dict[int, int] = field(default_factory=dict)
+    new_findings: list[Finding] = field(default_factory=list)
+
+    def report(self, f: Finding) -> None:
+        f.at_choice = len(getattr(self.chooser, "record", []))
+        self.new_findings.append(f)
+        self.findings.add(f)
+
+    def count_query(self, seat: int) -> int:
+        self.queries[seat] = self.queries.get(seat, 0) + 1
+        return self.queries[seat]
+
+
+def scaled_limits(codec: Codec, options: RunOptions) -> Limits:
+    limits = codec.limits(options.profile)
+    k = options.time_scale
+    if k != 1.0:
+        limits.reply_ms *= k
+        limits.first_reply_ms = limits.first_reply_ms * k if limits.first_reply_ms else None
+        limits.game_ms = limits.game_ms * k if limits.game_ms else None
+    return limits
+
+
+def play_game(codec: Codec, options: RunOptions, number: int, chooser: Chooser,
+              findings: Findings, timings: dict[int, Timing], *,
+              stop_at_failure: bool = False, start: Any = None,
+              watch: Callable[[Any], None] | None = None) -> tuple[GameRecord, list[Finding]]:
+    """One game from the start (or from `start`, a mid-game position, where the protocol
+    can deliver one); the bots are started fresh for it."""
+    game = reference_game(options.game)
+    limits = scaled_limits(codec, options)
+    ctx = GameContext(options, limits, number, findings, timings, game, chooser)
+    state = game.initial(options.profile) if start is None else start
+    t0 = time.monotonic()
+    table = codec.open_table(ctx, state)
+    for bot in table.bots.values():  # start-up is not the first reply's time
+        if not bot.started:
+            bot.started = True
+            bot.process.settle()
+    startup = time.monotonic() - t0
+    if start is not None:  # what the bots must learn of the position first
+        table.after(game.initial(options.profile), None, start, [])
+    steps, ended = 0, "over"
+    try:
+        while game.current(state) != TERMINAL:
+            if table.stopped:
+                ended = "stopped"
+                break
+            who = game.current(state)
+            if who == CHANCE:
+                action = chooser.pick(game, state, True)
+            elif who in table.bots:
+                if watch is not None:  # the positions the bot was asked about
+                    watch(state)
+                action = table.ask(who, state)
+                if action is None:
+                    ended = "stopped"
+                    break
+                if stop_at_failure and any(f.severity == FAIL for f in ctx.new_findings):
+                    ended = "stopped"
+                    break
+            else:
+                action = chooser.pick(game, state, False)
+            new, events = game.apply(state, action)
+            table.after(state, action, new, events)
+            state = new
+            steps += 1
+            if options.max_queries and ctx.queries.get(options.seat, 0) >= options.max_queries:
+                ended = "cut"
+                break
+        if ended == "over":
+            table.finish(state)
+    finally:
+        table.close()
+        for seat in table.bots:
+            if seat in timings:
+                timings[seat].end_game()
+    record = GameRecord(number, steps, ctx.queries.get(options.seat, 0), ended,
+                        game.scores(state), list(getattr(chooser, "record", [])), state,
+                        startup)
+    return record, ctx.new_findings
+
+
+def run(codec: Codec, options: RunOptions) -> RunResult:
+    """Games until the count or the budget is reached (at least one)."""
+    limits = scaled_limits(codec, options)
+    result = RunResult(options.game, options.profile.id, options.seed, options.seat,
+                       options.commands, limits=limits)
+    for seat in options.commands:
+        result.timings[seat] = Timing(limits.reply_ms, limits.game_ms)
+    start = time.monotonic()
+    number = 0
+    while True:
+        if options.games is not None and number >= options.games:
+            break
+        if (options.games is None and number > 0 and options.budget is not None
+                and time.monotonic() - start >= options.budget):
+            break
+        number += 1
+        chooser = RandomChooser(f"{options.seed}:{number}")
+        try:
+            record, new = play_game(codec, options, number, chooser, result.findings,
+                                    result.timings)
+        except BotUnusable as exc:
+            result.unusable = str(exc)
+            break
+        for f in new:
+            if f.trace is None:
+                f.trace = trace_document(options, number, record.choices, f)
+        result.games.append(record)
+        if options.progress:
+            options.progress(f"game {number}: {record.steps} steps, {record.queries} queries "
+                             f"to the bot, {record.ended}; findings so far "
+                             f"{len(result.findings.failures)}")
+    result.duration = time.monotonic() - start
+    return result
+
+
+def trace_document(options: RunOptions, number: int, choices: list[JSON],
+                   f: Finding) -> dict[str, Any]:
+    """What `gamecert replay --bot-cmd` needs to play the game that showed `f` again."""
+    return {"format": "gamecert-bot-trace/1", "game": options.game,
+            "profile": options.profile.id, "seat": options.seat, "seed": options.seed,
+            "game_number": number, "variant": options.variant, "start": None, "shrunk": False,
+            "choices": choices[:f.at_choice],
+            "finding": {"rule": f.rule, "kind": f.kind, "verdict": f.verdict,
+                        "query": f.query, "message": f.message}}
+
+
+def catalogue_title(game: str, rule: str) -> str:
+    cat = load_catalogue(game)
+    for r in cat.rules:
+        if r.id == rule:
+            return r.title
+    return rule

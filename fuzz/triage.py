@@ -1,0 +1,242 @@
+"""Triage: one departure per cause, the reading of an open rule an engine follows.
+
+A campaign raises many failures; several are the same cause met again (another round,
+another seed, another position). A `Departure` is one cause: its primary rule, its kind and
+the shape of its violation (`signature`), never the step or the position. Repeats are
+counted, and the shortest trace is kept.
+
+`fingerprint` replays a departure's trace with the reference switched to each variant of
+the open rules involved, and names the reading under which the engine runs clean.
+
+This module decides what is the same and what an engine follows; it must not run campaigns,
+open engines or write files (the caller passes a `replay` function).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
+from gamecert.spec import Catalogue, Profile
+
+# The lockstep's own kinds that mean the same cause seen from two sides of one call.
+_KIND_CLASS = {"refused": "refused", "refused-legal": "refused", "refused-new-game": "refused",
+               "refused-load": "refused-load", "violation": "violation",
+               "divergence": "divergence", "accepted-illegal": "accepted-illegal"}
+
+
+def shape(text: str) -> str:
+    """The words of a message without its particulars: bracketed data, quoted literals and
+    numbers removed, so two failures of one cause at different positions read the same."""
+    out: list[str] = []
+    depth = 0
+    quote = ""
+    prev = " "
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = ""
+                out.append(ch)
+            prev = ch
+            continue
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+            if depth == 0:
+                out.append("…")
+        elif depth:
+            pass
+        elif ch in "'\"" and not prev.isalnum():  # a literal, not an apostrophe in a word
+            quote = ch
+            out.append(ch)
+        elif ch.isdigit():
+            if not out or out[-1] != "#":
+                out.append("#")
+        else:
+            out.append(ch)
+        prev = ch
+    return " ".join("".join(out).split())
+
+
+def primary_rule(finding: Finding, catalogue: Catalogue) -> str:
+    """The rule a finding is charged to: the earliest of its rules in the catalogue's order
+    (the game's phase order); a harness check only when no game rule is named."""
+    order = {rid: i for i, rid in enumerate(catalogue.rule_ids)}
+    for i, rid in enumerate(HARNESS_RULES, len(order)):
+        order.setdefault(rid, i)
+    return min(finding.rules, key=lambda r: order.get(r, len(order) + 99))
+
+
+def first_violation(finding: Finding, rule: str) -> tuple[str, int]:
+    """The primary rule's first violation message, and how many other violations the
+    finding carries."""
+    for r, message in finding.violations:
+        if r == rule:
+            return message, len(finding.violations) - 1
+    return finding.message, max(0, len(finding.violations) - 1)
+
+
+@dataclass
+class Reading:
+    """The reading of one open rule that a departure's trace runs clean under."""
+
+    rule: str
+    variant: str | None  # None: none of the catalogue's readings explains it
+
+    def text(self) -> str:
+        if self.variant is None:
+            return f"none of the known readings of {self.rule}"
+        return f"follows {self.rule}={self.variant}"
+
+
+@dataclass
+class Departure:
+    """One cause: the shortest finding seen for it, and how often it was seen."""
+
+    finding: Finding
+    signature: str
+    primary: str
+    count: int = 1
+    reading: Reading | None = None
+    accepted: str | None = None  # the baseline's reason, when the departure is accepted
+    consequences: set[str] = field(default_factory=set)  # rules broken later because of it
+
+    @property
+    def id(self) -> str:
+        """A short stable name for the cause: the same in every run that meets it."""
+        return hashlib.sha256(self.signature.encode()).hexdigest()[:8]
+
+    @property
+    def also(self) -> list[str]:
+        """The rules this cause drags along: broken in the same step, or later in a position
+        it had already made wrong."""
+        return sorted((set(self.finding.rules) | self.consequences) - {self.primary})
+
+    @property
+    def message(self) -> str:
+        text, more = first_violation(self.finding, self.primary)
+        if self.finding.violations and not text.startswith(self.primary):
+            text = f"{self.primary}: {text}"
+        return text + (f" (and {more} more like it)" if more else "")
+
+    @property
+    def ops(self) -> int:
+        return len(self.finding.trace["ops"]) if self.finding.trace else 0
+
+
+def signature(finding: Finding, catalogue: Catalogue) -> tuple[str, str]:
+    """(signature, primary rule) of a finding.
+
+    A game rule's oracle speaks for its whole rule: every failure it names is one cause,
+    whatever the position, the step or the wording. A harness check (`ENGINE-*`) is split
+    by what failed: the kind of failure and the shape of its first clause (which field or
+    event differs, which request failed).
+    """
+    primary = primary_rule(finding, catalogue)
+    if primary not in HARNESS_RULES:
+        return f"{primary}|rule", primary
+    text, _ = first_violation(finding, primary)
+    kind = _KIND_CLASS.get(finding.kind, finding.kind)
+    return f"{primary}|{kind}|{shape(text.split('; ')[0])}", primary
+
+
+@dataclass
+class Triage:
+    """The departures of one campaign, in the order their causes were first met."""
+
+    catalogue: Catalogue
+    departures: list[Departure] = field(default_factory=list)
+    _by_signature: dict[str, Departure] = field(default_factory=dict)
+
+    def known(self, finding: Finding) -> Departure | None:
+        return self._by_signature.get(signature(finding, self.catalogue)[0])
+
+    def add(self, finding: Finding) -> tuple[Departure, bool]:
+        """Record a finding; returns its departure and whether the cause is new."""
+        sig, primary = signature(finding, self.catalogue)
+        known = self._by_signature.get(sig)
+        if known is not None:
+            known.count += 1
+            if _length(finding) < _length(known.finding):
+                known.finding = finding
+            return known, False
+        dep = Departure(finding, sig, primary)
+        self._by_signature[sig] = dep
+        self.departures.append(dep)
+        return dep, True
+
+
+    def restore(self, dep: Departure) -> None:
+        """Take back a departure from a checkpoint."""
+        self._by_signature[dep.signature] = dep
+        self.departures.append(dep)
+
+    def reattribute(self, dep: Departure, rule: str) -> Departure:
+        """Charge `dep` to `rule` (a reading of that rule explains it); merges it into that
+        rule's departure when there is one. Returns the departure that now holds it."""
+        self.departures.remove(dep)
+        del self._by_signature[dep.signature]
+        old_rules = set(dep.finding.rules) | dep.consequences | {dep.primary}
+        sig = f"{rule}|rule"
+        known = self._by_signature.get(sig)
+        if known is not None:
+            known.count += dep.count
+            known.consequences.update(old_rules - {known.primary})
+            if known.reading is None:
+                known.reading = dep.reading
+            return known
+        dep.signature, dep.primary = sig, rule
+        dep.consequences.update(old_rules - {rule})
+        self._by_signature[sig] = dep
+        self.departures.append(dep)
+        return dep
+
+
+def _length(finding: Finding) -> int:
+    return len(finding.trace["ops"]) if finding.trace else 1 << 30
+
+
+def variant_profile(profile: Profile, rule: str, variant: str) -> Profile:
+    """`profile` with one open rule read another way (same id: the engine under test is not
+    told; only the reference and the oracles read it)."""
+    return replace(profile, variants={**profile.variants, rule: variant})
+
+
+def open_rules(catalogue: Catalogue, first: Iterable[str]) -> tuple[list[str], list[str]]:
+    """Rules with variants to try: those named by the departure, then every other one."""
+    opened = [r.id for r in catalogue.rules if r.interpretation]
+    named = [r for r in dict.fromkeys(first) if r in opened]
+    return named, [r for r in opened if r not in named]
+
+
+def fingerprint(dep: Departure, catalogue: Catalogue, profile: Profile,
+                clean_under: Callable[[Profile], bool | None]) -> Reading | None:
+    """The reading the engine follows on this departure's trace.
+
+    `clean_under(p)` replays the trace with the reference and oracles under `p`: True when
+    it runs clean to its end (the engine agrees with that reading), False when it still
+    fails, None when the trace means nothing under `p`. The open rules the departure names
+    are tried first, then every other open rule: a departure charged to one rule may be
+    another rule read another way (an end checked at another time shows first as a game
+    that went on). Returns None when no reading explains it and it names no open rule,
+    for program faults (`ENGINE-ALIVE`), and when the trace does not fail again under the
+    profile itself (then a clean replay under a variant would prove nothing).
+    """
+    if dep.primary == "ENGINE-ALIVE":
+        return None  # a crash, a hang or garbage is no reading of a rule
+    if clean_under(profile) is not False:
+        return None  # it does not fail again under the profile's own reading: no evidence
+    named, others = open_rules(catalogue, [dep.primary, *dep.also, *dep.finding.related])
+    for rid in named + others:
+        rule = catalogue.rule(rid)
+        assert rule.interpretation is not None
+        for variant in rule.interpretation.variants:
+            if variant == profile.variant(rid):
+                continue
+            if clean_under(variant_profile(profile, rid, variant)):
+                return Reading(rid, variant)
+    own = [r for r in named if r in (dep.primary, *dep.also)]
+    return Reading(own[0], None) if own else None

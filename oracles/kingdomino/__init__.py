@@ -1,0 +1,701 @@
+"""Kingdomino oracles: one or more per rule id of `spec/kingdomino.json`.
+
+Each oracle restates its rule over canonical JSON (with `board`'s independent grid model)
+and owns one aspect of a step, so an engine that breaks one rule trips that rule's oracle.
+Placement judges are chained (grid, then overlap, then extent, then connection) so an
+action that breaks several placement rules is blamed on the first only.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import permutations
+from typing import Any
+
+from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from gamecert.oracles.kingdomino import board as b
+from gamecert.spec import Profile
+
+JSON = Any
+
+
+def _acting(s: JSON) -> tuple[int | None, int]:
+    k = s["placing"][s["next"]]
+    return k["tile"], k["player"]
+
+
+def _last(s: JSON, profile: Profile) -> bool:
+    return bool(s["turn"] >= b.turns(profile))
+
+
+def _free_tiles(s: JSON) -> list[int]:
+    return [e["tile"] for e in s["line"] if e["player"] is None]
+
+
+def _pick_ok(s: JSON, pick: Any, profile: Profile) -> bool:
+    return pick is None if _last(s, profile) else pick in _free_tiles(s)
+
+
+def _play(s: JSON, a: JSON) -> bool:
+    return bool(s["phase"] == "play" and a.get("type") == "play")
+
+
+def _placing_put(s: JSON, a: JSON) -> bool:
+    """A play that puts a tile (not the first turn, put given, well-shaped)."""
+    put = a.get("put")
+    return (_play(s, a) and _acting(s)[0] is not None and isinstance(put, list)
+            and len(put) == 3 and all(type(v) is int for v in put))
+
+
+def _faults(s: JSON, a: JSON, profile: Profile) -> list[str]:
+    tile, p = _acting(s)
+    assert tile is not None
+    return b.placement_faults(b.grid(s, p), a["put"], b.tiles(profile)[tile],
+                              profile.param("KD-PLACE-EXTENT", "size"))
+
+
+def _fits(s: JSON, profile: Profile) -> bool:
+    tile, p = _acting(s)
+    if tile is None:
+        return False
+    return b.fits_somewhere(b.grid(s, p), b.tiles(profile)[tile],
+                            profile.param("KD-PLACE-EXTENT", "size")) is not None
+
+
+def _put_ok(s: JSON, a: JSON, profile: Profile) -> bool:
+    if _acting(s)[0] is None:
+        return a.get("put") is None
+    if a.get("put") is None:
+        return not _fits(s, profile)
+    return _placing_put(s, a) and not _faults(s, a, profile)
+
+
+# --- material ----------------------------------------------------------------------------
+
+def players_state(s: JSON, profile: Profile) -> Verdict:
+    n = b.players(profile)
+    return expect(s["players"] == n and len(s["grids"]) == n and len(s["stopped"]) == n,
+                  f"the profile plays {n} players; the state has {s['players']} and "
+                  f"{len(s['grids'])} grids")
+
+
+def kings_state(s: JSON, profile: Profile) -> Verdict:
+    k = b.kings(profile)
+    return expect(all(v == k for v in s["kings"]),
+                  f"each player has {k} king(s) with {b.players(profile)} players; "
+                  f"the state says {s['kings']}")
+
+
+def in_play_state(s: JSON, profile: Profile) -> Verdict:
+    drawn = len(b.tiles(profile)) - len(s["bag"])
+    return expect(len(s["line"]) <= b.line_size(profile) and drawn <= b.in_play(profile),
+                  f"{drawn} tiles drawn and a line of {len(s['line'])}: at most "
+                  f"{b.in_play(profile)} come into play, in lines of {b.line_size(profile)}")
+
+
+def in_play_check(t: Transition, profile: Profile) -> Verdict:
+    if t.action.get("type") != "deal" or t.before["phase"] != "deal":
+        return NA
+    size, line = b.line_size(profile), len(t.after["line"])
+    if t.after["phase"] == "deal":
+        return expect(line < size and t.after["bag"] != [],
+                      f"a line of {size} is complete with {line} tiles, yet another is drawn")
+    return expect(line == size or not t.after["bag"],
+                  f"the line is complete with {line} tiles; the rule says {size}")
+
+
+def tiles_check(t: Transition, profile: Profile) -> Verdict:
+    if not _placing_put(t.before, t.action):
+        return NA
+    tile, p = _acting(t.before)
+    assert tile is not None
+    for q in range(1, b.players(profile) + 1):
+        diff = b.changed_cells(b.grid(t.before, q), b.grid(t.after, q))
+        if q != p and diff:
+            return Violation(f"player {q}'s grid changed when player {p} placed a tile")
+        if q == p and sorted(diff.values()) != sorted(b.tiles(profile)[tile]):
+            return Violation(f"tile {tile} is {'/'.join(b.tiles(profile)[tile])}; the grid "
+                             f"gained {sorted(diff.values())}")
+    return OK
+
+
+# --- turns -------------------------------------------------------------------------------
+
+def deal_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if s["phase"] != "deal" or a.get("type") != "deal":
+        return NA
+    ok = a.get("tile") in s["bag"]
+    return expect(accepted == ok, f"tile {a.get('tile')} is {'' if ok else 'not '}among the "
+                  f"tiles not yet drawn, but the engine {'accepted' if accepted else 'refused'} it")
+
+
+def deal_check(t: Transition, profile: Profile) -> Verdict:
+    if t.action.get("type") != "deal":
+        return NA
+    tile = t.action["tile"]
+    want_bag = [x for x in t.before["bag"] if x != tile]
+    want_line = sorted([*(e["tile"] for e in t.before["line"]), tile])
+    got_line = [e["tile"] for e in t.after["line"]]
+    if t.after["turn"] != t.before["turn"]:
+        return NA
+    return expect(t.after["bag"] == want_bag and got_line == want_line,
+                  f"drawing tile {tile}: the bag must lose it and the line show it in "
+                  f"ascending id; line {got_line}")
+
+
+def _orders(s: JSON, profile: Profile) -> list[list[int]]:
+    k = b.kings(profile)
+    seats = [p for _ in range(k) for p in range(1, b.players(profile) + 1)]
+    if profile.variant("KD-ORDER-FIRST") == "seat-order":
+        return [seats]
+    return [list(o) for o in sorted(set(permutations(seats)))]
+
+
+def order_first_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if s["phase"] != "order" or a.get("type") != "order":
+        return NA
+    ok = a.get("order") in _orders(s, profile)
+    if accepted and not ok:
+        return Violation(f"first-turn order {a.get('order')} accepted; allowed: "
+                         f"{_orders(s, profile)[:3]}")
+    return OK if accepted or not ok else Violation(
+        f"first-turn order {a.get('order')} refused, but the rule allows it")
+
+
+def order_first_check(t: Transition, profile: Profile) -> Verdict:
+    if t.action.get("type") != "order":
+        return NA
+    want = [{"tile": None, "player": p} for p in t.action["order"]]
+    return expect(t.after["placing"] == want and t.after["phase"] == "deal",
+                  f"after the order step the kings act in order {t.action['order']} with no "
+                  f"tile to place; got {t.after['placing']}")
+
+
+def _line_after(t: Transition) -> list[JSON]:
+    pick = t.action.get("pick")
+    if t.action.get("type") in ("play", "invalid-put") and pick is not None:
+        p = _acting(t.before)[1]
+        return [{"tile": e["tile"], "player": p if e["tile"] == pick else e["player"]}
+                for e in t.before["line"]]
+    return list(t.before["line"])
+
+
+def order_check(t: Transition, profile: Profile) -> Verdict:
+    if t.before["phase"] != "play" or t.after["phase"] == "over" \
+            or t.after["turn"] != t.before["turn"] + 1:
+        return NA
+    stopped = t.after["stopped"]
+    want = sorted(({"tile": e["tile"], "player": e["player"]} for e in _line_after(t)
+                   if e["player"] is not None and not stopped[e["player"] - 1]),
+                  key=lambda e: e["tile"])
+    return expect(t.after["placing"] == want,
+                  f"turn {t.after['turn']}: kings act by ascending picked id {want}; "
+                  f"got {t.after['placing']}")
+
+
+def first_turn_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if not _play(s, a) or _acting(s)[0] is not None or a.get("put") is None:
+        return NA
+    return expect(not accepted, f"PUT {a.get('put')} accepted on the first turn")
+
+
+def first_turn_check(t: Transition, profile: Profile) -> Verdict:
+    if t.before["phase"] != "play" or _acting(t.before)[0] is not None:
+        return NA
+    return expect(t.after["grids"] == t.before["grids"], "a grid changed on the first turn")
+
+
+def pick_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if s["phase"] != "play" or a.get("type") not in ("play", "invalid-put") \
+            or _last(s, profile):
+        return NA
+    ok = _pick_ok(s, a.get("pick"), profile)
+    return expect(ok or not accepted, f"PICK {a.get('pick')} accepted; free tiles "
+                                      f"{_free_tiles(s)}")
+
+
+def pick_check(t: Transition, profile: Profile) -> Verdict:
+    if t.before["phase"] != "play" or t.action.get("type") not in ("play", "invalid-put") \
+            or _last(t.before, profile):
+        return NA
+    pick, p = t.action.get("pick"), _acting(t.before)[1]
+    if t.after["phase"] == "over":
+        return NA  # a game that ends before its last turn is KD-GAME-LENGTH's
+    if pick not in _free_tiles(t.before):
+        return Violation(f"PICK {pick} applied; free tiles were {_free_tiles(t.before)}")
+    if t.after["turn"] != t.before["turn"]:
+        return OK
+    return expect(t.after["line"] == _line_after(t),
+                  f"player {p} picked tile {pick}: the line should mark it and nothing else; "
+                  f"got {t.after['line']}")
+
+
+def last_turn_state(s: JSON, profile: Profile) -> Verdict:
+    if s["turn"] < b.turns(profile) or s["phase"] == "over":
+        return NA
+    return expect(s["phase"] == "play" and s["line"] == [],
+                  f"the last turn ({s['turn']}) draws no line; phase {s['phase']}, "
+                  f"line {s['line']}")
+
+
+def last_turn_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if s["phase"] != "play" or a.get("type") not in ("play", "invalid-put") \
+            or not _last(s, profile) or a.get("pick") is None:
+        return NA
+    return expect(not accepted, f"PICK {a.get('pick')} accepted on the last turn")
+
+
+def length_state(s: JSON, profile: Profile) -> Verdict:
+    return expect(s["turn"] <= b.turns(profile),
+                  f"turn {s['turn']}: the game lasts {b.turns(profile)} turns")
+
+
+def length_check(t: Transition, profile: Profile) -> Verdict:
+    if t.before["phase"] != "play":
+        return NA
+    stopped = t.after["stopped"]
+    rest = [k for k in t.before["placing"][t.before["next"] + 1:]
+            if not stopped[k["player"] - 1]]
+    alone = 1 if profile.variant("KD-STOP") == "end-when-alone" else 0
+    everyone_out = stopped.count(False) <= alone
+    should_end = everyone_out or (not rest and _last(t.before, profile))
+    if t.after["phase"] == "over":
+        return expect(should_end, f"the game ended on turn {t.before['turn']} of "
+                                  f"{b.turns(profile)}")
+    return expect(not should_end, f"turn {t.before['turn']} is the last and every king has "
+                                  "played, but the game goes on")
+
+
+def grid_state(s: JSON, profile: Profile) -> Verdict:
+    for p in range(1, len(s["grids"]) + 1):
+        g = b.grid(s, p)
+        if b.cell(g, 4, 4) != "*0" or g.count("*") != 1:
+            return Violation(f"player {p}'s castle must be on (4, 4) and nowhere else")
+    return OK
+
+
+def _rotation_confused(s: JSON, a: JSON, profile: Profile) -> bool:
+    """An accepted PUT that is off the grid or overlapping with its own rotation but valid
+    with another rotation of the same first square: a rotation read wrongly, not a
+    placement rule ignored (the extent and connection rules are judged as usual)."""
+    faults = _faults(s, a, profile)
+    if not faults or faults[0] not in ("KD-GRID", "KD-PLACE-NO-OVERLAP"):
+        return False
+    x, y, r = a["put"]
+    return any(not _faults(s, {**a, "put": [x, y, r2]}, profile) for r2 in range(4) if r2 != r)
+
+
+def grid_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if not _placing_put(s, a) or b.on_grid(a["put"]):
+        return NA
+    if accepted and _rotation_confused(s, a, profile):
+        return NA
+    return expect(not accepted, f"PUT {a['put']} leaves the 9 x 9 grid but was accepted")
+
+
+def refused_discard_blame(s: JSON, a: JSON, accepted: bool, profile: Profile) -> str | None:
+    """The rule an engine breaks by refusing the discard of a tile that fits nowhere: it
+    must have found a placement, so the first rule whose relaxing makes the tile fit."""
+    if accepted or not _play(s, a) or a.get("put") is not None:
+        return None
+    tile = _acting(s)[0]
+    if tile is None or _fits(s, profile) or not _pick_ok(s, a.get("pick"), profile):
+        return None
+    return _nofit_blame(s, profile)
+
+
+def _other_squares(s: JSON, profile: Profile) -> list[tuple[str, str]]:
+    """The acting king's tile as the catalogue's other tile lists have it, where they
+    differ (the disputed tiles of KD-TILES)."""
+    tile = _acting(s)[0]
+    assert tile is not None
+    mine = b.tiles(profile)[tile]
+    return [sq for sq in b.other_lists(profile, tile) if sq != mine]
+
+
+def _nofit_blame(s: JSON, profile: Profile, put: list[int] | None = None) -> str:
+    """An engine treats a tile that fits nowhere as if it fitted. When it placed it with
+    `put`, the rule that placement breaks is the one it ignores; otherwise the first rule
+    whose relaxing (no connection; a territory one square wider; any extent) makes the tile
+    fit, else KD-DISCARD itself."""
+    tile, p = _acting(s)
+    assert tile is not None
+    g, squares = b.grid(s, p), b.tiles(profile)[tile]
+    size = profile.param("KD-PLACE-EXTENT", "size")
+    if any(b.fits_somewhere(g, other, size) is not None for other in _other_squares(s, profile)):
+        return "KD-TILES"
+    if put is not None:
+        faults = b.placement_faults(g, put, squares, size)
+        if len(faults) == 1:
+            return faults[0]
+    # a single fact cannot always tell the two apart (both relaxings may make it fit):
+    # one square wider is the nearer miss, so it is asked first
+    if b.fits_somewhere(g, squares, size + 1) is not None:
+        return "KD-PLACE-EXTENT"
+    if b.fits_somewhere(g, squares, size, connect=False) is not None:
+        return "KD-PLACE-CONNECT"
+    if b.fits_somewhere(g, squares, b.N) is not None:
+        return "KD-PLACE-EXTENT"
+    return "KD-DISCARD"
+
+
+def _other_list_fits(s: JSON, a: JSON, profile: Profile) -> bool:
+    """The PUT breaks a placement rule with this tile list's squares but not with another
+    list's: the engine plays another tile list (KD-TILES)."""
+    g = b.grid(s, _acting(s)[1])
+    size = profile.param("KD-PLACE-EXTENT", "size")
+    return any(not b.placement_faults(g, a["put"], other, size)
+               for other in _other_squares(s, profile))
+
+
+def tiles_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if refused_discard_blame(s, a, accepted, profile) == "KD-TILES":
+        return Violation(f"tile {_acting(s)[0]} fits nowhere, yet its discard was refused: "
+                         "the engine plays it with another tile list's squares")
+    if not _placing_put(s, a) or not accepted or not _faults(s, a, profile):
+        return NA
+    return expect(not _other_list_fits(s, a, profile),
+                  f"PUT {a['put']} accepted: it fits only with another tile list's squares "
+                  f"for tile {_acting(s)[0]}")
+
+
+def _chain_judge(rule: str) -> Any:
+    order = ["KD-GRID", "KD-PLACE-NO-OVERLAP", "KD-PLACE-EXTENT", "KD-PLACE-CONNECT"]
+
+    def judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+        if refused_discard_blame(s, a, accepted, profile) == rule:
+            return Violation(f"tile {_acting(s)[0]} fits nowhere, yet its discard was "
+                             f"refused: the engine places it against {rule}")
+        if not _placing_put(s, a):
+            return NA
+        faults = _faults(s, a, profile)
+        if not faults or faults[0] != rule or (accepted and (
+                _rotation_confused(s, a, profile) or _other_list_fits(s, a, profile))):
+            return NA
+        return expect(not accepted, f"PUT {a['put']} breaks {rule} but was accepted")
+
+    def check(t: Transition, profile: Profile) -> Verdict:
+        if not _placing_put(t.before, t.action):
+            return NA
+        faults = _faults(t.before, t.action, profile)
+        return expect(rule not in faults, f"PUT {t.action['put']} breaks {rule} but was "
+                                          "applied")
+
+    assert rule in order
+    return judge, check
+
+
+def rotation_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if not _placing_put(s, a):
+        return NA
+    if accepted:
+        if _rotation_confused(s, a, profile):
+            return Violation(f"PUT {a['put']} accepted: with its rotation it leaves the grid "
+                             "or overlaps; another rotation would fit")
+        return NA
+    if _faults(s, a, profile) or not _pick_ok(s, a.get("pick"), profile):
+        return NA
+    return Violation(f"PUT {a['put']} places the tile by every rule (second square "
+                     f"{['right', 'below', 'left', 'above'][a['put'][2]]}) but was refused")
+
+
+def rotation_check(t: Transition, profile: Profile) -> Verdict:
+    if not _placing_put(t.before, t.action) or not b.on_grid(t.action["put"]):
+        return NA
+    tile, p = _acting(t.before)
+    assert tile is not None
+    first, second = b.tiles(profile)[tile]
+    x, y, r = t.action["put"]
+    g = b.grid(t.after, p)
+    diff = b.changed_cells(b.grid(t.before, p), g)
+    if sorted(diff.values()) != sorted((first, second)):
+        return NA  # other squares than the tile's: KD-TILES judges that
+    return expect(b.cell(g, x, y) == first and b.cell(g, *b.second(x, y, r)) == second,
+                  f"PUT {x} {y} {r}: the first square goes on ({x}, {y}) and the second on "
+                  f"{b.second(x, y, r)}")
+
+
+def discard_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if not _play(s, a) or _acting(s)[0] is None or a.get("put") is not None:
+        return NA
+    fits = _fits(s, profile)
+    if accepted:
+        return expect(not fits, f"tile {_acting(s)[0]} fits somewhere but a discard was "
+                                "accepted")
+    # a refused discard of a tile that fits nowhere means the engine thinks it fits: blamed on
+    # the placement rule it must be ignoring, when relaxing one makes the tile fit
+    if refused_discard_blame(s, a, accepted, profile) == "KD-DISCARD":
+        return Violation(f"tile {_acting(s)[0]} fits nowhere but its discard was refused")
+    return NA
+
+
+def discard_check(t: Transition, profile: Profile) -> Verdict:
+    if not _play(t.before, t.action) or _acting(t.before)[0] is None \
+            or t.action.get("put") is not None:
+        return NA
+    tile, p = _acting(t.before)
+    return expect(not _fits(t.before, profile) and tile in t.after["discarded"]
+                  and b.grid(t.after, p) == b.grid(t.before, p),
+                  f"tile {tile} discarded; that is only allowed when it fits nowhere")
+
+
+# --- scoring -----------------------------------------------------------------------------
+
+def score_check(t: Transition, profile: Profile) -> Verdict:
+    res = t.after["result"]
+    if t.after["phase"] != "over" or res is None:
+        return NA
+    want = [b.score(b.grid(t.after, p)) for p in range(1, len(t.after["grids"]) + 1)]
+    return expect(res["scores"] == want, f"zone scores are {want}; the result says "
+                                         f"{res['scores']}")
+
+
+def tie_break(scores: list[int], territory: list[int], crowns: list[int],
+              crowns_first: bool = False) -> list[int]:
+    """KD-TIE-BREAK as the oracle reads it (also the z3 model's concrete twin)."""
+    final = list(scores)
+    for measure in ((crowns, territory) if crowns_first else (territory, crowns)):
+        groups: dict[int, list[int]] = {}
+        for i, v in enumerate(final):
+            groups.setdefault(v, []).append(i)
+        for members in groups.values():
+            if len(members) > 1:
+                best = max(measure[i] for i in members)
+                for i in members:
+                    final[i] += measure[i] == best
+    return final
+
+
+def tie_state(s: JSON, profile: Profile) -> Verdict:
+    res = s["result"]
+    if res is None:
+        return NA
+    largest = profile.variant("KD-TIE-BREAK") == "largest-zone"
+    n = len(s["grids"])
+    terr = [b.territory(b.grid(s, p), largest) for p in range(1, n + 1)]
+    crowns = [b.crowns(b.grid(s, p)) for p in range(1, n + 1)]
+    final = tie_break(res["scores"], terr, crowns)
+    winners = [i + 1 for i, v in enumerate(final) if v == max(final)]
+    return expect(res["territory"] == terr and res["crowns"] == crowns
+                  and res["final"] == final and res["winners"] == winners,
+                  f"with scores {res['scores']}, territory {terr} and crowns {crowns} the "
+                  f"final scores are {final} (winners {winners}); the result says "
+                  f"{res['final']} (winners {res['winners']})")
+
+
+# --- protocol ----------------------------------------------------------------------------
+
+def stop_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if s["phase"] != "play" or a.get("type") != "stop" or a.get("cause") not in (
+            "format", "pick"):
+        return NA
+    return expect(accepted, f"a stop ({a.get('cause')}) was refused; a bad command always "
+                            "ends the player's game")
+
+
+def stop_check(t: Transition, profile: Profile) -> Verdict:
+    if t.action.get("type") != "stop" or t.action.get("cause") == "timeout":
+        return NA
+    p = _acting(t.before)[1]
+    return expect(t.after["stopped"][p - 1] and t.after["grids"] == t.before["grids"]
+                  and t.after["to_move"] != p,
+                  f"player {p}'s game ends: stopped, grid kept, never to move again")
+
+
+def stop_state(s: JSON, profile: Profile) -> Verdict:
+    if s["phase"] != "play":
+        return NA
+    return expect(not s["stopped"][s["to_move"] - 1],
+                  f"player {s['to_move']} is to move but its game has ended")
+
+
+def put_invalid_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
+    if s["phase"] != "play":
+        return NA
+    discard = profile.variant("KD-PUT-INVALID") == "discard"
+    if a.get("type") == "invalid-put":
+        ok = discard and _fits(s, profile) and _pick_ok(s, a.get("pick"), profile)
+    elif a.get("type") == "stop" and a.get("cause") == "put":
+        ok = not discard
+    else:
+        return NA
+    return expect(accepted == ok, f"{a} {'accepted' if accepted else 'refused'}; in this "
+                  f"league an invalid PUT {'discards' if discard else 'ends the game'}")
+
+
+def put_invalid_check(t: Transition, profile: Profile) -> Verdict:
+    if t.action.get("type") != "invalid-put":
+        return NA
+    tile, p = _acting(t.before)
+    return expect(tile in t.after["discarded"] and b.grid(t.after, p) == b.grid(t.before, p),
+                  f"an invalid PUT discards tile {tile} and leaves the grid as it was")
+
+
+ROW = re.compile(r"([_*cfglwm][0-3]){9}")
+
+
+def input_state(s: JSON, profile: Profile) -> Verdict:
+    ok = all(len(g) == 9 and all(ROW.fullmatch(r) for r in g) for g in s["grids"])
+    return expect(ok, "each grid is 9 lines of 9 two-character cells, as the bots read them")
+
+
+PUT = re.compile(r"PUT (-?[0-9]{1,9}) (-?[0-9]{1,9}) (-?[0-9]{1,9})")
+PICK = re.compile(r"PICK (-?[0-9]{1,9})(?: [^\n]*)?")
+
+
+def _reply_lines(text: str) -> tuple[Any, Any] | None:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines = lines[:-1]
+    lines = [ln.removesuffix("\r") for ln in lines]
+    if len(lines) != 2:
+        return None
+    m1, m2 = PUT.fullmatch(lines[0]), PICK.fullmatch(lines[1])
+    return None if m1 is None or m2 is None else (m1, m2)
+
+
+def expected_reply(s: JSON, text: str, profile: Profile, treat: str | None = None,
+                   other_league: bool = False, any_pick: bool = False) -> JSON:
+    """What the two output lines amount to, by KD-PROTO-OUTPUT, KD-STOP and KD-PUT-INVALID.
+    `treat` ("valid" or "invalid") reads the PUT as if it placed the tile or not: what an
+    engine that gets a placement rule wrong would make of the same lines."""
+    parsed = _reply_lines(text)
+    if parsed is None:
+        return {"type": "stop", "cause": "format"}
+    m1, m2 = parsed
+    pick = None if _last(s, profile) else int(m2.group(1))
+    put: list[int] | None = [int(m1.group(i)) for i in (1, 2, 3)]
+    tile, _ = _acting(s)
+    bad_put = False
+    if tile is not None and treat == "valid":
+        pass
+    elif tile is not None and treat == "invalid":
+        bad_put = True
+    elif tile is not None and _fits(s, profile):
+        bad_put = bool(_faults(s, {"put": put, "type": "play"}, profile))
+    else:
+        put = None
+    discard = (profile.variant("KD-PUT-INVALID") == "discard") != other_league
+    if bad_put and not discard:
+        return {"type": "stop", "cause": "put"}
+    if not any_pick and not _pick_ok(s, pick, profile):
+        return {"type": "stop", "cause": "pick"}
+    if bad_put:
+        return {"type": "invalid-put", "pick": pick}
+    return {"type": "play", "put": put, "pick": pick}
+
+
+def placement_referee_blame(s: JSON, text: str, action: JSON, profile: Profile) -> str | None:
+    """The placement rule a referee decision breaks, when it is the decision the lines would
+    get with the PUT read as valid (or invalid) against the rules."""
+    parsed = _reply_lines(text)
+    if s["phase"] != "play" or parsed is None or _acting(s)[0] is None:
+        return None
+    if action in (expected_reply(s, text, profile),
+                  expected_reply(s, text, profile, other_league=True),
+                  expected_reply(s, text, profile, any_pick=True)):
+        return None  # right, or KD-PUT-INVALID's, or KD-PICK's
+    put = [int(parsed[0].group(i)) for i in (1, 2, 3)]
+    a = {"type": "play", "put": put,
+         "pick": action.get("pick") if isinstance(action, dict) else None}
+    if not _fits(s, profile):  # the PUT is to be ignored: the engine thinks the tile fits
+        if action == expected_reply(s, text, profile, treat="valid"):
+            return _nofit_blame(s, profile, put)
+        if action == expected_reply(s, text, profile, treat="invalid"):
+            return _nofit_blame(s, profile)
+        return None
+    faults = _faults(s, a, profile)
+    if faults and action == expected_reply(s, text, profile, treat="valid"):
+        return "KD-PLACE-ROTATION" if _rotation_confused(s, a, profile) else faults[0]
+    if not faults and action == expected_reply(s, text, profile, treat="invalid"):
+        return "KD-PLACE-ROTATION"
+    return None
+
+
+def output_referee(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
+    if s["phase"] != "play":
+        return NA
+    want = expected_reply(s, text, profile)
+    if action != want and (placement_referee_blame(s, text, action, profile)
+                           or action == expected_reply(s, text, profile, other_league=True)
+                           or action == expected_reply(s, text, profile, any_pick=True)):
+        return NA  # a placement rule's, KD-PUT-INVALID's or KD-PICK's own hook judges it
+    return expect(action == want, f"output {text!r:.80} means {want}; the referee made it "
+                                  f"{action}")
+
+
+def _placement_referee(rule: str) -> Any:
+    def hook(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
+        if s["phase"] != "play" or _acting(s)[0] is None or _reply_lines(text) is None:
+            return NA
+        if placement_referee_blame(s, text, action, profile) == rule:
+            return Violation(f"output {text!r:.80}: the referee made it {action}, reading "
+                             f"the PUT against {rule}")
+        return OK
+    return hook
+
+
+def pick_referee(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
+    if s["phase"] != "play" or _reply_lines(text) is None or _last(s, profile):
+        return NA
+    want = expected_reply(s, text, profile)
+    if action != want and action == expected_reply(s, text, profile, any_pick=True):
+        return Violation(f"output {text!r:.80}: the referee made it {action}, taking a PICK "
+                         f"of a tile that is not free (free: {_free_tiles(s)})")
+    return OK
+
+
+def put_invalid_referee(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
+    if s["phase"] != "play" or _acting(s)[0] is None or _reply_lines(text) is None:
+        return NA
+    want = expected_reply(s, text, profile)
+    if action != want and action == expected_reply(s, text, profile, other_league=True):
+        return Violation(f"output {text!r:.80}: the referee made it {action}, the other "
+                         f"league's handling of an invalid PUT; this league's is {want}")
+    return OK
+
+
+def limits_check(t: Transition, profile: Profile) -> Verdict:
+    if t.action.get("type") != "stop" or t.action.get("cause") != "timeout":
+        return NA
+    p = _acting(t.before)[1]
+    return expect(t.after["stopped"][p - 1], f"player {p} answered late: its game ends")
+
+
+def _placement_oracles() -> list[Oracle]:
+    out = []
+    for rule in ("KD-PLACE-NO-OVERLAP", "KD-PLACE-EXTENT", "KD-PLACE-CONNECT"):
+        judge, check = _chain_judge(rule)
+        out.append(Oracle(rule, judge=judge, check=check, referee=_placement_referee(rule)))
+    return out
+
+
+ORACLES = [
+    Oracle("KD-TILES", check=tiles_check, judge=tiles_judge,
+           referee=_placement_referee("KD-TILES")),
+    Oracle("KD-PLAYERS", state=players_state),
+    Oracle("KD-TILES-IN-PLAY", state=in_play_state, check=in_play_check),
+    Oracle("KD-KINGS", state=kings_state),
+    Oracle("KD-DEAL", judge=deal_judge, check=deal_check),
+    Oracle("KD-ORDER-FIRST", judge=order_first_judge, check=order_first_check),
+    Oracle("KD-ORDER", check=order_check),
+    Oracle("KD-FIRST-TURN-NO-PUT", judge=first_turn_judge, check=first_turn_check),
+    Oracle("KD-PICK", judge=pick_judge, check=pick_check, referee=pick_referee),
+    Oracle("KD-LAST-TURN-NO-PICK", state=last_turn_state, judge=last_turn_judge),
+    Oracle("KD-GAME-LENGTH", state=length_state, check=length_check),
+    Oracle("KD-GRID", state=grid_state, judge=grid_judge,
+           referee=_placement_referee("KD-GRID")),
+    Oracle("KD-PLACE-ROTATION", judge=rotation_judge, check=rotation_check,
+           referee=_placement_referee("KD-PLACE-ROTATION")),
+    *_placement_oracles(),
+    Oracle("KD-DISCARD", judge=discard_judge, check=discard_check,
+           referee=_placement_referee("KD-DISCARD")),
+    Oracle("KD-SCORE-ZONES", check=score_check),
+    Oracle("KD-TIE-BREAK", state=tie_state),
+    Oracle("KD-STOP", state=stop_state, judge=stop_judge, check=stop_check),
+    Oracle("KD-PUT-INVALID", judge=put_invalid_judge, check=put_invalid_check,
+           referee=put_invalid_referee),
+    Oracle("KD-PROTO-INPUT", state=input_state),
+    Oracle("KD-PROTO-OUTPUT", referee=output_referee),
+    Oracle("KD-PROTO-LIMITS", check=limits_check),
+]

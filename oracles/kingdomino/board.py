@@ -1,0 +1,189 @@
+"""Kingdomino facts over canonical JSON, written independently of the reference engine.
+
+Grids are the state's 9 row strings joined (cell (x, y) at characters 2 * (9y + x) and
+the next). Tile squares come from the tile data file in spec/ (data, not engine code).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache, lru_cache
+from importlib import resources
+from typing import Any
+
+from gamecert.spec import Profile
+
+JSON = Any
+N = 9
+STEP = {0: (1, 0), 1: (0, 1), 2: (-1, 0), 3: (0, -1)}
+
+
+@cache
+def _tile_doc() -> dict[str, Any]:
+    text = resources.files("gamecert.spec").joinpath("tiles/kingdomino.json").read_text("utf-8")
+    doc: dict[str, Any] = json.loads(text)
+    return doc
+
+
+@cache
+def tiles(profile: Profile) -> dict[int, tuple[str, str]]:
+    doc = _tile_doc()
+    out = {t["id"]: (t["squares"][0], t["squares"][1]) for t in doc["tiles"]}
+    for key, sq in doc["variants"][profile.variant("KD-TILES")].items():
+        out[int(key)] = (sq[0], sq[1])
+    return out
+
+
+def other_lists(profile: Profile, tile: int) -> list[tuple[str, str]]:
+    """Tile `tile`'s squares in every tile list of the data file."""
+    doc = _tile_doc()
+    base = next(t["squares"] for t in doc["tiles"] if t["id"] == tile)
+    out = []
+    for changes in doc["variants"].values():
+        sq = changes.get(str(tile), base)
+        out.append((sq[0], sq[1]))
+    return out
+
+
+def players(profile: Profile) -> int:
+    return int(profile.param("KD-PLAYERS", "players"))
+
+
+def line_size(profile: Profile) -> int:
+    return int(profile.param("KD-TILES-IN-PLAY", f"line_{players(profile)}p"))
+
+
+def in_play(profile: Profile) -> int:
+    return int(profile.param("KD-TILES-IN-PLAY", f"in_play_{players(profile)}p"))
+
+
+def turns(profile: Profile) -> int:
+    return int(profile.param("KD-GAME-LENGTH", f"turns_{players(profile)}p"))
+
+
+def kings(profile: Profile) -> int:
+    return int(profile.param("KD-KINGS", "kings_2p")) if players(profile) == 2 else 1
+
+
+def grid(state: JSON, player: int) -> str:
+    return "".join(state["grids"][player - 1])
+
+
+def cell(g: str, x: int, y: int) -> str:
+    return g[2 * (y * N + x):2 * (y * N + x) + 2]
+
+
+def around(x: int, y: int) -> list[tuple[int, int]]:
+    return [(a, b) for a, b in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+            if 0 <= a < N and 0 <= b < N]
+
+
+def second(x: int, y: int, r: int) -> tuple[int, int]:
+    dx, dy = STEP[r]
+    return x + dx, y + dy
+
+
+def on_grid(put: list[int]) -> bool:
+    x, y, r = put
+    if r not in STEP:
+        return False
+    x2, y2 = second(x, y, r)
+    return 0 <= x < N and 0 <= y < N and 0 <= x2 < N and 0 <= y2 < N
+
+
+def free(g: str, put: list[int]) -> bool:
+    x, y, r = put
+    x2, y2 = second(x, y, r)
+    return cell(g, x, y)[0] == "_" and cell(g, x2, y2)[0] == "_"
+
+
+def occupied(g: str) -> list[tuple[int, int]]:
+    return [(i % N, i // N) for i in range(N * N) if g[2 * i] != "_"]
+
+
+def within(g: str, put: list[int], size: int) -> bool:
+    x, y, r = put
+    cells = [*occupied(g), (x, y), second(x, y, r)]
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    return max(xs) - min(xs) < size and max(ys) - min(ys) < size
+
+
+def touches(g: str, x: int, y: int, terrain: str) -> bool:
+    return any(cell(g, a, b)[0] in ("*", terrain) for a, b in around(x, y))
+
+
+def connected(g: str, put: list[int], squares: tuple[str, str]) -> bool:
+    x, y, r = put
+    x2, y2 = second(x, y, r)
+    return touches(g, x, y, squares[0][0]) or touches(g, x2, y2, squares[1][0])
+
+
+def placement_faults(g: str, put: list[int], squares: tuple[str, str], size: int) -> list[str]:
+    """The placement rules `put` breaks on grid `g` (empty when it places the tile)."""
+    if not on_grid(put):
+        return ["KD-GRID"]
+    faults = []
+    if not free(g, put):
+        faults.append("KD-PLACE-NO-OVERLAP")
+    if not within(g, put, size):
+        faults.append("KD-PLACE-EXTENT")
+    if not connected(g, put, squares):
+        faults.append("KD-PLACE-CONNECT")
+    return faults
+
+
+@lru_cache(maxsize=1024)
+def fits_somewhere(g: str, squares: tuple[str, str], size: int,
+                   connect: bool = True) -> list[int] | None:
+    """A placement of the tile, or None; `connect=False` leaves out the connection rule.
+    Cached (bounded): several oracles ask it about the same position in one step; the
+    caller must not change the list it returns."""
+    for y in range(N):
+        for x in range(N):
+            for r in range(4):
+                faults = placement_faults(g, [x, y, r], squares, size)
+                if not faults or (not connect and faults == ["KD-PLACE-CONNECT"]):
+                    return [x, y, r]
+    return None
+
+
+def zones(g: str) -> list[tuple[str, int, int]]:
+    """(terrain, squares, crowns) of each orthogonally connected zone; the castle is none."""
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for y in range(N):
+        for x in range(N):
+            t = cell(g, x, y)[0]
+            if t in "_*" or (x, y) in seen:
+                continue
+            todo, size, crowns = [(x, y)], 0, 0
+            seen.add((x, y))
+            while todo:
+                cx, cy = todo.pop()
+                size += 1
+                crowns += int(cell(g, cx, cy)[1])
+                for nb in around(cx, cy):
+                    if nb not in seen and cell(g, *nb)[0] == t:
+                        seen.add(nb)
+                        todo.append(nb)
+            out.append((t, size, crowns))
+    return out
+
+
+def score(g: str) -> int:
+    return sum(size * crowns for _, size, crowns in zones(g))
+
+
+def territory(g: str, largest_zone: bool) -> int:
+    if largest_zone:
+        return max((size for _, size, _ in zones(g)), default=0)
+    return sum(1 for i in range(N * N) if g[2 * i] not in "_*")
+
+
+def crowns(g: str) -> int:
+    return sum(int(g[2 * i + 1]) for i in range(N * N))
+
+
+def changed_cells(before: str, after: str) -> dict[tuple[int, int], str]:
+    return {(i % N, i // N): after[2 * i:2 * i + 2] for i in range(N * N)
+            if before[2 * i:2 * i + 2] != after[2 * i:2 * i + 2]}

@@ -1,0 +1,588 @@
+"""Coders of the Realm (Kingdomino on CodinGame), played exactly as `spec/kingdomino.json` says.
+
+A turn is: a line of new tiles is drawn (one chance step per tile, uniform over the tiles
+not yet drawn), then each king, in order, places the tile it picked last turn and picks a
+tile of the new line. One player action is one king's whole PUT + PICK sequence. The first
+turn's order is a chance step (one outcome under the statement's seat order). Each rule
+decision is a small method, so a mutant changes one rule by overriding one method.
+
+Grids are kept as the protocol writes them: 81 cells of two characters, row-major, cell
+(x, y) at characters 2 * (9 * y + x) and the next one. This module never reads the seeds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import cache, lru_cache
+from itertools import permutations
+from typing import Any
+
+from gamecert.reference_engine.contract import (
+    CHANCE,
+    TERMINAL,
+    BadState,
+    IllegalAction,
+    Outcome,
+)
+from gamecert.reference_engine.kingdomino.load import load_state
+from gamecert.reference_engine.kingdomino.protocol import referee
+from gamecert.reference_engine.kingdomino.state import DEAL as DEAL
+from gamecert.reference_engine.kingdomino.state import ORDER as ORDER
+from gamecert.reference_engine.kingdomino.state import OVER as OVER
+from gamecert.reference_engine.kingdomino.state import PLAY as PLAY
+from gamecert.reference_engine.kingdomino.state import Action as Action
+from gamecert.reference_engine.kingdomino.state import KdConfig as KdConfig
+from gamecert.reference_engine.kingdomino.state import KdState as KdState
+from gamecert.reference_engine.kingdomino.state import N as N
+from gamecert.reference_engine.kingdomino.state import Put as Put
+from gamecert.reference_engine.kingdomino.state import _config
+from gamecert.reference_engine.kingdomino.tiles import Tile
+from gamecert.spec import Profile
+
+CASTLE = (4, 4)
+EMPTY_GRID = "_0" * (N * N // 2) + "*0" + "_0" * (N * N // 2)
+STOP_CAUSES = ("format", "pick", "put", "timeout")
+# KD-PLACE-ROTATION: the second square is right (0), below (1), left (2) or above (3)
+OFFSETS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+
+@cache
+def neighbours(i: int) -> tuple[int, ...]:
+    """The orthogonal neighbours of cell i inside the grid."""
+    x, y = i % N, i // N
+    return tuple(ny * N + nx for nx, ny in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+                 if 0 <= nx < N and 0 <= ny < N)
+
+
+@cache
+def _step(i: int, r: int) -> int:
+    """The cell next to cell i in rotation r's direction, or -1 off the grid."""
+    x, y = i % N + OFFSETS[r][0], i // N + OFFSETS[r][1]
+    return y * N + x if 0 <= x < N and 0 <= y < N else -1
+
+
+STEPS = tuple(tuple(_step(i, r) for r in range(4)) for i in range(N * N))
+NEIGHBOURS = tuple(neighbours(i) for i in range(N * N))
+RULE_HOOKS = ("extent_ok", "connects", "second_cell", "placement_error")
+
+
+
+@lru_cache(maxsize=4096)
+def _bbox(grid: str) -> tuple[int, int, int, int]:
+    """min x, max x, min y, max y of the occupied cells (castle included)."""
+    terr = grid[::2]
+    xs, ys = [], []
+    for y in range(N):
+        row = terr[y * N:(y + 1) * N]
+        left = row.lstrip("_")
+        if left:
+            xs.append(N - len(left))
+            xs.append(len(row.rstrip("_")) - 1)
+            ys.append(y)
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+class Kingdomino:
+    """The Coders of the Realm reference engine (`reference_engine.contract.Game`)."""
+
+    name = "kingdomino"
+
+    def __init__(self) -> None:
+        # the fast placement listing restates the reference's placement hooks; a subclass
+        # that overrides one of them (a mutant) gets the listing built from its hooks
+        self._fast = all(getattr(type(self), h) is getattr(Kingdomino, h) for h in RULE_HOOKS)
+
+    def config(self, profile: Profile) -> KdConfig:
+        return _config(profile)
+
+    # --- rule hooks ----------------------------------------------------------------------
+    def kings_per_player(self, cfg: KdConfig) -> int:
+        """KD-KINGS."""
+        return cfg.kings
+
+    def line_size(self, cfg: KdConfig) -> int:
+        """KD-TILES-IN-PLAY: tiles in each new line."""
+        return cfg.line
+
+    def first_orders(self, state: KdState) -> list[tuple[int, ...]]:
+        """KD-ORDER-FIRST: the possible first-turn orders of the kings (equally likely)."""
+        seats = tuple(p for _ in range(max(state.kings, default=1))
+                      for p in range(1, len(state.kings) + 1) if state.kings[p - 1] > _)
+        if not state.cfg.shuffled_start:
+            return [seats]
+        return sorted(set(permutations(seats)))
+
+    def turn_order(self, line: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+        """KD-ORDER: next turn's kings, by ascending id of the tile each picked."""
+        return sorted((t, o) for t, o in line if o)
+
+    def second_cell(self, x: int, y: int, rotation: int) -> tuple[int, int]:
+        """KD-PLACE-ROTATION."""
+        dx, dy = OFFSETS[rotation]
+        return x + dx, y + dy
+
+    def extent_ok(self, cfg: KdConfig, grid: str, cells: Sequence[tuple[int, int]]) -> bool:
+        """KD-PLACE-EXTENT: the territory with `cells` added spans at most `extent` squares."""
+        x0, x1, y0, y1 = _bbox(grid)
+        for x, y in cells:
+            x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+        return x1 - x0 < cfg.extent and y1 - y0 < cfg.extent
+
+    def connects(self, grid: str, cell: int, terrain: str) -> bool:
+        """KD-PLACE-CONNECT: a square of `terrain` on `cell` touches the castle or the same
+        terrain."""
+        return any(grid[2 * n] in ("*", terrain) for n in neighbours(cell))
+
+    def zone_neighbours(self, i: int) -> tuple[int, ...]:
+        """KD-SCORE-ZONES: cells of one zone touch orthogonally."""
+        return neighbours(i)
+
+    def zones(self, grid: str) -> list[tuple[str, int, int]]:
+        """KD-SCORE-ZONES: every zone as (terrain, squares, crowns)."""
+        seen = [False] * (N * N)
+        out = []
+        for i in range(N * N):
+            t = grid[2 * i]
+            if seen[i] or t in "_*":
+                continue
+            seen[i] = True
+            stack, size, crowns = [i], 0, 0
+            while stack:
+                c = stack.pop()
+                size += 1
+                crowns += ord(grid[2 * c + 1]) - 48
+                for n in self.zone_neighbours(c):
+                    if not seen[n] and grid[2 * n] == t:
+                        seen[n] = True
+                        stack.append(n)
+            out.append((t, size, crowns))
+        return out
+
+    def score_grid(self, grid: str) -> int:
+        """KD-SCORE-ZONES: the sum of size x crowns over the zones."""
+        return sum(size * crowns for _, size, crowns in self.zones(grid))
+
+    def territory(self, cfg: KdConfig, grid: str) -> int:
+        """KD-TIE-BREAK: the 'largest territory' measure of the chosen reading."""
+        if cfg.largest_zone:
+            return max((size for _, size, _ in self.zones(grid)), default=0)
+        return sum(1 for i in range(N * N) if grid[2 * i] not in "_*")
+
+    def crowns(self, grid: str) -> int:
+        return sum(ord(grid[2 * i + 1]) - 48 for i in range(N * N))
+
+    def tie_break(self, scores: list[int], territory: list[int], crowns: list[int]) -> list[int]:
+        """KD-TIE-BREAK: one point to the largest territory among tied players, then one to
+        the most crowns among players still tied."""
+        final = list(scores)
+        for measure in (territory, crowns):
+            groups: dict[int, list[int]] = {}
+            for i, s in enumerate(final):
+                groups.setdefault(s, []).append(i)
+            for members in groups.values():
+                if len(members) > 1:
+                    best = max(measure[i] for i in members)
+                    for i in members:
+                        if measure[i] == best:
+                            final[i] += 1
+        return final
+
+    def last_turn(self, state: KdState) -> bool:
+        """KD-GAME-LENGTH."""
+        return state.turn >= state.cfg.turns
+
+    def can_discard(self, state: KdState, grid: str, tile: int) -> bool:
+        """KD-DISCARD: a tile is discarded only when it fits nowhere."""
+        return not self.fits_somewhere(state, grid, tile)
+
+    def pick_error(self, state: KdState, pick: Any) -> str | None:
+        """KD-PICK and KD-LAST-TURN-NO-PICK: why `pick` is not allowed now, or None."""
+        if self.last_turn(state):
+            return None if pick is None else "no PICK on the last turn"
+        if pick is None:
+            return "a PICK is due every turn but the last"
+        for t, o in state.line:
+            if t == pick:
+                return None if o == 0 else f"tile {pick} is already picked"
+        return f"tile {pick!r} is not in the new line"
+
+    # --- placement -----------------------------------------------------------------------
+    def placement_error(self, state: KdState, grid: str, tile: int, put: Put) -> str | None:
+        """Why PUT x y rotation does not place `tile`, or None (KD-GRID, KD-PLACE-*)."""
+        x, y, r = put
+        if not (type(r) is int and 0 <= r < 4):
+            return f"rotation {r!r} is not 0-3"
+        x2, y2 = self.second_cell(x, y, r)
+        if not (0 <= x < N and 0 <= y < N and 0 <= x2 < N and 0 <= y2 < N):
+            return f"({x}, {y}) rotation {r} leaves the {N} x {N} grid"
+        i, j = y * N + x, y2 * N + x2
+        if grid[2 * i] != "_" or grid[2 * j] != "_":
+            return f"({x}, {y}) rotation {r} overlaps the castle or a tile"
+        if not self.extent_ok(state.cfg, grid, ((x, y), (x2, y2))):
+            return f"({x}, {y}) rotation {r} makes the territory wider than " \
+                   f"{state.cfg.extent} x {state.cfg.extent}"
+        a, b = state.cfg.tiles[tile]
+        if not (self.connects(grid, i, a[0]) or self.connects(grid, j, b[0])):
+            return f"({x}, {y}) rotation {r} touches neither the castle nor the same terrain"
+        return None
+
+    def placements(self, state: KdState, grid: str, tile: int) -> list[Put]:
+        if self._fast:
+            return list(_fast_placements(grid, state.cfg.tiles[tile], state.cfg.extent))
+        return [(x, y, r) for y in range(N) for x in range(N) for r in range(4)
+                if grid[2 * (y * N + x)] == "_"
+                and self.placement_error(state, grid, tile, (x, y, r)) is None]
+
+    def fits_somewhere(self, state: KdState, grid: str, tile: int) -> bool:
+        if self._fast:
+            return bool(_fast_placements(grid, state.cfg.tiles[tile], state.cfg.extent))
+        for y in range(N):
+            for x in range(N):
+                if grid[2 * (y * N + x)] == "_":
+                    for r in range(4):
+                        if self.placement_error(state, grid, tile, (x, y, r)) is None:
+                            return True
+        return False
+
+    def place(self, state: KdState, grid: str, tile: int, put: Put) -> str:
+        x, y, r = put
+        x2, y2 = self.second_cell(x, y, r)
+        a, b = state.cfg.tiles[tile]
+        cells = list(grid)
+        i, j = y * N + x, y2 * N + x2
+        cells[2 * i:2 * i + 2] = a
+        cells[2 * j:2 * j + 2] = b
+        return "".join(cells)
+
+    # --- contract ------------------------------------------------------------------------
+    def initial(self, profile: Profile, seed: int | None = None) -> KdState:
+        cfg = self.config(profile)
+        check_consistent(cfg)
+        n = cfg.players
+        return KdState(cfg, ORDER, 1, (self.kings_per_player(cfg),) * n,
+                       tuple(sorted(cfg.tiles)), (), (), 0, (EMPTY_GRID,) * n,
+                       (False,) * n, ())
+
+    def current(self, state: KdState) -> int:
+        if state.phase == PLAY:
+            return state.placing[state.nxt][1]
+        if state.phase == OVER:
+            return TERMINAL
+        return CHANCE
+
+    def chance(self, state: KdState) -> list[Outcome[Action]]:
+        if state.phase == ORDER:
+            orders = self.first_orders(state)
+            p = Fraction(1, len(orders))
+            return [Outcome(("order", o), p) for o in orders]
+        if state.phase == DEAL:
+            p = Fraction(1, len(state.bag))
+            return [Outcome(("deal", t), p) for t in state.bag]
+        return []
+
+    def legal(self, state: KdState) -> list[Action]:
+        if state.phase != PLAY:
+            return []
+        tile, owner = state.placing[state.nxt]
+        if state.turn == 1 or tile == 0:
+            puts: list[Put | None] = [None]
+        else:
+            grid = state.grids[owner - 1]
+            found = self.placements(state, grid, tile)
+            puts = list(found) if found else []
+            if self.can_discard(state, grid, tile):
+                puts.append(None)
+        picks: list[int | None] = [None] if self.last_turn(state) else [
+            t for t, o in state.line if o == 0]
+        return [("play", put, pick) for put in puts for pick in picks]
+
+    def random_action(self, state: KdState, rng: random.Random) -> Action:
+        """A uniformly random legal action, for fast random play: the legal actions are every
+        PUT with every PICK, so a PUT and a PICK drawn apart are uniform over them."""
+        tile, owner = state.placing[state.nxt]
+        put: Put | None = None
+        if state.turn > 1 and tile:
+            grid = state.grids[owner - 1]
+            puts: list[Put | None] = list(self.placements(state, grid, tile))
+            if self.can_discard(state, grid, tile):
+                puts.append(None)
+            put = rng.choice(puts)
+        if self.last_turn(state):
+            return ("play", put, None)
+        return ("play", put, rng.choice([t for t, o in state.line if o == 0]))
+
+    def random_chance(self, state: KdState, rng: random.Random) -> Action:
+        if state.phase == ORDER:
+            return ("order", rng.choice(self.first_orders(state)))
+        return ("deal", rng.choice(state.bag))
+
+    # --- transitions ---------------------------------------------------------------------
+    def apply(self, state: KdState, action: Action) -> tuple[KdState, list[Any]]:
+        kind = action[0] if isinstance(action, tuple) and action else None
+        if state.phase == OVER:
+            raise IllegalAction("the game is over")
+        if state.phase == ORDER:
+            if kind != "order":
+                raise IllegalAction(f"the first turn's order is due, not {kind!r}")
+            return self._order(state, action[1])
+        if state.phase == DEAL:
+            if kind != "deal":
+                raise IllegalAction(f"a tile of the new line is due, not {kind!r}")
+            return self._deal(state, action[1])
+        if kind == "play":
+            return self._play(state, action[1], action[2], invalid_put=False)
+        if kind == "invalid-put":
+            return self._play(state, None, action[1], invalid_put=True)
+        if kind == "stop":
+            return self._stop(state, action[1])
+        raise IllegalAction(f"player {self.current(state)} must play, not {kind!r}")
+
+    def _order(self, state: KdState, order: tuple[int, ...]) -> tuple[KdState, list[Any]]:
+        if tuple(order) not in self.first_orders(state):
+            raise IllegalAction(f"{list(order)} is not a first-turn order")
+        placing = tuple((0, p) for p in order)
+        events = [{"type": "order", "rule": "KD-ORDER-FIRST", "order": list(order)}]
+        return state._replace(phase=DEAL, placing=placing, nxt=0), events
+
+    def _deal(self, state: KdState, tile: Any) -> tuple[KdState, list[Any]]:
+        if tile not in state.bag:
+            raise IllegalAction(f"tile {tile!r} is not among the tiles not yet drawn")
+        k = state.bag.index(tile)
+        bag = state.bag[:k] + state.bag[k + 1:]
+        line = tuple(sorted((*state.line, (tile, 0))))
+        events = [{"type": "dealt", "rule": "KD-DEAL", "tile": tile}]
+        full = len(line) >= self.line_size(state.cfg) or not bag
+        state = state._replace(bag=bag, line=line, phase=PLAY if full else DEAL)
+        if full:
+            state = self._skip_stopped(state, 0, events)
+        return state, events
+
+    def _play(self, state: KdState, put: Put | None, pick: Any,
+              invalid_put: bool) -> tuple[KdState, list[Any]]:
+        tile, p = state.placing[state.nxt]
+        grid = state.grids[p - 1]
+        events: list[Any] = []
+        grids, discarded = state.grids, state.discarded
+        if state.turn == 1 or tile == 0:
+            if put is not None or invalid_put:
+                raise IllegalAction("no PUT on the first turn")
+        elif invalid_put:
+            if not state.cfg.put_discards:
+                raise IllegalAction("an invalid PUT does not discard in this league")
+            if not self.fits_somewhere(state, grid, tile):
+                raise IllegalAction(f"tile {tile} fits nowhere: its PUT is ignored, not invalid")
+            discarded = (*discarded, tile)
+            events.append({"type": "discarded", "rule": "KD-PUT-INVALID", "player": p,
+                           "tile": tile})
+        elif put is None:
+            if not self.can_discard(state, grid, tile):
+                raise IllegalAction(f"tile {tile} fits somewhere: it must be placed")
+            discarded = (*discarded, tile)
+            events.append({"type": "discarded", "rule": "KD-DISCARD", "player": p,
+                           "tile": tile})
+        else:
+            fast_ok = self._fast and put in _fast_placements(grid, state.cfg.tiles[tile],
+                                                             state.cfg.extent)
+            problem = None if fast_ok else self.placement_error(state, grid, tile, put)
+            if problem:
+                raise IllegalAction(f"PUT {put[0]} {put[1]} {put[2]}: {problem}")
+            grid = self.place(state, grid, tile, put)
+            grids = (*grids[:p - 1], grid, *grids[p:])
+            events.append({"type": "placed", "rule": "KD-PLACE-CONNECT", "player": p,
+                           "tile": tile, "put": list(put)})
+        problem = self.pick_error(state, pick)
+        if problem:
+            raise IllegalAction(f"PICK {pick!r}: {problem}")
+        line = state.line
+        if pick is not None:
+            line = tuple((t, p if t == pick else o) for t, o in line)
+            events.append({"type": "picked", "rule": "KD-PICK", "player": p, "tile": pick})
+        state = state._replace(grids=grids, discarded=discarded, line=line)
+        return self._skip_stopped(state, state.nxt + 1, events), events
+
+    def _stop(self, state: KdState, cause: Any) -> tuple[KdState, list[Any]]:
+        if cause not in STOP_CAUSES:
+            raise IllegalAction(f"stop cause {cause!r} is not one of {', '.join(STOP_CAUSES)}")
+        if cause == "put" and state.cfg.put_discards:
+            raise IllegalAction("an invalid PUT discards the tile in this league")
+        p = state.placing[state.nxt][1]
+        stopped = tuple(s or i == p - 1 for i, s in enumerate(state.stopped))
+        rule = "KD-PUT-INVALID" if cause == "put" else \
+            "KD-PROTO-LIMITS" if cause == "timeout" else "KD-STOP"
+        events: list[Any] = [{"type": "stopped", "rule": rule, "player": p, "cause": cause}]
+        state = state._replace(stopped=stopped)
+        if stopped.count(False) <= (1 if state.cfg.end_when_alone else 0):
+            return self._finish(state, events), events
+        return self._skip_stopped(state, state.nxt + 1, events), events
+
+    def _skip_stopped(self, state: KdState, i: int, events: list[Any]) -> KdState:
+        """The next king of this turn whose player is still in, or the next turn."""
+        while i < len(state.placing) and state.stopped[state.placing[i][1] - 1]:
+            i += 1
+        if i < len(state.placing):
+            return state._replace(nxt=i, phase=PLAY)
+        return self._next_turn(state, events)
+
+    def _next_turn(self, state: KdState, events: list[Any]) -> KdState:
+        if self.last_turn(state):
+            return self._finish(state, events)
+        placing = tuple(k for k in self.turn_order(state.line) if not state.stopped[k[1] - 1])
+        if not placing:
+            return self._finish(state, events)
+        turn = state.turn + 1
+        state = state._replace(turn=turn, placing=placing, nxt=0, line=())
+        if self.last_turn(state):
+            return self._skip_stopped(state._replace(phase=PLAY), 0, events)
+        return state._replace(phase=DEAL)
+
+    def _finish(self, state: KdState, events: list[Any]) -> KdState:
+        cfg = state.cfg
+        scores = [self.score_grid(g) for g in state.grids]
+        territory = [self.territory(cfg, g) for g in state.grids]
+        crowns = [self.crowns(g) for g in state.grids]
+        final = self.tie_break(scores, territory, crowns)
+        best = max(final)
+        result = {"scores": scores, "territory": territory, "crowns": crowns, "final": final,
+                  "winners": [i + 1 for i, s in enumerate(final) if s == best]}
+        events.append({"type": "game-ended", "rule": "KD-GAME-LENGTH", **result})
+        return state._replace(phase=OVER, placing=(), nxt=0, line=(), result=result)
+
+    def scores(self, state: KdState) -> list[int]:
+        if state.result is not None:
+            return list(state.result["final"])
+        return [self.score_grid(g) for g in state.grids]
+
+    # --- canonical JSON ------------------------------------------------------------------
+    def observe(self, state: KdState) -> dict[str, Any]:
+        return {
+            "game": "kingdomino", "profile": state.profile.id, "players": state.cfg.players,
+            "phase": state.phase, "turn": state.turn,
+            "to_move": state.placing[state.nxt][1] if state.phase == PLAY else None,
+            "kings": list(state.kings), "bag": list(state.bag),
+            "line": [{"tile": t, "player": o or None} for t, o in state.line],
+            "placing": [{"tile": t or None, "player": o} for t, o in state.placing],
+            "next": state.nxt,
+            "grids": [[g[2 * N * r:2 * N * (r + 1)] for r in range(N)] for g in state.grids],
+            "stopped": list(state.stopped), "discarded": list(state.discarded),
+            "result": state.result,
+        }
+
+    def load(self, profile: Profile, observed: Any) -> KdState:
+        return load_state(self, profile, observed)
+
+    def action_to_json(self, state: KdState, action: Action) -> dict[str, Any]:
+        kind = action[0]
+        if kind == "deal":
+            return {"type": "deal", "tile": action[1]}
+        if kind == "order":
+            return {"type": "order", "order": list(action[1])}
+        if kind == "play":
+            put = None if action[1] is None else list(action[1])
+            return {"type": "play", "put": put, "pick": action[2]}
+        if kind == "invalid-put":
+            return {"type": "invalid-put", "pick": action[1]}
+        return {"type": "stop", "cause": action[1]}
+
+    def action_from_json(self, state: KdState, data: Any) -> Action:
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            raise IllegalAction(f"not a Kingdomino action (an object with a 'type'): "
+                                f"{data!r:.200}")
+        kind = data["type"]
+        fields = _ACTION_FIELDS.get(kind)
+        if fields is None:
+            raise IllegalAction(f"unknown Kingdomino action type {kind!r}")
+        if set(data) != fields:
+            raise IllegalAction(f"a {kind} action has exactly the fields {sorted(fields)}")
+
+        def whole(v: Any, what: str, none_ok: bool = False) -> Any:
+            if v is None and none_ok:
+                return None
+            if type(v) is not int:
+                raise IllegalAction(f"{what} must be a whole number, not {v!r:.60}")
+            return v
+
+        if kind == "deal":
+            return ("deal", whole(data["tile"], "tile"))
+        if kind == "order":
+            order = data["order"]
+            if not isinstance(order, list):
+                raise IllegalAction("order must be a list of players")
+            return ("order", tuple(whole(p, "player") for p in order))
+        if kind == "play":
+            put = data["put"]
+            if put is not None:
+                if not isinstance(put, list) or len(put) != 3:
+                    raise IllegalAction("put must be [x, y, rotation] or null")
+                put = tuple(whole(v, "put value") for v in put)
+            return ("play", put, whole(data["pick"], "pick", none_ok=True))
+        if kind == "invalid-put":
+            return ("invalid-put", whole(data["pick"], "pick", none_ok=True))
+        if not isinstance(data["cause"], str):
+            raise IllegalAction("stop cause must be a string")
+        return ("stop", data["cause"])
+
+    def referee(self, state: KdState, text: str) -> Action:
+        """KD-PROTO-OUTPUT, KD-STOP, KD-PUT-INVALID: what a bot's two output lines amount to."""
+
+        return referee(self, state, text)
+
+
+@cache
+def _window(lx: int, hx: int, ly: int, hy: int) -> tuple[int, ...]:
+    """The cells with lx <= x <= hx and ly <= y <= hy, clipped to the grid."""
+    return tuple(y * N + x for y in range(max(ly, 0), min(hy, N - 1) + 1)
+                 for x in range(max(lx, 0), min(hx, N - 1) + 1))
+
+
+@lru_cache(maxsize=4096)
+def _fast_placements(grid: str, tile: Tile, size: int) -> tuple[Put, ...]:
+    """Every placement of `tile` on `grid` by KD-GRID, KD-PLACE-NO-OVERLAP, -EXTENT and
+    -CONNECT: the reference hooks' conjunction, with the grid's facts computed once, in the
+    slow listing's order (row, column, rotation). A domino keeps the territory within
+    size x size exactly when both its cells lie in the window [max - size + 1, min + size - 1]
+    of each axis (the territory itself lies in that window), and connects when its first
+    square touches its terrain (or the castle) or its second square touches its own.
+    Cached (bounded): legal, apply and the discard test ask about the same grid in a row."""
+    x0, x1, y0, y1 = _bbox(grid)
+    window = _window(x1 - size + 1, x0 + size - 1, y1 - size + 1, y0 + size - 1)
+    terr = grid[::2]
+    a, b = tile[0][0], tile[1][0]
+    avail = set()
+    near_a: set[int] = set()
+    near_b: set[int] = set()
+    for i in window:
+        t = terr[i]
+        if t == "_":
+            avail.add(i)
+            continue
+        if t == "*" or t == a:
+            near_a.update(NEIGHBOURS[i])
+        if t == "*" or t == b:
+            near_b.update(NEIGHBOURS[i])
+    found: set[tuple[int, int]] = set()
+    for i in near_a & avail:
+        for r, j in enumerate(STEPS[i]):
+            if j in avail:
+                found.add((i, r))
+    for j in near_b & avail:
+        for r in range(4):
+            i = STEPS[j][(r + 2) % 4]
+            if i in avail:
+                found.add((i, r))
+    return tuple((i % N, i // N, r) for i, r in sorted(found))
+
+
+_ACTION_FIELDS = {
+    "deal": {"type", "tile"}, "order": {"type", "order"}, "play": {"type", "put", "pick"},
+    "invalid-put": {"type", "pick"}, "stop": {"type", "cause"},
+}
+
+
+def check_consistent(cfg: KdConfig) -> None:
+    """KD-TILES-IN-PLAY: the lines drawn over the game use exactly the tiles in play."""
+    if cfg.line * (cfg.turns - 1) != cfg.in_play:
+        raise BadState(f"profile {cfg.profile.id!r}: {cfg.turns - 1} lines of {cfg.line} "
+                       f"tiles do not make the {cfg.in_play} tiles in play")

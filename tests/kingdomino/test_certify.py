@@ -1,0 +1,38 @@
+"""The reference certifies clean under every league profile, and a clean run exercises every
+rule."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from gamecert.fuzz.campaign import run_campaign
+from gamecert.fuzz.engines import InProcessEngine, SubprocessEngine
+from gamecert.reference_engine import reference_session
+from gamecert.spec import load_catalogue
+
+
+def test_reference_in_process_certifies_clean_and_exercises_every_rule() -> None:
+    result = run_campaign("kingdomino", InProcessEngine(reference_session("kingdomino")),
+                          rounds=6, seed=3)
+    assert result.status == "certified", [str(f) for f in result.findings]
+    applied = result.coverage.applied
+    missing = [r for r in load_catalogue("kingdomino").rule_ids if applied[r] == 0]
+    assert missing == []
+    assert applied["ENGINE-LOAD-STATE"] > 0 and applied["ENGINE-STATE-ROUNDTRIP"] > 0
+
+
+def test_reference_over_the_wire_certifies_clean(engines: list[Any]) -> None:
+    engine = SubprocessEngine([sys.executable, "-m", "gamecert", "serve", "kingdomino"])
+    engine.start()
+    engines.append(engine)
+    result = run_campaign("kingdomino", engine, rounds=2, seed=5)
+    assert result.status == "certified", [str(f) for f in result.findings]
+    assert result.coverage.steps > 20
+
+
+def test_every_profile_certifies_clean() -> None:
+    for profile in load_catalogue("kingdomino").profiles:
+        result = run_campaign("kingdomino", InProcessEngine(reference_session("kingdomino")),
+                              profile_id=profile, rounds=2, seed=1)
+        assert result.status == "certified", (profile, [str(f) for f in result.findings])

@@ -1,0 +1,45 @@
+"""Every Kingdomino mutant is caught with its rule id, in-process and as a subprocess, with a
+trace of at most 25 operations that replays."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+
+from examples.engines.kingdomino import MUTANTS
+from gamecert.fuzz.campaign import run_campaign
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.trace import replay, trace_document
+from gamecert.reference_engine import reference_session
+from tests.conftest import mutant_engine
+
+ROUNDS = 20  # an upper bound: most are found in the first round or two
+
+
+def test_at_least_twelve_mutants_one_rule_each() -> None:
+    assert len(MUTANTS) >= 12
+    rules = {importlib.import_module(f"examples.engines.kingdomino.{n}").RULE for n in MUTANTS}
+    assert {"KD-PLACE-EXTENT", "KD-PLACE-CONNECT", "KD-DISCARD", "KD-SCORE-ZONES", "KD-ORDER",
+            "KD-LAST-TURN-NO-PICK", "KD-KINGS", "KD-TIE-BREAK", "KD-TILES-IN-PLAY",
+            "KD-PLACE-ROTATION"} <= rules
+
+
+@pytest.mark.parametrize("mode", ["inproc", "subprocess"])
+@pytest.mark.parametrize("name", MUTANTS)
+def test_mutant_is_caught(name: str, mode: str, engines: list[Any]) -> None:
+    module = importlib.import_module(f"examples.engines.kingdomino.{name}")
+    engine = mutant_engine("kingdomino", name, mode)
+    engines.append(engine)
+    result = run_campaign("kingdomino", engine, profile_id=module.PROFILE, rounds=ROUNDS,
+                          seed=0, max_findings=1)
+    assert result.findings, f"{name} was not caught in {ROUNDS} rounds"
+    finding = result.findings[0]
+    assert finding.rules == [module.RULE], finding.message
+    assert finding.trace is not None and len(finding.trace["ops"]) <= 25
+    doc = trace_document(finding)
+    again = replay(doc, mutant_engine("kingdomino", name, "inproc"))
+    assert again.reproduced, again.finding
+    clean = replay(doc, InProcessEngine(reference_session("kingdomino")))
+    assert clean.finding is None

@@ -1,0 +1,82 @@
+"""The report folder is the campaign's state: a campaign killed with SIGKILL resumes with
+every finding kept; Ctrl-C ends it cleanly with a complete partial report."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gamecert.fuzz.cli import EXIT_VIOLATIONS, main
+
+ROOT = Path(__file__).resolve().parents[2]
+TWO = "examples.engines.flit.two_causes:ENGINE"
+
+
+def _start(report: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "gamecert", "certify", "flit", "--engine",
+                             TWO, "--budget", "120", "--report", str(report), "--quiet"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            # a shell's background job ignores SIGINT, and children inherit it
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def _wait_for_a_finding(report: Path, proc: subprocess.Popen[bytes]) -> dict[str, object]:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        path = report / "checkpoint.json"
+        if path.exists():
+            doc: dict[str, object] = json.loads(path.read_text())
+            if doc["departures"]:
+                return doc
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.2)
+    raise AssertionError("no checkpoint with a finding within 120 s")
+
+
+def test_sigkill_then_resume_keeps_every_finding(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "out"
+    proc = _start(report)
+    try:
+        before = _wait_for_a_finding(report, proc)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    assert before["finished"] is False
+    ids = {d["signature"] for d in before["departures"]}  # type: ignore[attr-defined]
+    rounds = int(before["rounds"])  # type: ignore[call-overload]
+    code = main(["certify", "flit", "--engine", TWO, "--resume", str(report), "--rounds",
+                 str(rounds + 2), "--quiet"])
+    assert code == EXIT_VIOLATIONS
+    assert f"resuming after round {rounds}" in capsys.readouterr().out
+    after = json.loads((report / "checkpoint.json").read_text())
+    assert after["finished"] is True and after["rounds"] == rounds + 2
+    assert ids <= {d["signature"] for d in after["departures"]}
+    doc = json.loads((report / "report.json").read_text())
+    for f in doc["findings"]:
+        assert (report / f["trace"]).is_file()
+
+
+def test_ctrl_c_ends_with_a_partial_report(tmp_path: Path) -> None:
+    report = tmp_path / "out"
+    proc = _start(report)
+    _wait_for_a_finding(report, proc)
+    os.kill(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert b"Traceback" not in err and b"INTERRUPTED" in out
+    doc = json.loads((report / "report.json").read_text())
+    assert doc["interrupted"] is True and doc["findings"]
+    assert json.loads((report / "checkpoint.json").read_text())["finished"] is False
+
+
+def test_resume_needs_a_checkpoint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["certify", "flit", "--engine", TWO, "--resume", str(tmp_path)]) == 2
+    assert "no checkpoint to resume" in capsys.readouterr().err
