@@ -31,6 +31,7 @@ CASES = [
     ("flit", "board_short", 2),  # a board one row short from new_game on
     ("botwars", "spawn_when_razed", 6),  # a razed spawn that still spawns
     ("carcassonne", "meeples_kept", 4),  # meeples left on a scored road
+    ("kingdomino", "castle_off_centre", 4),  # the castle one square off the centre
 ]
 
 
@@ -93,6 +94,9 @@ def content_at(game: str, state: Any, cell: tuple[int, int]) -> Any:
         i = y * state["cols"] + x
         spawns = [(p, state[p]["spawnDisabled"]) for p in ("p1", "p2") if state[p]["spawn"] == i]
         return state["grid"][i] if i < len(state["grid"]) else None, spawns
+    if game == "kingdomino":  # kingdoms side by side, a square's gap between them
+        p, gx = divmod(x, 10)
+        return state["grids"][p][y][2 * gx:2 * gx + 2]
     tiles = [(t["tile"], t["rotation"]) for t in state["board"] if t["at"] == [x, y]]
     meeples = sorted((m["on"], m["player"]) for m in state["meeples"] if m["at"] == [x, y])
     return tiles, meeples
@@ -105,6 +109,9 @@ def all_cells(game: str, state: Any) -> set[tuple[int, int]]:
     if game == "botwars":
         c = state["cols"]
         return {(i % c, i // c) for i in range(len(state["grid"]))}
+    if game == "kingdomino":
+        return {(10 * p + x, y) for p in range(len(state["grids"])) for y in range(9)
+                for x in range(9)}
     return {(t["at"][0], t["at"][1]) for t in state["board"]} | {
         (m["at"][0], m["at"][1]) for m in state["meeples"]}
 

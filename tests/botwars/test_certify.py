@@ -13,7 +13,7 @@ from .fuzzing import CAT, WHERE, reference_engine
 
 # enough rounds that every rule applies with seed 0 (and with seeds 1 to 5 too, by at least
 # twice: contested energy and time-outs are the rarest)
-ROUNDS = {"in-process": 12, "subprocess": 3}
+ROUNDS = {"in-process": 12, "subprocess": 8}
 
 
 @pytest.mark.parametrize("where", WHERE)

@@ -25,14 +25,14 @@ def test_rules_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_certify_the_reference_writes_a_clean_report(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["certify", "botwars", "--engine", "reference", "--rounds", "2", "--quiet",
+    code = main(["certify", "botwars", "--engine", "reference", "--rounds", "12", "--quiet",
                  "--report", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == EXIT_OK, out
     assert "CERTIFIED" in out
     report = json.loads((tmp_path / "report.json").read_text("utf-8"))
     assert first_error("report", report) is None
-    assert report["status"] == "certified" and report["rounds"] == 2
+    assert report["status"] == "certified" and report["rounds"] == 12
     assert report["findings"] == []
     assert (tmp_path / "report.xml").read_text("utf-8").startswith("<testsuite")
 

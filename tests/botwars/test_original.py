@@ -259,7 +259,7 @@ def test_numbers_written_with_a_fraction_or_an_exponent(
 # --- the command the issue names -----------------------------------------------------------
 def test_the_reference_certifies_clean_under_the_original_profile() -> None:
     out = subprocess.run([sys.executable, "-m", "gamecert", "certify", "botwars", "--engine",
-                          "reference", "--profile", "original", "--rounds", "5"],
+                          "reference", "--profile", "original", "--rounds", "12"],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "CERTIFIED: 25 rules passed, 0 violated, 0 not exercised" in out.stdout

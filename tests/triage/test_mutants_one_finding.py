@@ -12,7 +12,7 @@ from gamecert.fuzz.campaign import run_campaign
 from gamecert.fuzz.engines import InProcessEngine
 from gamecert.reference_engine.contract import Session
 
-GAMES = ("flit", "botwars", "carcassonne")
+GAMES = ("flit", "botwars", "carcassonne", "kingdomino")
 ALL = [(g, m) for g in GAMES for m in importlib.import_module(f"examples.engines.{g}").MUTANTS]
 ROUNDS = 6
 
