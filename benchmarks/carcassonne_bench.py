@@ -1,8 +1,10 @@
 """Carcassonne speed: `python benchmarks/carcassonne_bench.py [--games N] [--repeats R]`.
 
-Four players (profile syncs-2025-base), random legal play, river included:
+Four players, random legal play, river included:
 
-* full games per second and milliseconds per game (median of the repeats); target: a game in
+* full games per second and milliseconds per game (median of the repeats) under each stage's
+  profile (syncs-2025-base, -farms, -tower; `--profiles` to choose), with each profile's
+  time as a ratio of the first one's, measured in the same run; target: a stage-1 game in
   20 ms or less on one core;
 * legal-placement enumerations per second, on the place steps of a few such games;
 * differential lockstep steps per second: the reference as the engine under test, every
@@ -61,7 +63,8 @@ def timed(fn: Callable[[], int], repeats: int) -> tuple[float, int]:
     return statistics.median(times), count
 
 
-def bench_games(profile: Profile, games: int, repeats: int) -> None:
+def bench_games(profile: Profile, games: int, repeats: int, baseline: float | None = None
+                ) -> float:
     start = GAME.initial(profile)
 
     def run() -> int:
@@ -75,9 +78,11 @@ def bench_games(profile: Profile, games: int, repeats: int) -> None:
         return moves
 
     seconds, moves = timed(run, repeats)
-    print(f"full games: {games} random 4-player games (river included, {moves / games:.0f} "
-          f"moves each), median of {repeats}: {games / seconds:.1f} games/s, "
-          f"{1000 * seconds / games:.2f} ms/game (target <= 20 ms)")
+    ratio = "" if baseline is None else f", {seconds / baseline:.2f}x the first profile's time"
+    print(f"full games, {profile.id}: {games} random 4-player games (river included, "
+          f"{moves / games:.0f} moves each), median of {repeats}: {games / seconds:.1f} "
+          f"games/s, {1000 * seconds / games:.2f} ms/game{ratio}")
+    return seconds
 
 
 def bench_placements(profile: Profile, repeats: int) -> None:
@@ -137,11 +142,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=5, help="timed runs (median reported)")
     parser.add_argument("--lockstep-games", type=int, default=5,
                         help="games played through the lockstep")
+    parser.add_argument("--profiles", default="syncs-2025-base,syncs-2025-farms,syncs-2025-tower",
+                        help="comma-separated profiles for the full-game figures (the first "
+                             "is the baseline; placements and lockstep use it)")
     args = parser.parse_args(argv)
-    profile = load_catalogue("carcassonne").profile("syncs-2025-base")
-    print(f"Carcassonne benchmarks, profile {profile.id}; Python {platform.python_version()} "
-          f"on {platform.machine()}, one thread")
-    bench_games(profile, args.games, args.repeats)
+    catalogue = load_catalogue("carcassonne")
+    profiles = [catalogue.profile(pid) for pid in args.profiles.split(",")]
+    profile = profiles[0]
+    print(f"Carcassonne benchmarks, profiles {', '.join(p.id for p in profiles)}; Python "
+          f"{platform.python_version()} on {platform.machine()}, one thread")
+    baseline = bench_games(profile, args.games, args.repeats)
+    for other in profiles[1:]:
+        bench_games(other, args.games, args.repeats, baseline)
     bench_placements(profile, args.repeats)
     bench_lockstep(profile, args.lockstep_games, args.repeats)
 

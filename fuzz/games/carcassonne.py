@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
+from gamecert.oracles.carcassonne.board import deck_sets, in_game, tower_start
 from gamecert.oracles.carcassonne.z3_checks import tie_position, tie_positions
 from gamecert.reference_engine.carcassonne.engine import (
     AROUND,
     CLAIM,
     DELTA,
     DRAW,
+    FIELD,
     LAND_PHASE,
     MONASTERY,
     PLACE,
@@ -32,10 +34,11 @@ from gamecert.reference_engine.carcassonne.engine import (
     STRAIGHT,
     Carcassonne,
     CarcState,
+    spot_of,
     unpack,
 )
-from gamecert.reference_engine.carcassonne.protocol import SPOT_WIRE
-from gamecert.reference_engine.carcassonne.tiles import SIDES, load_tiles
+from gamecert.reference_engine.carcassonne.protocol import FIELD_WIRE, SPOT_WIRE
+from gamecert.reference_engine.carcassonne.tiles import HALVES, SIDES, load_tiles
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
 from gamecert.spec import Profile
 
@@ -64,7 +67,7 @@ MALFORMED: st.SearchStrategy[JSON] = st.sampled_from([
     {"type": "place", "tile": "U", "at": [10**6, 0], "rotation": 0}, {"type": "draw"},
     {"type": "discard", "tile": 7}, {"type": "pass", "extra": 1}, {}, {"type": None},
     {"type": "claim", "on": ["top"]}])  # objects only: a trace records actions as objects
-SPOT_NAMES = st.sampled_from([*SIDES, "monastery"])
+SPOT_NAMES = st.sampled_from([*SIDES, "monastery", *HALVES])  # halves: fields (farms stage)
 
 
 # --- start positions ------------------------------------------------------------------------
@@ -285,11 +288,12 @@ def _crafted(profile: Profile, board: list[tuple[tuple[int, int], str, int]],
             used[tile] = used.get(tile, 0) + 1
     deck: dict[str, int] = {}
     discarded: list[str] = []
+    land = deck_sets(profile)
     for kind in load_tiles():
-        left = kind.count - used.get(kind.id, 0)
-        if kind.set == "land" and left:
+        left = in_game(profile, kind.id) - used.get(kind.id, 0)
+        if kind.set in land and left:
             deck[kind.id] = left
-        elif kind.set != "land":
+        elif kind.set not in land:
             discarded += [kind.id] * left
     supply = [profile.param("CARC-MEEPLE-SUPPLY", "meeples")] * n
     for *_, p in meeples:
@@ -305,6 +309,7 @@ def _crafted(profile: Profile, board: list[tuple[tuple[int, int], str, int]],
         "supply": supply, "scores": [0] * n,
         "hands": [sorted(hands.get(p, [])) for p in range(1, n + 1)], "deck": deck,
         "river_pile": {}, "discarded": sorted(discarded), "result": None,
+        **tower_start(profile),
     }
 
 
@@ -418,6 +423,37 @@ def pools(profile: Profile) -> Pools:
                 even = _clear_meeples(last, profile)
                 even["scores"] = [max(last["scores"])] * n
                 out.add("final-tie", even)
+    if profile.param("CARC-FARM-FIELDS", "enabled"):
+        # the last tiles with farmers on the board: the final farm scoring is a step away;
+        # and the same with a field whose farmers tie (CARC-FARM-MAJORITY)
+        for o in out.by_kind.get("final", []):
+            if any(m["on"] in HALVES for m in o["meeples"]):
+                out.add("farm-final", o)
+                tie = _farm_tie(profile, o)
+                if tie is not None:
+                    out.add("farm-tie", tie)
+    if "tower" in deck_sets(profile):
+        # the place step of a player with imprisoned meeples and exactly the ransom (or one
+        # point short, or two ransoms' worth): CARC-TOWER-RANSOM at its limits
+        cost = int(profile.param("CARC-TOWER-RANSOM", "points"))
+        for i, o in enumerate(out.by_kind.get("land", []) + out.by_kind.get("late", [])[::4]):
+            ransom = _ransom_start(o, (cost, 2 * cost)[i % 2], 1 + i % 3 // 2)
+            if ransom is not None:
+                out.add("ransom", ransom)
+            short = _ransom_start(o, cost - 1, 1)
+            if short is not None and i % 2:
+                out.add("ransom-short", short)
+            if profile.variant("CARC-TOWER-EXCHANGE") == "on-request" and ransom is not None:
+                # the captor also holds one of the mover's: an exchange may be asked for
+                me, captor = ransom["to_move"] - 1, ransom["to_move"] % ransom["players"]
+                if ransom["supply"][captor]:
+                    swap = copy.deepcopy(ransom)
+                    swap["prisoners"][me][captor] += 1
+                    swap["supply"][captor] -= 1
+                    out.add("ransom", swap)
+        for o in (out.by_kind.get("land", []) + out.by_kind.get("late", [])[::3])[:60]:
+            for kind, start in _reach_starts(profile, o)[:2]:
+                out.add(kind, start)
     for o in out.by_kind.get("late", [])[::8]:
         near = copy.deepcopy(o)  # played late positions, everyone a few points short
         near["scores"] = [limit - rng.randint(1, 8) for _ in range(n)]
@@ -437,8 +473,92 @@ def pools(profile: Profile) -> Pools:
     return out
 
 
+def _reach_starts(profile: Profile, o: JSON) -> list[tuple[str, JSON]]:
+    """From a tower-stage action step: towers whose next floor reaches a meeple exactly at
+    the edge of its reach (heights and floors from z3, CARC-TOWER-FLOORS kept), labelled
+    reach-gap when an empty cell lies between, and mutual when the meeple's owner holds one
+    of the mover's (the capture makes an exchange)."""
+    from gamecert.oracles.carcassonne.tower_z3 import reach_boundary
+
+    if o["step"] != "claim" or "towers" not in o:
+        return []
+    state = GAME.load(profile, o)
+    n, me = state.cfg.players, state.to_move - 1
+    out: list[tuple[str, JSON]] = []
+    meeples = {node // 8: p for node, p in state.meeples.items()}
+    for site in GAME.tower_sites(state):
+        for d in DELTA:
+            for k in range(1, 7):
+                cell = site + k * d
+                owner = meeples.get(cell)
+                if owner is None:
+                    continue
+                others = sum(h for pos, (h, _) in state.towers.items() if pos != site)
+                split = reach_boundary(k, state.cfg.floors, n, others, me)
+                if split is None:
+                    break
+                height, floors = split
+                start = copy.deepcopy(o)
+                start["towers"] = [w for w in start["towers"] if w["at"] != unpack(site)]
+                if height:
+                    start["towers"].append({"at": unpack(site), "height": height, "cap": None})
+                start["towers"].sort(key=lambda w: w["at"])
+                start["floors"] = floors
+                gap = any(site + j * d not in state.board for j in range(1, k))
+                kind = "reach-gap" if gap else "reach-exact"
+                if owner - 1 != me and start["supply"][me] and not start["prisoners"][me][
+                        owner - 1]:
+                    kind = "mutual"
+                    start["prisoners"][owner - 1][me] += 1
+                    start["supply"][me] -= 1
+                out.append((kind, start))
+                break
+    return out
+
+
+def _ransom_start(o: JSON, points: int, held: int) -> JSON | None:
+    """`o` (a place step) with `held` of the mover's meeples imprisoned by the next player
+    and the mover on `points` points; None when the supply or the prisoners do not allow it."""
+    if o["step"] != "place" or "prisoners" not in o or o["ransom_paid"]:
+        return None
+    me = o["to_move"] - 1
+    captor = (me + 1) % o["players"]
+    if o["supply"][me] < held or o["prisoners"][me][captor]:
+        return None
+    out = copy.deepcopy(o)
+    out["supply"][me] -= held
+    out["prisoners"][captor][me] += held
+    out["scores"][me] = points
+    return out
+
+
+def _farm_tie(profile: Profile, o: JSON) -> JSON | None:
+    """`o` with one more farmer, of another player, on a field held by one player's single
+    farmer, so the two tie; None when no field and player allow it."""
+    state = GAME.load(profile, o)
+    t = state.cfg.t
+    for f in sorted(state.feats.values(), key=lambda f: f.nodes):
+        if f.kind != FIELD or sorted(f.meeples)[-2:] != [0, 1]:
+            continue
+        owner = f.meeples.index(1) + 1
+        other = next((p for p in range(1, state.cfg.players + 1)
+                      if p != owner and state.supply[p - 1] > 0), None)
+        free = [node for node in f.nodes if node not in state.meeples]
+        if other is None or not free:
+            continue
+        k, r = state.board[free[0] // 8]
+        out = copy.deepcopy(o)
+        out["meeples"].append({"at": unpack(free[0] // 8),
+                               "on": spot_of(t.rot[k][r], free[0] % 8), "player": other})
+        out["meeples"].sort(key=lambda m: (m["at"], m["on"]))
+        out["supply"][other - 1] -= 1
+        return out
+    return None
+
+
 CRAFTED = ("near-uturn", "near-50", "closing", "monastery", "banner", "multi", "loop",
-           "starved", "joined", "ties", "final-tie")
+           "starved", "joined", "ties", "final-tie", "farm-tie", "ransom", "ransom-short",
+           "reach-exact", "reach-gap", "mutual")
 
 
 @cache
@@ -455,7 +575,9 @@ _built: list[Pools] = []
 START_WEIGHTS = (("new", 1), ("river", 1), ("river-end", 1), ("lake", 2), ("near-uturn", 4),
                  ("land", 2), ("late", 1), ("late-50", 1), ("final", 2), ("final-tie", 2),
                  ("near-50", 3), ("closing", 2), ("monastery", 3), ("banner", 4), ("multi", 2),
-                 ("loop", 3), ("starved", 1), ("joined", 4), ("ties", 2))
+                 ("loop", 3), ("starved", 1), ("joined", 4), ("ties", 2), ("farm-final", 4),
+                 ("farm-tie", 3), ("ransom", 4), ("ransom-short", 3), ("reach-exact", 2),
+                 ("reach-gap", 2), ("mutual", 2))
 
 
 @cache
@@ -554,6 +676,17 @@ PROBES = {
                               "claim-claimed", "claim-claimed", "claim-any", "wrong-step",
                               "malformed"]),
 }
+# the tower stage adds ransoms nobody may pay, floors and caps where none may go, captures
+# out of reach (the other stages keep their own lists, so their seeded runs stay as they are)
+PROBES_TOWER = {
+    **PROBES,
+    "land": st.sampled_from(["mismatch", "mismatch", "diagonal", "off-cell", "foreign-tile",
+                             "rotation-7", "discard", "wrong-step", "ransom-any", "ransom-any",
+                             "ransom-any"]),
+    "claim": st.sampled_from(["claim-no-edge", "claim-claimed", "claim-claimed", "claim-any",
+                              "wrong-step", "malformed", "tower-any", "tower-any", "tower-any",
+                              "cap-any", "ransom-any"]),
+}
 
 
 class CarcassonnePlugin:
@@ -571,7 +704,11 @@ class CarcassonnePlugin:
         actions = GAME.legal(state)
         modes = CRAFTED_PLAY_MODES if _crafted_start(ls) else PLAY_MODES
         mode = data.draw(modes, label="mode")
-        if mode == "best" and state.step == PLACE:
+        rare = [a for a in actions if a[0] in ("ransom", "tower", "cap", "exchange")]
+        if mode == "best" and rare:
+            # The Tower's moves are a few among many placements or claims: take them often
+            actions = rare
+        elif mode == "best" and state.step == PLACE:
             # what random play seldom does: close features, several at once
             actions = _best_placement(state, actions) or actions
         elif mode == "best" and state.step == CLAIM and len(actions) > 1:
@@ -584,7 +721,7 @@ class CarcassonnePlugin:
             step = "river" if state.phase == RIVER_PHASE else "land"
         else:
             step = "claim" if state.step == CLAIM else "draw"
-        kind = data.draw(PROBES[step], label="probe")
+        kind = data.draw((PROBES_TOWER if state.cfg.tower else PROBES)[step], label="probe")
         maker = getattr(self, "_probe_" + kind.replace("-", "_"))
         probe: JSON = maker(data, state)
         return probe
@@ -694,6 +831,28 @@ class CarcassonnePlugin:
         """A claim on any spot (refused, for one, when the supply is empty)."""
         return {"type": "claim", "on": data.draw(SPOT_NAMES, label="spot")}
 
+    def _probe_ransom_any(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A ransom to any player, most often to one holding the mover's meeples (refused
+        without the points, or twice in a turn)."""
+        me = state.to_move - 1
+        holders = [c + 1 for c, row in enumerate(state.prisoners) if row[me]]
+        return {"type": "ransom",
+                "captor": _pick(data, [*holders, *holders, *range(1, state.cfg.players + 1)],
+                                "captor")}
+
+    def _probe_tower_any(self, data: st.DataObject, state: CarcState) -> JSON:
+        """A floor on any tile with a capture of any meeple or capping one on the board."""
+        at = unpack(_pick(data, sorted(state.board), "tower cell"))
+        victims = [{"at": m["at"], "on": m["on"]} for m in GAME.observe(state)["meeples"]]
+        victims += [{"at": unpack(pos), "on": "tower"} for pos, (_, cap) in
+                    sorted(state.towers.items()) if cap]
+        if not victims:
+            return {"type": "tower", "at": at}
+        return {"type": "tower", "at": at, "capture": _pick(data, victims, "victim")}
+
+    def _probe_cap_any(self, data: st.DataObject, state: CarcState) -> JSON:
+        return {"type": "cap", "at": unpack(_pick(data, sorted(state.board), "cap cell"))}
+
     def _probe_wrong_step(self, data: st.DataObject, state: CarcState) -> JSON:
         options: list[JSON] = [{"type": "pass"}, {"type": "claim", "on": "top"},
                                {"type": "draw", "tile": "U"}, {"type": "discard", "tile": "U"},
@@ -736,10 +895,27 @@ class CarcassonnePlugin:
             out["features closed by one tile"] = float(min(closed, 3))
         if state.phase == RIVER_PHASE and state.step == PLACE and _uturns(state):
             out["a U-turn in reach"] = 1.0
+        if state.cfg.farms:
+            out.update(_farm_targets(state))
         return out
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
         return prove_carcassonne(engine, profile)
+
+
+def _farm_targets(state: CarcState) -> dict[str, float]:
+    """Farms stage: tied farmers on a field, and farmers on the board close to the final farm
+    scoring (fewer tiles left is better), so long games reach CARC-FARM-SCORE."""
+    out: dict[str, float] = {}
+    fields = [f for f in state.feats.values() if f.kind == FIELD and any(f.meeples)]
+    if not fields:
+        return out
+    tie = max(f.meeples.count(max(f.meeples)) for f in fields)
+    if tie >= 2:
+        out["players tied on a field"] = float(min(tie, 3))
+    left = sum(state.deck) + sum(len(h) for h in state.hands)
+    out["tiles left before the farm scoring"] = -float(left)
+    return out
 
 
 # --- bot replies (SYNCS 2025 protocol) ------------------------------------------------------
@@ -780,10 +956,22 @@ def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
     pos = st.one_of(st.tuples(near, near).map(list), st.sampled_from([[centre], "85,85"]))
     rotation = st.one_of(st.integers(0, 3), st.sampled_from([7, -1, "1"]))
     spot = st.sampled_from([*SPOT_WIRE.values(), "north_edge", "monastery"])
+    # the protocol extension's replies, in the stages that play them
+    farms = bool(profile.param("CARC-FARM-FIELDS", "enabled"))
+    tower = bool(profile.param("CARC-TOWER-TILES", "enabled"))
+    kinds = REPLY_KINDS
+    if farms or tower:
+        extra = (["farmer", "farmer"] if farms else []) + (
+            ["floor", "floor", "floor", "cap", "ransom", "ransom"] if tower else [])
+        kinds = st.sampled_from(["pass"] * 8 + ["place", "place", "claim", "claim", "discard",
+                                                "fly", "garbage", "text", *extra])
+    field_spot = st.sampled_from([*FIELD_WIRE.values(), "TOWER"])
+    victim_spot = st.sampled_from([*SPOT_WIRE.values(), *FIELD_WIRE.values(), "TOWER"])
+    capture = st.one_of(st.none(), st.fixed_dictionaries({"pos": pos, "placed_on": victim_spot}))
 
     @st.composite
     def reply(draw: st.DrawFn) -> str:
-        kind = draw(REPLY_KINDS, label="reply kind")
+        kind = draw(kinds, label="reply kind")
         if kind == "garbage":
             return draw(GARBAGE, label="garbage")
         if kind == "text":
@@ -805,6 +993,21 @@ def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
             body = {"event_type": "move_discard_tile", "player_id": draw(player, label="player"),
                     "tile": {"tile_type": draw(ids, label="tile")},
                     "player_tile_index": draw(index(3), label="index")}
+        elif kind == "farmer":
+            body = {"event_type": "move_place_meeple", "player_id": draw(player, label="player"),
+                    "tile": {"tile_type": draw(ids, label="tile"), "pos": draw(pos, label="pos"),
+                             "rotation": 0},
+                    "placed_on": draw(field_spot, label="placed_on")}
+        elif kind == "floor":
+            body = {"event_type": "move_tower_floor", "player_id": draw(mover, label="player"),
+                    "tower_pos": draw(pos, label="tower_pos"),
+                    "capture": draw(capture, label="capture")}
+        elif kind == "cap":
+            body = {"event_type": "move_tower_cap", "player_id": draw(mover, label="player"),
+                    "tower_pos": draw(pos, label="tower_pos")}
+        elif kind == "ransom":
+            body = {"event_type": "move_pay_ransom", "player_id": draw(mover, label="player"),
+                    "captor_id": draw(player, label="captor")}
         else:
             body = {"event_type": "move_fly", "player_id": draw(player, label="player")}
         return framed(json.dumps(body, separators=(",", ":")), draw(FRAMINGS, label="frame"))
@@ -861,6 +1064,30 @@ def prove_carcassonne(engine: Engine, profile: Profile) -> tuple[bool, list[str]
             ok &= result.proved
             lines.append(f"CARC-SCORE-MAJORITY symbolic proof: "
                          f"{'PROVED' if result.proved else 'FAILED'}: {result.message}")
+        if profile.param("CARC-FARM-FIELDS", "enabled"):
+            try:
+                farm = prove_majority(code, profile, hook="farm_award")
+            except Exception as exc:  # no symbolic farm_award
+                ok = False
+                lines.append(f"CARC-FARM-MAJORITY symbolic proof: NOT POSSIBLE: "
+                             f"{type(exc).__name__}: {exc}")
+            else:
+                ok &= farm.proved
+                lines.append(f"CARC-FARM-MAJORITY symbolic proof: "
+                             f"{'PROVED' if farm.proved else 'FAILED'}: {farm.message}")
+        if "tower" in deck_sets(profile):
+            from gamecert.oracles.carcassonne.tower_z3 import prove_tower
+            try:
+                proofs = prove_tower(code, profile)
+            except Exception as exc:  # the engine's step code is not symbolic
+                ok = False
+                lines.append(f"The Tower conservation proofs: NOT POSSIBLE: "
+                             f"{type(exc).__name__}: {exc}")
+            else:
+                for proof in proofs:
+                    ok &= proof.proved
+                    lines.append(f"{proof.rule} conservation proof: "
+                                 f"{'PROVED' if proof.proved else 'FAILED'}: {proof.message}")
     bad: list[str] = []
     positions = proof_positions(profile)
     river_checked = 0

@@ -1,8 +1,14 @@
 """Carcassonne oracles: one per rule id of `spec/carcassonne.json`, on canonical JSON only.
 
-`HARNESS_RULES` lists the rules (time limits, bans) that only the harness can see.
+`checks` holds stage 1's, `farms` the farms stage's, `tower` The Tower's. `HARNESS_RULES`
+lists the rules (time limits, bans) that only the harness can see.
 """
 
-from gamecert.oracles.carcassonne.checks import HARNESS_RULES, ORACLES
+from gamecert.oracles.carcassonne.checks import HARNESS_RULES
+from gamecert.oracles.carcassonne.checks import ORACLES as STAGE_1_ORACLES
+from gamecert.oracles.carcassonne.farms import FARM_ORACLES
+from gamecert.oracles.carcassonne.tower import TOWER_ORACLES
+
+ORACLES = [*STAGE_1_ORACLES, *FARM_ORACLES, *TOWER_ORACLES]
 
 __all__ = ["HARNESS_RULES", "ORACLES"]

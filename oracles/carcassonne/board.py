@@ -17,6 +17,7 @@ from typing import Any
 JSON = Any
 Cell = tuple[int, int]
 SIDES = ("top", "right", "bottom", "left")
+HALVES = ("top1", "top2", "right1", "right2", "bottom1", "bottom2", "left1", "left2")
 STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 AROUND = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
 
@@ -29,6 +30,7 @@ class TileInfo:
     count: int
     edges: tuple[str, ...]
     features: tuple[tuple[str, tuple[int, ...], bool], ...]  # kind, sides, banner
+    fields: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()  # halves, city features
 
 
 @cache
@@ -38,9 +40,35 @@ def catalogue() -> dict[str, TileInfo]:
     for t in json.loads(text)["tiles"]:
         feats = tuple((f["kind"], tuple(SIDES.index(s) for s in f.get("sides", [])),
                        bool(f.get("banner", False))) for f in t["features"])
+        fields = tuple((tuple(HALVES.index(h) for h in f["halves"]), tuple(f["cities"]))
+                       for f in t.get("fields", []))
         out[t["id"]] = TileInfo(t["id"], t["set"], t.get("role"), t["count"], tuple(t["edges"]),
-                                feats)
+                                feats, fields)
     return out
+
+
+def deck_sets(profile: Any) -> tuple[str, ...]:
+    """The tile sets of the land deck: the Tower tiles join it in the tower stage."""
+    if profile.param("CARC-TOWER-TILES", "enabled"):
+        return ("land", "tower")
+    return ("land",)
+
+
+def in_game(profile: Any, tile: str) -> int:
+    """How many of `tile` the game under `profile` has (Tower tiles: none outside the tower
+    stage)."""
+    info = catalogue()[tile]
+    return 0 if info.set == "tower" and "tower" not in deck_sets(profile) else info.count
+
+
+def tower_start(profile: Any) -> dict[str, Any]:
+    """The tower stage's keys of a crafted state with no tower built yet ({} otherwise)."""
+    if "tower" not in deck_sets(profile):
+        return {}
+    n = int(profile.param("CARC-PLAYERS", "players"))
+    floors = int(profile.param("CARC-TOWER-FLOORS", f"floors_{n}p"))
+    return {"towers": [], "floors": [floors] * n, "prisoners": [[0] * n for _ in range(n)],
+            "ransom_paid": False}
 
 
 def edge(tile: str, rotation: int, side: int) -> str:
@@ -52,12 +80,30 @@ def parts(tile: str, rotation: int) -> tuple[tuple[str, frozenset[int], bool, st
     """Roads, towns and monasteries of a placed tile: kind, board sides, banner, spot name."""
     out = []
     for kind, sides, banner in catalogue()[tile].features:
-        if kind == "river":
+        if kind in ("river", "tower"):
             continue
         turned = frozenset((s + rotation) % 4 for s in sides)
         spot = SIDES[min(turned)] if turned else "monastery"
         out.append(("city" if kind == "city" else kind, turned, banner, spot))
     return tuple(out)
+
+
+@cache
+def field_parts(tile: str, rotation: int) -> tuple[tuple[frozenset[int], tuple[int, ...]], ...]:
+    """Fields of a placed tile: board half-edges, and the `parts` indices of the towns each
+    touches on this tile."""
+    info = catalogue()[tile]
+    part_of: dict[int, int] = {}
+    for i, (kind, _, _) in enumerate(info.features):
+        if kind not in ("river", "tower"):
+            part_of[i] = len(part_of)
+    return tuple((frozenset((h + 2 * rotation) % 8 for h in halves),
+                  tuple(part_of[c] for c in cities)) for halves, cities in info.fields)
+
+
+def facing(half: int) -> int:
+    """The neighbour's half-edge that touches `half` across their shared side."""
+    return ((half + 4) % 8) ^ 1
 
 
 def river_sides(tile: str, rotation: int) -> list[int]:
@@ -76,6 +122,7 @@ class Feature:
     banners: int = 0
     meeples: list[int] = field(default_factory=list)
     present: int = 0  # monastery: itself and the tiles around it
+    towns: list[Feature] = field(default_factory=list)  # a field: the towns it borders
 
     @property
     def complete(self) -> bool:
@@ -103,6 +150,8 @@ class Board:
             (b["at"][0], b["at"][1]): (b["tile"], b["rotation"]) for b in state["board"]}
         self._features: list[Feature] | None = None
         self._index: dict[tuple[Cell, int], Feature] = {}
+        self._fields: list[Feature] | None = None
+        self._field_index: dict[tuple[Cell, int], Feature] = {}
 
     # --- placement -------------------------------------------------------------------------
     def edge_at(self, cell: Cell, side: int) -> str | None:
@@ -165,6 +214,74 @@ class Board:
         if self._features is None:
             self._features = self._flood()
         return self._features
+
+    def fields(self) -> list[Feature]:
+        """The fields as joined (CARC-FARM-FIELDS), with their farmers and bordering towns."""
+        if self._fields is None:
+            self._fields = self._flood_fields()
+        return self._fields
+
+    def field_at(self, cell: Cell, spot: str) -> Feature | None:
+        """The field of the tile at `cell` holding half-edge `spot` (top1 ... left2)."""
+        if spot not in HALVES or cell not in self.cells:
+            return None
+        self.fields()
+        return self._field_of(cell, spot)
+
+    def _field_of(self, cell: Cell, spot: str) -> Feature | None:
+        tile, rot = self.cells[cell]
+        h = HALVES.index(spot)
+        for j, (halves, _) in enumerate(field_parts(tile, rot)):
+            if h in halves:
+                return self._field_index[(cell, j)]
+        return None
+
+    def _flood_fields(self) -> list[Feature]:
+        self.features()
+        river_joins = _river_joins(self.state.get("profile"))
+        found: list[Feature] = []
+        for cell, (tile, rot) in sorted(self.cells.items()):
+            for j in range(len(field_parts(tile, rot))):
+                if (cell, j) in self._field_index:
+                    continue
+                f = Feature("field", meeples=[0] * self.players)
+                found.append(f)
+                self._field_index[(cell, j)] = f
+                todo = [(cell, j)]
+                while todo:
+                    c, k = todo.pop()
+                    t, r = self.cells[c]
+                    halves, towns = field_parts(t, r)[k]
+                    f.parts.add((c, k))
+                    f.tiles.add(c)
+                    for town in towns:
+                        g = self._index[(c, town)]
+                        if all(g is not x for x in f.towns):
+                            f.towns.append(g)
+                    for h in halves:
+                        if river_joins and edge(t, r, h // 2) == "river":
+                            # CARC-FARM-FIELDS river-joins: the other bank is the same field
+                            for m, (nh, _) in enumerate(field_parts(t, r)):
+                                if h ^ 1 in nh and (c, m) not in self._field_index:
+                                    self._field_index[(c, m)] = f
+                                    todo.append((c, m))
+                        n = self.neighbour(c, h // 2)
+                        if n not in self.cells:
+                            f.open_sides += 1
+                            continue
+                        nt, nr = self.cells[n]
+                        back = facing(h)
+                        for m, (nh, _) in enumerate(field_parts(nt, nr)):
+                            if back in nh and (n, m) not in self._field_index:
+                                self._field_index[(n, m)] = f
+                                todo.append((n, m))
+        for m in self.state["meeples"]:
+            cell = (m["at"][0], m["at"][1])
+            if m["on"] in HALVES and cell in self.cells:
+                held = self._field_of(cell, m["on"])
+                if held is not None:
+                    held.meeples[m["player"] - 1] += 1
+        return found
 
     def part_at(self, cell: Cell, spot: str) -> int | None:
         """The part of the tile at `cell` that `spot` (any of its sides, or "monastery") names."""
@@ -240,6 +357,19 @@ class Board:
             if part is not None:
                 self._index[(cell, part)].meeples[m["player"] - 1] += 1
         return found
+
+
+@cache
+def _river_joins(profile_id: Any) -> bool:
+    """Whether the state's profile reads CARC-FARM-FIELDS as river-joins (an unknown profile
+    id: the default reading)."""
+    from gamecert.spec import CatalogueError, load_catalogue
+
+    try:
+        return bool(load_catalogue("carcassonne").profile(str(profile_id))
+                    .variant("CARC-FARM-FIELDS") == "river-joins")
+    except (CatalogueError, KeyError):
+        return False
 
 
 def hand_fits(board: Board, tiles: Iterable[str]) -> list[tuple[str, Cell, int]]:

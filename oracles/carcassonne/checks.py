@@ -10,6 +10,7 @@ from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
 from gamecert.oracles.carcassonne.board import (
+    HALVES,
     SIDES,
     Board,
     Cell,
@@ -27,6 +28,11 @@ COMPLETE_KIND = {"CARC-ROAD-COMPLETE": "road", "CARC-TOWN-COMPLETE": "city",
                  "CARC-MONASTERY-COMPLETE": "monastery"}
 PLACED_ON = {"top_edge": "top", "right_edge": "right", "bottom_edge": "bottom",
              "left_edge": "left", "MONASTARY": "monastery"}
+# gamecert's protocol extension (schemas/carcassonne-bot-ext.schema.json): fields by half-edge
+FIELD_PLACED_ON = {"top_left_field": "top1", "top_right_field": "top2",
+                   "right_top_field": "right1", "right_bottom_field": "right2",
+                   "bottom_right_field": "bottom1", "bottom_left_field": "bottom2",
+                   "left_bottom_field": "left1", "left_top_field": "left2"}
 
 _boards: OrderedDict[int, tuple[JSON, Board]] = OrderedDict()
 
@@ -68,8 +74,10 @@ def _action_of(action: JSON, kind: str) -> bool:
 
 # --- equipment, players, board ---------------------------------------------------------------
 def tiles_conserved(s: JSON, p: Profile) -> Verdict:
-    want = {tid: info.count for tid, info in catalogue().items()}
-    got = tile_totals(s)
+    """The land and River tiles are all somewhere (the Tower tiles: CARC-TOWER-TILES)."""
+    want = {tid: info.count for tid, info in catalogue().items() if info.set != "tower"}
+    got = {k: n for k, n in tile_totals(s).items()
+           if k not in catalogue() or catalogue()[k].set != "tower"}
     diff = {k: got.get(k, 0) - n for k, n in want.items() if got.get(k, 0) != n}
     extra = sorted(set(got) - set(want))
     return expect(not diff and not extra, f"tile counts off by {diff} {extra or ''} (board + "
@@ -452,26 +460,36 @@ def claim_placed_tile(t: Transition, p: Profile) -> Verdict:
     if not placed or placed[0]["at"] != t.before["placed"]:
         return Violation(f"the meeple went to {placed[0]['at'] if placed else None}, not on the "
                          f"tile just placed {t.before['placed']}")
-    return expect(placed[0]["feature"] in ("road", "city", "monastery"),
-                  f"a meeple was put on a {placed[0]['feature']}")
+    kinds = ("road", "city", "monastery", *(("field",) if farms(p) else ()))
+    return expect(placed[0]["feature"] in kinds, f"a meeple was put on a {placed[0]['feature']}")
 
 
-def _claim_target(state: JSON, action: JSON) -> Feature | None:
+def farms(p: Profile) -> bool:
+    """The farms stage is played (CARC-FARM-FIELDS.enabled)."""
+    return bool(p.param("CARC-FARM-FIELDS", "enabled"))
+
+
+def _claim_target(state: JSON, action: JSON, p: Profile) -> Feature | None:
+    """The road, town, monastery or (farms stage) field a claim names on the placed tile."""
     if state["step"] != "claim" or state["placed"] is None:
         return None
+    if action["on"] in HALVES:
+        return board(state).field_at(_cell(state["placed"]), action["on"]) if farms(p) else None
     return board(state).feature_at(_cell(state["placed"]), action["on"])
 
 
 def claim_unclaimed(t: Transition, p: Profile) -> Verdict:
     if not _is(t, "claim"):
         return NA
-    return _unclaimed_problem(t.before, t.action) or OK
+    if t.action.get("on") in HALVES:
+        return NA  # a farmer: CARC-FARM-CLAIM's
+    return _unclaimed_problem(t.before, t.action, p) or OK
 
 
-def _unclaimed_problem(state: JSON, action: JSON) -> Verdict | None:
-    f = _claim_target(state, action)
-    if f is None:
-        return None  # nothing there to claim: CARC-CLAIM-PLACED-TILE's finding
+def _unclaimed_problem(state: JSON, action: JSON, p: Profile) -> Verdict | None:
+    f = _claim_target(state, action, p)
+    if f is None or f.kind == "field":
+        return None  # nothing there to claim: CARC-CLAIM-PLACED-TILE's; a field: FARM-CLAIM's
     if any(f.meeples):
         return Violation(f"the {f.kind} already held meeples {f.meeples}")
     bd = board(state)
@@ -485,19 +503,21 @@ def _claim_judge(problem: Any) -> Any:
     def judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
         if not accepted or not _action_of(action, "claim"):
             return NA
-        return problem(state, action) or OK
+        return problem(state, action, p) or OK
     return judge
 
 
-def _placed_tile_problem(state: JSON, action: JSON) -> Verdict | None:
+def _placed_tile_problem(state: JSON, action: JSON, p: Profile) -> Verdict | None:
     if state["step"] != "claim":
         return Violation("a claim was accepted outside the claim step")
-    return None if _claim_target(state, action) else Violation(
-        f"accepted a claim on {action['on']!r}, where the placed tile has no road, town or "
-        f"monastery")
+    return None if _claim_target(state, action, p) else Violation(
+        f"accepted a claim on {action['on']!r}, where the placed tile has no road, town, "
+        f"monastery{' or field' if farms(p) else ''}")
 
 
 def supply_state(a: JSON, p: Profile) -> Verdict:
+    if "prisoners" in a:
+        return NA  # the tower stage also counts prisoners and towers: CARC-TOWER-MEEPLES
     total = p.param("CARC-MEEPLE-SUPPLY", "meeples")
     on_board = [0] * _n(p)
     for m in a["meeples"]:
@@ -697,7 +717,7 @@ def _completion(kind: str) -> Any:
 
 def majority(t: Transition, p: Profile) -> Verdict:
     events = _events(t, "feature-completed", "feature-final")
-    if not events:
+    if not events and not _events(t, "farm-scored"):
         return NA
     gained = [0] * _n(p)
     for e in events:
@@ -709,6 +729,12 @@ def majority(t: Transition, p: Profile) -> Verdict:
                              f"the majority rule gives {want}")
         for s in want:
             gained[s - 1] += e["points"]
+    for e in _events(t, "farm-scored"):  # who scores a farm is CARC-FARM-MAJORITY's
+        for s in e["scorers"]:
+            gained[s - 1] += e["points"]
+    for e in _events(t, "ransom-paid"):  # a ransom that ends the game: CARC-TOWER-RANSOM's
+        gained[e["player"] - 1] -= e["points"]
+        gained[e["captor"] - 1] += e["points"]
     delta = [x - y for x, y in zip(t.after["scores"], t.before["scores"], strict=True)]
     return expect(delta == gained, f"scores moved by {delta}, the scored features give {gained}")
 
@@ -756,7 +782,7 @@ def incomplete(t: Transition, p: Profile) -> Verdict:
 
 def _pre_final(t: Transition) -> list[int]:
     scores = list(t.after["scores"])
-    for e in _events(t, "feature-final"):
+    for e in _events(t, "feature-final", "farm-scored"):
         for s in e["scorers"]:
             scores[s - 1] -= e["points"]
     return scores
@@ -869,14 +895,49 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
     if kind == "move_place_meeple_pass":
         return expect(action == {"type": "pass"}, f"the pass reply became {action}")
     if kind == "move_place_meeple":
-        spot = PLACED_ON.get(str(data.get("placed_on")))
+        names = {**PLACED_ON, **(FIELD_PLACED_ON if farms(p) else {})}
+        spot = names.get(str(data.get("placed_on")))
         if spot is None or action.get("type") != "claim":
             return Violation(f"the claim reply became {action}")
         bd = board(state)
         cell = _cell(state["placed"])
-        same = bd.feature_at(cell, spot) is bd.feature_at(cell, action["on"])
-        return expect(same and bd.feature_at(cell, spot) is not None,
+        if spot in HALVES:
+            same = bd.field_at(cell, spot) is bd.field_at(cell, action["on"])
+            there = bd.field_at(cell, spot)
+        else:
+            same = bd.feature_at(cell, spot) is bd.feature_at(cell, action["on"])
+            there = bd.feature_at(cell, spot)
+        return expect(same and there is not None,
                       f"placed_on {data.get('placed_on')} became a claim on {action['on']}")
+    tower = p.param("CARC-TOWER-TILES", "enabled")
+    if tower and kind == "move_pay_ransom":
+        captor = data.get("captor_id")
+        return expect(action == {"type": "ransom", "captor": (captor if isinstance(captor, int)
+                                                              else -9) + 1},
+                      f"the ransom reply became {action}")
+    if tower and kind in ("move_tower_floor", "move_tower_cap"):
+        raw_at = data.get("tower_pos") or [0, 0]
+        at = [raw_at[0] - centre, raw_at[1] - centre]
+        if kind == "move_tower_cap":
+            return expect(action == {"type": "cap", "at": at}, f"the cap reply became {action}")
+        floor: dict[str, Any] = {"type": "tower", "at": at}
+        capture = data.get("capture")
+        if isinstance(capture, dict):
+            where = {**PLACED_ON, **FIELD_PLACED_ON, "TOWER": "tower"}.get(
+                str(capture.get("placed_on")))
+            cpos = capture.get("pos") or [0, 0]
+            victim: dict[str, Any] = {"at": [cpos[0] - centre, cpos[1] - centre], "on": where}
+            floor["capture"] = victim
+            got = action.get("capture")
+            # the engine names a meeple's feature by its canonical spot: compare the feature
+            if isinstance(got, dict) and got.get("at") == victim["at"] and \
+                    where not in (None, "tower") and got.get("on") != where:
+                bd, c = board(state), _cell(got["at"])
+                look = bd.field_at if where in HALVES else bd.feature_at
+                if look(c, str(where)) is not None and look(c, str(where)) is look(c, got["on"]):
+                    victim["on"] = got["on"]
+        return expect(action == floor, f"the floor reply asked for {floor}, the referee made "
+                                       f"{action}")
     return Violation(f"the referee accepted event_type {kind!r}")
 
 

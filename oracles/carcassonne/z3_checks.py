@@ -24,7 +24,16 @@ from typing import Any
 import z3
 
 from gamecert.oracles.base import NA, Verdict, Violation, expect
-from gamecert.oracles.carcassonne.board import STEP, Board, Cell, catalogue, river_sides
+from gamecert.oracles.carcassonne.board import (
+    STEP,
+    Board,
+    Cell,
+    catalogue,
+    deck_sets,
+    in_game,
+    river_sides,
+    tower_start,
+)
 from gamecert.spec import Profile
 
 JSON = Any
@@ -204,13 +213,15 @@ class ProofResult:
     counterexample: dict[str, int] | None = None
 
 
-def prove_majority(engine: Any, profile: Profile, timeout_ms: int = 30_000) -> ProofResult:
-    """Does the engine's `award_points` equal the majority rule for every meeple count?"""
+def prove_majority(engine: Any, profile: Profile, timeout_ms: int = 30_000,
+                   hook: str = "award_points") -> ProofResult:
+    """Does the engine's `award_points` equal the majority rule for every meeple count? With
+    `hook="farm_award"` the same proof covers CARC-FARM-MAJORITY (farmers on a field)."""
     n = int(profile.param("CARC-PLAYERS", "players"))
     meeples = int(profile.param("CARC-MEEPLE-SUPPLY", "meeples"))
     counts = [z3.Int(f"c{i + 1}") for i in range(n)]
     points = z3.Int("points")
-    theirs = engine.award_points(counts, points, max2=z3_max, ite=z3.If)
+    theirs = getattr(engine, hook)(counts, points, max2=z3_max, ite=z3.If)
     ours = majority_award(counts, points)
     s = z3.Solver()
     s.set("timeout", timeout_ms)
@@ -260,8 +271,8 @@ def tie_position(profile: Profile, counts: list[int]) -> JSON:
     meeples = [{"at": [1 + i, -1], "on": "right", "player": p} for i, p in enumerate(owners)]
     supply = [int(profile.param("CARC-MEEPLE-SUPPLY", "meeples")) - c for c in counts]
     used = {"RS": 1, "RE": 1, "W": 2, "U": length - 1}  # the board and player 1's W
-    deck = {tid: info.count - used.get(tid, 0) for tid, info in catalogue().items()
-            if info.set == "land" and info.count - used.get(tid, 0) > 0}
+    deck = {tid: in_game(profile, tid) - used.get(tid, 0) for tid, info in catalogue().items()
+            if info.set in deck_sets(profile) and in_game(profile, tid) - used.get(tid, 0) > 0}
     discarded = sorted(tid for tid, info in catalogue().items() if info.set == "river"
                        for _ in range(info.count - used.get(tid, 0)))
     return {
@@ -271,7 +282,7 @@ def tie_position(profile: Profile, counts: list[int]) -> JSON:
                         key=lambda b: b["at"]),
         "placed": None, "claim_blocked": [], "meeples": meeples, "supply": supply,
         "scores": [0] * n, "hands": [["W"]] + [[] for _ in range(n - 1)], "deck": deck,
-        "river_pile": {}, "discarded": discarded, "result": None,
+        "river_pile": {}, "discarded": discarded, "result": None, **tower_start(profile),
     }
 
 

@@ -12,340 +12,84 @@ JSON forms:
                                `referee` returns for a bad reply; never applied: bans are the
                                harness's business, CARC-PROTO-LIMITS)
 
-Positions are packed ints `(y + OFF) * ROW + (x + OFF)`. A segment is a road, town or
-monastery part of one placed tile; its node id is `pos * 8 + seg`. Features (joined
-segments) are kept incrementally: each placement joins the new segments to their neighbours'
-features (`owner` maps node -> feature id, `feats` holds one record per feature), so nothing
-is recomputed from the whole board. States are immutable by convention: dicts inside a
-state are copied before any change and never mutated afterwards.
+The state, its constants and board building live in `state.py`; reading a canonical state
+back is `load.py`, the bot referee is `protocol.py`. This module builds on all three and none
+of them imports it. It re-exports the state layer's names (`__all__`), so code written
+against `engine` keeps working.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from gamecert.reference_engine.carcassonne import rules
-from gamecert.reference_engine.carcassonne.tiles import (
-    EDGE_KINDS,
-    SIDES,
-    TileKind,
-    TileSet,
-    load_tiles,
+from gamecert.reference_engine.carcassonne.load import load_state
+from gamecert.reference_engine.carcassonne.protocol import referee as protocol_referee
+from gamecert.reference_engine.carcassonne.state import (
+    AROUND,
+    CITY,
+    CLAIM,
+    COMPLETE_RULE,
+    DELTA,
+    DONE,
+    DRAW,
+    FEATURE_NAMES,
+    FIELD,
+    INVALID,
+    JSON,
+    LAND_PHASE,
+    LEFT,
+    LIMIT,
+    MONASTERY,
+    OFF,
+    OVER,
+    PASS,
+    PHASE_NAMES,
+    PLACE,
+    RIGHT,
+    RIVER_EDGE,
+    RIVER_PHASE,
+    ROAD,
+    ROW,
+    SPOTS,
+    STEP_NAMES,
+    STRAIGHT,
+    TOWER_CAP,
+    Action,
+    CarcConfig,
+    CarcState,
+    Feat,
+    River,
+    Rot,
+    Seg,
+    Tables,
+    _add,
+    _join,
+    _sorted_hand,
+    field_towns,
+    lay,
+    pack,
+    river_step,
+    spot_of,
+    tables,
+    unpack,
+    uturn_problem,
 )
+from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS, HALVES, SIDES
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction, Outcome
-from gamecert.spec import CatalogueError, Profile
+from gamecert.spec import Profile
 
-Action = tuple[Any, ...]
-JSON = Any
-
-OFF, ROW = 128, 256
-LIMIT = 120  # |x|, |y| bound for loaded positions: 84 tiles never reach it
-DELTA = (-ROW, 1, ROW, -1)  # top, right, bottom, left
-AROUND = (-ROW - 1, -ROW, -ROW + 1, -1, 1, ROW - 1, ROW, ROW + 1)
-ROAD, CITY, MONASTERY = 1, 2, 4
-FEATURE_NAMES = {ROAD: "road", CITY: "city", MONASTERY: "monastery"}
-SPOTS = ("top", "right", "bottom", "left", "monastery")
-RIVER_EDGE = 3
-RIVER_PHASE, LAND_PHASE, OVER = 0, 1, 2
-DRAW, PLACE, CLAIM, DONE = 0, 1, 2, 3
-PHASE_NAMES = ("river", "land", "over")
-STEP_NAMES = ("draw", "place", "claim", "over")
-STRAIGHT, RIGHT, LEFT = 0, 1, 3
-PASS: Action = ("pass",)
-INVALID: Action = ("invalid",)  # the referee's verdict on a reply that bans its bot
-COMPLETE_RULE = {ROAD: "CARC-ROAD-COMPLETE", CITY: "CARC-TOWN-COMPLETE",
-                 MONASTERY: "CARC-MONASTERY-COMPLETE"}
-
-
-def pack(x: int, y: int) -> int:
-    return (y + OFF) * ROW + (x + OFF)
-
-
-def unpack(pos: int) -> list[int]:
-    return [pos % ROW - OFF, pos // ROW - OFF]
-
-
-# --- compiled tile tables ------------------------------------------------------------------
-class Seg(NamedTuple):
-    kind: int  # ROAD, CITY or MONASTERY
-    sides: tuple[int, ...]  # board sides, after rotation
-    banner: bool
-    spot: int  # canonical claim spot: lowest side, or 4 for the monastery
-
-
-class Rot(NamedTuple):
-    code: int  # edge kinds, two bits per side
-    edges: tuple[int, int, int, int]
-    segs: tuple[Seg, ...]
-    side_seg: tuple[int, int, int, int]  # segment on each side, -1 if none
-    river: tuple[int, ...]  # river sides
-    monastery: int  # segment index of the monastery, -1 if none
-
-
-@dataclass(frozen=True, eq=False)
-class Tables:
-    tiles: TileSet
-    ids: tuple[str, ...]
-    index: dict[str, int]
-    rot: tuple[tuple[Rot, Rot, Rot, Rot], ...]
-    land: tuple[int, ...]
-    river: tuple[int, ...]
-    spring: int
-    lake: int
-    counts: tuple[int, ...]
-    sort_key: tuple[str, ...]  # hands and discards are listed sorted by tile id
-
-
-def _rot(kind: TileKind, r: int) -> Rot:
-    edges = tuple(EDGE_KINDS.index(kind.edge(s, r)) for s in range(4))
-    segs: list[Seg] = []
-    side_seg = [-1, -1, -1, -1]
-    river: tuple[int, ...] = ()
-    monastery = -1
-    for f in kind.features:
-        sides = tuple(sorted((s + r) % 4 for s in f.sides))
-        if f.kind == "river":
-            river = sides
-            continue
-        code = {"road": ROAD, "city": CITY, "monastery": MONASTERY}[f.kind]
-        if code == MONASTERY:
-            monastery = len(segs)
-        for s in sides:
-            side_seg[s] = len(segs)
-        segs.append(Seg(code, sides, f.banner, sides[0] if sides else 4))
-    code_bits = sum(e << (2 * s) for s, e in enumerate(edges))
-    return Rot(code_bits, edges, tuple(segs), tuple(side_seg), river,  # type: ignore[arg-type]
-               monastery)
-
-
-@cache
-def tables(tiles: TileSet) -> Tables:
-    kinds = tiles.tiles
-    rot = tuple(tuple(_rot(k, r) for r in range(4)) for k in kinds)
-    spring = next(i for i, k in enumerate(kinds) if k.role == "spring")
-    lake = next(i for i, k in enumerate(kinds) if k.role == "lake")
-    return Tables(tiles, tuple(k.id for k in kinds), {k.id: i for i, k in enumerate(kinds)},
-                  rot, tuple(i for i, k in enumerate(kinds) if k.set == "land"),  # type: ignore[arg-type]
-                  tuple(i for i, k in enumerate(kinds) if k.set == "river"), spring, lake,
-                  tuple(k.count for k in kinds), tuple(k.id for k in kinds))
-
-
-# --- configuration -------------------------------------------------------------------------
-@dataclass(frozen=True)
-class CarcConfig:
-    """A profile's parameters and chosen variants, resolved once."""
-
-    profile: Profile
-    t: Tables
-    players: int
-    meeples: int
-    hand_max: int
-    opening_deal: int
-    draw_per_turn: int
-    end_points: int
-    road_pts: int
-    town_pts: int
-    banner_pts: int
-    monastery_pts: int
-    inc_road: int
-    inc_town: int
-    inc_banner: int
-    inc_monastery: int
-    uturn: str  # CARC-RIVER-NO-UTURN: immediate, alternate, lookahead
-    lake_last: bool  # CARC-RIVER-LAKE-ENDS = lake-last
-    score_at_placement: bool  # CARC-SCORE-TIMING = at-placement
-    nofit_continue: bool  # CARC-HAND-NOFIT = continue
-    land_continue: bool  # CARC-TURN-ORDER = continue
-    shared_win: bool  # CARC-WINNER = shared
-    centre: int
-    max_chars: int
-
-    @staticmethod
-    def of(profile: Profile) -> CarcConfig:
-        return _config(profile)
-
-
-@cache
-def _config(profile: Profile) -> CarcConfig:
-    p, v = profile.param, profile.variant
-    players = p("CARC-PLAYERS", "players")
-    if not 2 <= players <= 5:
-        raise CatalogueError(f"profile {profile.id!r}: CARC-PLAYERS.players must be 2 to 5, "
-                             f"not {players}")
-    return CarcConfig(
-        profile, tables(load_tiles()), players, p("CARC-MEEPLE-SUPPLY", "meeples"),
-        p("CARC-HAND-SIZE", "hand_max"), p("CARC-HAND-DEAL", "opening_deal"),
-        p("CARC-HAND-SIZE", "draw_per_turn"), p("CARC-END-POINTS", "points"),
-        p("CARC-ROAD-COMPLETE", "points_per_tile"), p("CARC-TOWN-COMPLETE", "points_per_tile"),
-        p("CARC-TOWN-COMPLETE", "points_per_banner"), p("CARC-MONASTERY-COMPLETE", "points"),
-        p("CARC-SCORE-INCOMPLETE", "road_per_tile"), p("CARC-SCORE-INCOMPLETE", "town_per_tile"),
-        p("CARC-SCORE-INCOMPLETE", "town_per_banner"),
-        p("CARC-SCORE-INCOMPLETE", "monastery_per_tile"),
-        v("CARC-RIVER-NO-UTURN"), v("CARC-RIVER-LAKE-ENDS") == "lake-last",
-        v("CARC-SCORE-TIMING") == "at-placement", v("CARC-HAND-NOFIT") == "continue",
-        v("CARC-TURN-ORDER") == "continue", v("CARC-WINNER") == "shared",
-        p("CARC-PROTO-REPLY", "centre"), p("CARC-PROTO-FRAME", "max_chars"))
-
-
-# --- state ---------------------------------------------------------------------------------
-class Feat(NamedTuple):
-    kind: int
-    nodes: tuple[int, ...]
-    tiles: frozenset[int]
-    open: int  # open edges (roads, towns) or empty cells around (monastery)
-    banners: int
-    meeples: tuple[int, ...]  # per player, index 0 = player 1
-
-
-class River(NamedTuple):
-    open_pos: int  # the cell the river flows into next; -1 once the lake closed it
-    flow: int  # the side through which the river leaves its last tile
-    last_turn: int  # STRAIGHT, RIGHT or LEFT for the last river tile (the spring: STRAIGHT)
-    last_curve: int  # the turn of the last curve, STRAIGHT if none yet
-
-
-class CarcState(NamedTuple):
-    cfg: CarcConfig
-    phase: int
-    step: int
-    to_move: int  # the player whose turn it is; 0 when over
-    pending: tuple[int, ...]  # players receiving the next draws, in order
-    then_next: bool  # once `pending` is drawn: next turn (True) or place (False)
-    board: dict[int, tuple[int, int]]  # pos -> (kind, rotation)
-    cells: dict[int, tuple[int, int]]  # open cell -> (mask, value) edge constraints
-    owner: dict[int, int]  # node -> feature id
-    feats: dict[int, Feat]
-    meeples: dict[int, int]  # node -> player
-    supply: tuple[int, ...]
-    scores: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    deck: tuple[int, ...]  # land tiles left, per kind
-    river_pile: tuple[int, ...]  # river tiles left, per kind
-    discarded: tuple[int, ...]
-    placed: int  # the tile just placed (claim step), -1 otherwise
-    blocked: frozenset[int]  # segments of `placed` scored at placement: not claimable
-    river: River
-    result: dict[str, Any] | None = None
-
-    @property
-    def profile(self) -> Profile:
-        return self.cfg.profile
-
-
-def _add(tup: tuple[int, ...], i: int, amount: int) -> tuple[int, ...]:
-    out = list(tup)
-    out[i] += amount
-    return tuple(out)
-
-
-def _sorted_hand(t: Tables, hand: list[int]) -> tuple[int, ...]:
-    return tuple(sorted(hand, key=t.sort_key.__getitem__))
-
-
-# --- board building (shared by apply and load) ---------------------------------------------
-Join = Callable[[dict[int, int], dict[int, Feat], int, int], None]
-
-
-def lay(t: Tables, board: dict[int, tuple[int, int]], cells: dict[int, tuple[int, int]],
-        owner: dict[int, int], feats: dict[int, Feat], pos: int, kind: int, rot: int,
-        players: int, join: Join | None = None) -> None:
-    """Put a tile on the board, joining its segments to the features around (CARC-FEATURE-JOIN).
-
-    Mutates the given dicts, which the caller has copied. Does not check legality. `join`
-    replaces `_join` (the engine passes its own, so a subclass can change how features join).
-    """
-    join = join or _join
-    rt = t.rot[kind][rot]
-    board[pos] = (kind, rot)
-    cells.pop(pos, None)
-    zero = (0,) * players
-    base = pos * 8
-    for i, seg in enumerate(rt.segs):
-        node = base + i
-        if seg.kind == MONASTERY:
-            filled = sum(1 for d in AROUND if pos + d in board)
-            feats[node] = Feat(MONASTERY, (node,), frozenset((pos,)), 8 - filled, 0, zero)
-        else:
-            feats[node] = Feat(seg.kind, (node,), frozenset((pos,)), len(seg.sides),
-                               1 if seg.banner else 0, zero)
-        owner[node] = node
-    for s in range(4):
-        npos = pos + DELTA[s]
-        ns = (s + 2) % 4
-        there = board.get(npos)
-        if there is None:
-            m, v = cells.get(npos, (0, 0))
-            cells[npos] = (m | 3 << (2 * ns), v | rt.edges[s] << (2 * ns))
-            continue
-        mine = rt.side_seg[s]
-        if mine < 0:
-            continue
-        theirs = t.rot[there[0]][there[1]].side_seg[ns]
-        join(owner, feats, owner[base + mine], owner[npos * 8 + theirs])
-    for d in AROUND:
-        there = board.get(pos + d)
-        if there is not None:
-            m = t.rot[there[0]][there[1]].monastery
-            if m >= 0:
-                fid = owner[(pos + d) * 8 + m]
-                f = feats[fid]
-                feats[fid] = f._replace(open=f.open - 1)
-
-
-def _join(owner: dict[int, int], feats: dict[int, Feat], a: int, b: int) -> None:
-    """Join features a and b across one matched edge (a == b: the edge closes a loop)."""
-    fa = feats[a]
-    if a == b:
-        feats[a] = fa._replace(open=fa.open - 2)
-        return
-    fb = feats[b]
-    if len(fa.nodes) < len(fb.nodes):
-        a, b, fa, fb = b, a, fb, fa
-    for node in fb.nodes:
-        owner[node] = a
-    feats[a] = Feat(fa.kind, fa.nodes + fb.nodes, fa.tiles | fb.tiles, fa.open + fb.open - 2,
-                    fa.banners + fb.banners,
-                    tuple(x + y for x, y in zip(fa.meeples, fb.meeples, strict=True)))
-    del feats[b]
-
-
-def river_step(t: Tables, river: River, kind: int, rot: int, pos: int) -> tuple[River, int]:
-    """The river after a river tile at the open end; also the turn it makes."""
-    rt = t.rot[kind][rot]
-    if len(rt.river) == 1:  # the lake closes the river
-        return River(-1, river.flow, STRAIGHT, river.last_curve), STRAIGHT
-    entry = (river.flow + 2) % 4
-    exit_side = rt.river[0] if rt.river[1] == entry else rt.river[1]
-    turn = (exit_side - river.flow) % 4
-    curve = turn if turn != STRAIGHT else river.last_curve
-    return River(pos + DELTA[exit_side], exit_side, turn, curve), turn
-
-
-def uturn_problem(cfg: CarcConfig, board: dict[int, tuple[int, int]], river: River,
-                  kind: int, rot: int, pos: int) -> str | None:
-    """CARC-RIVER-NO-UTURN: why this river placement is refused, or None."""
-    after, turn = river_step(cfg.t, river, kind, rot, pos)
-    if turn == STRAIGHT:
-        if cfg.uturn == "lookahead" and after.open_pos >= 0 and after.open_pos in board:
-            return "the river would flow into a placed tile (lookahead)"
-        return None
-    way = "right" if turn == RIGHT else "left"
-    if cfg.uturn == "alternate":
-        if turn == river.last_curve:
-            return f"the river's previous curve also turned {way} (curves must alternate)"
-        return None
-    if turn == river.last_turn:
-        return f"the previous river tile also turned {way}: a U-turn"
-    if cfg.uturn == "lookahead" and after.open_pos in board:
-        return "the river would flow into a placed tile (lookahead)"
-    return None
-
+__all__ = [
+    "AROUND", "CITY", "CLAIM", "COMPLETE_RULE", "DELTA", "DONE", "DRAW", "FEATURE_NAMES", "FIELD",
+    "INVALID", "JSON", "LAND_PHASE", "LEFT", "LIMIT", "MONASTERY", "OFF", "OVER", "PASS",
+    "PHASE_NAMES", "PLACE", "RIGHT", "RIVER_EDGE", "RIVER_PHASE", "ROAD", "ROW", "SPOTS",
+    "STEP_NAMES", "STRAIGHT", "Action", "CarcConfig", "CarcState", "Carcassonne", "Feat",
+    "River", "Rot", "Seg", "Tables", "_join", "action_problem", "lay", "pack", "project",
+    "river_step", "spot_of", "tables", "unpack", "uturn_problem",
+]
 
 # --- the game ------------------------------------------------------------------------------
 class Carcassonne:
@@ -363,14 +107,18 @@ class Carcassonne:
         owner: dict[int, int] = {}
         feats: dict[int, Feat] = {}
         origin = pack(0, 0)
-        lay(t, board, cells, owner, feats, origin, t.spring, 0, n)  # CARC-RIVER-SPRING
+        lay(t, board, cells, owner, feats, origin, t.spring, 0, n,  # CARC-RIVER-SPRING
+            fields=cfg.farms, river_joins=cfg.river_joins)
         flow = t.rot[t.spring][0].river[0]
         river = River(origin + DELTA[flow], flow, STRAIGHT, STRAIGHT)
         deck = tuple(c if i in t.land else 0 for i, c in enumerate(t.counts))
         pile = tuple(c if i in t.river and i != t.spring else 0 for i, c in enumerate(t.counts))
-        return CarcState(cfg, RIVER_PHASE, DRAW, 1, (1,), False, board, cells, owner, feats, {},
-                         (cfg.meeples,) * n, (0,) * n, ((),) * n, deck, pile, (), -1,
-                         frozenset(), river)
+        state = CarcState(cfg, RIVER_PHASE, DRAW, 1, (1,), False, board, cells, owner, feats,
+                          {}, (cfg.meeples,) * n, (0,) * n, ((),) * n, deck, pile, (), -1,
+                          frozenset(), river)
+        if cfg.tower:  # CARC-TOWER-FLOORS
+            state = state._replace(floors=(cfg.floors,) * n, prisoners=((0,) * n,) * n)
+        return state
 
     def current(self, state: CarcState) -> int:
         if state.step == DONE:
@@ -400,6 +148,28 @@ class Carcassonne:
     def has_meeple(self, state: CarcState, player: int) -> bool:
         """CARC-MEEPLE-SUPPLY: whether `player` has a meeple to claim with."""
         return state.supply[player - 1] > 0
+
+    def lay_tile(self, cfg: CarcConfig, board: dict[int, tuple[int, int]],
+                 cells: dict[int, tuple[int, int]], owner: dict[int, int],
+                 feats: dict[int, Feat], pos: int, k: int, rot: int) -> None:
+        """CARC-FEATURE-JOIN and CARC-FARM-FIELDS: lay a tile, joining its features and (in
+        the farms stage) its fields to those around."""
+        lay(cfg.t, board, cells, owner, feats, pos, k, rot, cfg.players, self.join_features,
+            fields=cfg.farms, river_joins=cfg.river_joins)
+
+    def field_free(self, f: Feat, player: int) -> bool:
+        """CARC-FARM-CLAIM: whether `player` may put a farmer on field `f` as joined."""
+        return not any(f.meeples)
+
+    def farm_points(self, cfg: CarcConfig, towns: list[Feat]) -> int:
+        """CARC-FARM-SCORE: a field's worth, from the towns it borders."""
+        return cfg.farm_town_pts * sum(1 for town in towns if town.open == 0)
+
+    def farm_award(self, counts: Any, points: Any, max2: rules.Max2 = max,
+                   ite: rules.Ite = rules.py_ite) -> list[Any]:
+        """CARC-FARM-MAJORITY: who scores a field: every player with the most farmers. The
+        same majority predicate as features; runs on z3 terms for the proof."""
+        return rules.award(counts, points, max2, ite)
 
     def feature_free(self, f: Feat, player: int) -> bool:
         """CARC-CLAIM-UNCLAIMED: whether `player` may claim feature `f` as joined."""
@@ -489,22 +259,229 @@ class Carcassonne:
         kind, rot = state.board[state.placed]
         out = []
         base = state.placed * 8
-        for i in range(len(state.cfg.t.rot[kind][rot].segs)):
+        rt = state.cfg.t.rot[kind][rot]
+        for i in range(len(rt.segs)):
             if i in state.blocked:
                 continue
             if self.feature_free(state.feats[state.owner[base + i]], state.to_move):
                 out.append(("claim", i))
+        if state.cfg.farms:
+            for j in range(len(rt.fields)):
+                i = len(rt.segs) + j
+                if self.field_free(state.feats[state.owner[base + i]], state.to_move):
+                    out.append(("claim", i))
         return out
 
     def legal(self, state: CarcState) -> list[Action]:
         if state.step == PLACE:
             places = self.placements(state)
-            if places:
-                return places
-            return [("discard", k) for k in sorted(set(state.hands[state.to_move - 1]))]
+            if not places:
+                places = [("discard", k) for k in sorted(set(state.hands[state.to_move - 1]))]
+            if state.cfg.tower and state.cfg.ransom_before:
+                places += self.ransoms(state)
+            if state.cfg.tower and not state.cfg.exchange_now:
+                places += self.exchanges(state)
+            return places
         if state.step == CLAIM:
-            return [PASS, *self.claims(state)]
+            out = [PASS, *self.claims(state)]
+            if state.cfg.tower:
+                out += self.tower_actions(state)
+                if not state.cfg.ransom_before:
+                    out += self.ransoms(state)
+            return out
         return []
+
+    # --- The Tower -----------------------------------------------------------------------
+    def tower_sites(self, state: CarcState) -> list[int]:
+        """CARC-TOWER-ACTION: the foundations and uncapped towers a floor or a capping meeple
+        may go on now (any on the board, or the placed tile's, by the chosen reading)."""
+        t = state.cfg.t
+        if state.cfg.tower_anywhere:
+            sites = sorted(pos for pos, (k, r) in state.board.items() if t.rot[k][r].tower)
+        else:
+            k, r = state.board[state.placed]
+            sites = [state.placed] if t.rot[k][r].tower else []
+        return [pos for pos in sites if not state.towers.get(pos, (0, 0))[1]]
+
+    def floors_left(self, state: CarcState, player: int) -> bool:
+        """CARC-TOWER-FLOORS: whether `player` has a floor to place."""
+        return state.floors[player - 1] > 0
+
+    def reach_cells(self, state: CarcState, pos: int, height: int) -> list[int]:
+        """CARC-TOWER-REACH: the cells a tower of `height` at `pos` reaches: its own and up to
+        `height` steps along the four straight lines, over empty cells and other towers."""
+        return [pos] + [pos + k * d for d in DELTA for k in range(1, height + 1)]
+
+    def in_reach(self, state: CarcState, pos: int, height: int) -> list[tuple[int, int]]:
+        """Every meeple a new floor making the tower at `pos` `height` high may capture:
+        (cell, segment) for a meeple on a feature, (cell, TOWER_CAP) for a capping one."""
+        out: list[tuple[int, int]] = []
+        for cell in self.reach_cells(state, pos, height):
+            if cell not in state.board:
+                continue
+            for seg in range(8):
+                if cell * 8 + seg in state.meeples:
+                    out.append((cell, seg))
+            if cell != pos and state.towers.get(cell, (0, 0))[1]:
+                out.append((cell, TOWER_CAP))
+        return sorted(set(out))
+
+    def tower_actions(self, state: CarcState) -> list[Action]:
+        """Every legal floor (with each capture it allows) and capping meeple."""
+        p = state.to_move
+        out: list[Action] = []
+        floors = self.floors_left(state, p)
+        supply = self.has_meeple(state, p)
+        for pos in self.tower_sites(state):
+            height = state.towers.get(pos, (0, 0))[0]
+            if floors:
+                out.append(("tower", pos, -1, -1))
+                out += [("tower", pos, c, seg) for c, seg in self.in_reach(state, pos,
+                                                                           height + 1)]
+            if supply and height:
+                out.append(("cap", pos))
+        return out
+
+    def ransom_allowed(self, state: CarcState, payer: int, captor: int) -> str | None:
+        """CARC-TOWER-RANSOM: why `payer` may not buy a meeple back from `captor` now."""
+        if state.ransomed:
+            return "a ransom was already paid this turn"
+        if state.scores[payer - 1] < state.cfg.ransom:
+            return (f"player {payer} has {state.scores[payer - 1]} points, fewer than the "
+                    f"ransom of {state.cfg.ransom}")
+        if not state.prisoners[captor - 1][payer - 1]:
+            return f"player {captor} holds no meeple of player {payer}"
+        return None
+
+    def ransoms(self, state: CarcState) -> list[Action]:
+        p = state.to_move
+        return [("ransom", c) for c in range(1, state.cfg.players + 1)
+                if c != p and self.ransom_allowed(state, p, c) is None]
+
+    def exchanges(self, state: CarcState) -> list[Action]:
+        """CARC-TOWER-EXCHANGE on-request: the players the mover may swap prisoners with."""
+        p = state.to_move
+        return [("exchange", q) for q in range(1, state.cfg.players + 1)
+                if q != p and state.prisoners[p - 1][q - 1] and state.prisoners[q - 1][p - 1]]
+
+    def _exchange(self, state: CarcState, other: Any) -> tuple[CarcState, list[JSON]]:
+        if ("exchange", other) not in self.exchanges(state):
+            raise IllegalAction(f"player {state.to_move} and player {other!r} do not hold each "
+                                f"other's meeples (CARC-TOWER-EXCHANGE)")
+        prisoners = [list(row) for row in state.prisoners]
+        supply = list(state.supply)
+        events: list[JSON] = []
+        self.exchange(prisoners, supply, state.to_move, other, events)
+        return state._replace(prisoners=tuple(tuple(row) for row in prisoners),
+                              supply=tuple(supply)), events
+
+    def ransom_points(self, state: CarcState) -> tuple[int, int]:
+        """CARC-TOWER-RANSOM: what the payer loses and the captor gains."""
+        return state.cfg.ransom, state.cfg.ransom
+
+    def exchange(self, prisoners: list[list[Any]], supply: list[Any], a: int, b: int,
+                 events: list[JSON] | None, ite: rules.Ite = rules.py_ite) -> None:
+        """CARC-TOWER-EXCHANGE: when players a and b each hold one of the other's meeples,
+        one of each goes home (one capture makes at most one such pair). Operators only, so
+        `gamecert prove` runs it on z3 terms (`ite`, no events)."""
+        k = ite(prisoners[a - 1][b - 1] > 0, ite(prisoners[b - 1][a - 1] > 0, 1, 0), 0)
+        prisoners[a - 1][b - 1] = prisoners[a - 1][b - 1] - k
+        prisoners[b - 1][a - 1] = prisoners[b - 1][a - 1] - k
+        supply[a - 1] = supply[a - 1] + k
+        supply[b - 1] = supply[b - 1] + k
+        if events is not None and k:
+            events.append({"type": "prisoners-exchanged", "rule": "CARC-TOWER-EXCHANGE",
+                           "players": sorted((a, b))})
+
+    def capture(self, state: CarcState, cell: int, seg: int, events: list[JSON]) -> CarcState:
+        """CARC-TOWER-CAPTURE: take the meeple at (cell, seg) off the board; the captor is the
+        player to move."""
+        p = state.to_move
+        towers, feats, meeples = dict(state.towers), dict(state.feats), dict(state.meeples)
+        if seg == TOWER_CAP:
+            height, owner = towers[cell]
+            towers[cell] = (height, 0)  # the tower is open again
+            spot = "tower"
+        else:
+            node = cell * 8 + seg
+            owner = meeples.pop(node)
+            fid = state.owner[node]
+            f = feats[fid]
+            feats[fid] = f._replace(meeples=_add(f.meeples, owner - 1, -1))
+            k, r = state.board[cell]
+            spot = spot_of(state.cfg.t.rot[k][r], seg)
+        supply, prisoners = rules.capture_tallies(state.supply, state.prisoners, p - 1, owner - 1)
+        events.append({"type": "meeple-captured", "rule": "CARC-TOWER-CAPTURE", "player": p,
+                       "owner": owner, "at": unpack(cell), "on": spot,
+                       "to": "supply" if owner == p else "prison"})
+        if owner != p and state.cfg.exchange_now:
+            self.exchange(prisoners, supply, p, owner, events)
+        return state._replace(towers=towers, feats=feats, meeples=meeples,
+                              supply=tuple(supply),
+                              prisoners=tuple(tuple(row) for row in prisoners))
+
+    def _tower(self, state: CarcState, pos: Any, cell: Any, seg: Any
+               ) -> tuple[CarcState, list[JSON]]:
+        p = state.to_move
+        if not state.cfg.tower:
+            raise IllegalAction("towers are only played in the tower stage (CARC-TOWER-TILES)")
+        if pos not in self.tower_sites(state):
+            raise IllegalAction(f"no tower foundation or uncapped tower at {unpack(pos)} "
+                                f"may take a floor now (CARC-TOWER-ACTION)")
+        if not self.floors_left(state, p):
+            raise IllegalAction(f"player {p} has no tower floor left (CARC-TOWER-FLOORS)")
+        height = state.towers.get(pos, (0, 0))[0] + 1
+        if cell != -1 and (cell, seg) not in self.in_reach(state, pos, height):
+            raise IllegalAction(f"no meeple to capture at {unpack(cell)} within the reach of a "
+                                f"tower {height} high (CARC-TOWER-REACH)")
+        left, built = rules.floor_step(state.floors[p - 1], height - 1)
+        towers = dict(state.towers)
+        towers[pos] = (built, 0)
+        floors = list(state.floors)
+        floors[p - 1] = left
+        state = state._replace(towers=towers, floors=tuple(floors))
+        events: list[JSON] = [{"type": "tower-built", "rule": "CARC-TOWER-ACTION", "player": p,
+                               "at": unpack(pos), "height": height}]
+        if cell != -1:
+            state = self.capture(state, cell, seg, events)
+        return self._end_claim(state, events), events
+
+    def _cap(self, state: CarcState, pos: Any) -> tuple[CarcState, list[JSON]]:
+        p = state.to_move
+        if not state.cfg.tower or pos not in self.tower_sites(state) or not state.towers.get(
+                pos, (0, 0))[0]:
+            raise IllegalAction("a meeple caps only a started, uncapped tower "
+                                "(CARC-TOWER-ACTION)")
+        if not self.has_meeple(state, p):
+            raise IllegalAction(f"player {p} has no meeple left in the supply "
+                                f"(CARC-MEEPLE-SUPPLY)")
+        towers = dict(state.towers)
+        towers[pos] = (towers[pos][0], p)
+        state = state._replace(towers=towers, supply=_add(state.supply, p - 1, -1))
+        events: list[JSON] = [{"type": "tower-capped", "rule": "CARC-TOWER-ACTION", "player": p,
+                               "at": unpack(pos)}]
+        return self._end_claim(state, events), events
+
+    def _ransom(self, state: CarcState, captor: Any) -> tuple[CarcState, list[JSON]]:
+        p, cfg = state.to_move, state.cfg
+        if not cfg.tower:
+            raise IllegalAction("ransoms are only played in the tower stage (CARC-TOWER-TILES)")
+        if not isinstance(captor, int) or not 1 <= captor <= cfg.players or captor == p:
+            raise IllegalAction(f"player {captor!r} cannot be paid a ransom by player {p}")
+        why = self.ransom_allowed(state, p, captor)
+        if why:
+            raise IllegalAction(f"{why} (CARC-TOWER-RANSOM)")
+        paid, got = self.ransom_points(state)
+        scores = tuple(rules.ransom_scores(state.scores, p - 1, captor - 1, paid, got))
+        prisoners = [list(row) for row in state.prisoners]
+        prisoners[captor - 1][p - 1] -= 1
+        state = state._replace(scores=scores, supply=_add(state.supply, p - 1, 1),
+                               prisoners=tuple(tuple(row) for row in prisoners), ransomed=True)
+        events: list[JSON] = [{"type": "ransom-paid", "rule": "CARC-TOWER-RANSOM", "player": p,
+                               "captor": captor, "points": paid}]
+        if self._limit_reached(state):
+            return self._finish(state, "points-limit", events), events
+        return state, events
 
     def _pile(self, state: CarcState) -> tuple[int, ...]:
         return state.river_pile if state.phase == RIVER_PHASE else state.deck
@@ -549,6 +526,12 @@ class Carcassonne:
             if kind != "draw" or len(action) != 2:
                 raise IllegalAction(f"a tile draw (chance) is due, not {kind!r}")
             return self._draw(state, action[1])
+        if kind == "ransom" and len(action) == 2 and step == (PLACE if state.cfg.ransom_before
+                                                              else CLAIM):
+            return self._ransom(state, action[1])
+        if kind == "exchange" and len(action) == 2 and step == PLACE and state.cfg.tower \
+                and not state.cfg.exchange_now:
+            return self._exchange(state, action[1])
         if step == PLACE:
             if kind == "place" and len(action) == 4:
                 return self._place(state, action[1], action[2], action[3])
@@ -562,6 +545,10 @@ class Carcassonne:
             return self._end_claim(state, events), events
         if kind == "claim" and len(action) == 2:
             return self._claim(state, action[1])
+        if kind == "tower" and len(action) == 4:
+            return self._tower(state, action[1], action[2], action[3])
+        if kind == "cap" and len(action) == 2:
+            return self._cap(state, action[1])
         raise IllegalAction(f"player {state.to_move} must claim or pass, not {kind!r}")
 
     def _draw(self, state: CarcState, k: Any) -> tuple[CarcState, list[JSON]]:
@@ -633,7 +620,7 @@ class Carcassonne:
             raise IllegalAction(why)
         board, cells = dict(state.board), dict(state.cells)
         owner, feats = dict(state.owner), dict(state.feats)
-        lay(t, board, cells, owner, feats, pos, k, rot, cfg.players, self.join_features)
+        self.lay_tile(cfg, board, cells, owner, feats, pos, k, rot)
         river = state.river
         if state.phase == RIVER_PHASE:
             river = river_step(t, river, k, rot, pos)[0]
@@ -759,7 +746,8 @@ class Carcassonne:
         p, pos = state.to_move, state.placed
         kind, rot = state.board[pos]
         rt = state.cfg.t.rot[kind][rot]
-        if not isinstance(seg, int) or not 0 <= seg < len(rt.segs):
+        parts = len(rt.segs) + (len(rt.fields) if state.cfg.farms else 0)
+        if not isinstance(seg, int) or not 0 <= seg < parts:
             raise IllegalAction(f"the placed tile has no feature {seg!r} to claim")
         if not self.has_meeple(state, p):
             raise IllegalAction(f"player {p} has no meeple left in the supply "
@@ -771,17 +759,20 @@ class Carcassonne:
         if seg in state.blocked:
             raise IllegalAction(f"the {name} was completed and scored when the tile was placed: "
                                 f"it counts as claimed (CARC-CLAIM-UNCLAIMED)")
-        if not self.feature_free(f, p):
+        farmer = f.kind == FIELD
+        if not (self.field_free(f, p) if farmer else self.feature_free(f, p)):
             holders = [i + 1 for i, c in enumerate(f.meeples) if c]
+            rule = "CARC-FARM-CLAIM" if farmer else "CARC-CLAIM-UNCLAIMED"
             raise IllegalAction(f"the {name} already holds meeples of player(s) "
-                                f"{holders} (CARC-CLAIM-UNCLAIMED)")
+                                f"{holders} ({rule})")
         feats, meeples = dict(state.feats), dict(state.meeples)
         feats[fid] = f._replace(meeples=_add(f.meeples, p - 1, 1))
         meeples[node] = p
         state = state._replace(feats=feats, meeples=meeples,
                                supply=_add(state.supply, p - 1, -1))
-        events: list[JSON] = [{"type": "meeple-placed", "rule": "CARC-CLAIM-UNCLAIMED",
-                               "player": p, "at": unpack(pos), "on": SPOTS[rt.segs[seg].spot],
+        events: list[JSON] = [{"type": "meeple-placed",
+                               "rule": "CARC-FARM-CLAIM" if farmer else "CARC-CLAIM-UNCLAIMED",
+                               "player": p, "at": unpack(pos), "on": spot_of(rt, seg),
                                "feature": name}]
         return self._end_claim(state, events), events
 
@@ -808,6 +799,7 @@ class Carcassonne:
 
     def _start_turn(self, state: CarcState, player: int, events: list[JSON]) -> CarcState:
         cfg = state.cfg
+        state = state._replace(ransomed=False)  # CARC-TOWER-RANSOM: once per turn
         if state.phase == RIVER_PHASE:  # CARC-RIVER-DRAW
             return state._replace(step=DRAW, to_move=player, pending=(player,), then_next=False)
         for _ in range(cfg.players):
@@ -853,8 +845,10 @@ class Carcassonne:
         """CARC-SCORE-INCOMPLETE for every feature still holding meeples, then CARC-WINNER."""
         cfg = state.cfg
         scores, supply = list(state.scores), list(state.supply)
-        held = [fid for fid, f in state.feats.items() if any(f.meeples)]
+        held = [fid for fid, f in state.feats.items() if any(f.meeples) and f.kind != FIELD]
         held.sort(key=lambda fid: self._feature_key(state, fid))
+        farms = [fid for fid, f in state.feats.items() if any(f.meeples) and f.kind == FIELD]
+        farms.sort(key=lambda fid: self._feature_key(state, fid))
         feats = dict(state.feats)
         for fid in held:
             f = feats[fid]
@@ -866,6 +860,23 @@ class Carcassonne:
                 scores[i] += a
                 supply[i] += f.meeples[i]
             events.append({"type": "meeples-returned", "rule": "CARC-MEEPLE-RETURN",
+                           "meeples": list(f.meeples)})
+            feats[fid] = f._replace(meeples=(0,) * cfg.players)
+        for fid in farms:  # CARC-FARM-SCORE, after the incomplete features
+            f = feats[fid]
+            towns = [feats[c] for c in field_towns(cfg.t, state.board, state.owner, f)]
+            value = self.farm_points(cfg, towns)
+            awards = self.farm_award(f.meeples, value)
+            events.append({"type": "farm-scored", "rule": "CARC-FARM-SCORE", "feature": "field",
+                           "tiles": sorted(unpack(p) for p in f.tiles),
+                           "towns": sorted(sorted(unpack(p) for p in town.tiles)
+                                           for town in towns if town.open == 0),
+                           "meeples": list(f.meeples), "points": value,
+                           "scorers": [i + 1 for i, a in enumerate(awards) if a]})
+            for i, a in enumerate(awards):
+                scores[i] += a
+                supply[i] += f.meeples[i]
+            events.append({"type": "meeples-returned", "rule": "CARC-FARM-STAYS",
                            "meeples": list(f.meeples)})
             feats[fid] = f._replace(meeples=(0,) * cfg.players)
         winners = self.winners(cfg, scores)
@@ -892,7 +903,7 @@ class Carcassonne:
         for node, player in state.meeples.items():
             kind, rot = state.board[node // 8]
             meeples.append({"at": unpack(node // 8),
-                            "on": SPOTS[t.rot[kind][rot].segs[node % 8].spot], "player": player})
+                            "on": spot_of(t.rot[kind][rot], node % 8), "player": player})
         meeples.sort(key=lambda m: (m["at"], m["on"]))
         return {
             "game": "carcassonne", "profile": state.profile.id, "players": state.cfg.players,
@@ -909,12 +920,22 @@ class Carcassonne:
             "river_pile": {ids[k]: c for k, c in enumerate(state.river_pile) if c},
             "discarded": sorted(ids[k] for k in state.discarded),
             "result": state.result,
+            **(self._observe_towers(state) if state.cfg.tower else {}),
+        }
+
+    def _observe_towers(self, state: CarcState) -> dict[str, Any]:
+        """The tower stage's part of the canonical state (absent in the other stages)."""
+        return {
+            "towers": [{"at": unpack(pos), "height": h, "cap": cap or None}
+                       for pos, (h, cap) in sorted(state.towers.items(),
+                                                   key=lambda kv: unpack(kv[0]))],
+            "floors": list(state.floors),
+            "prisoners": [list(row) for row in state.prisoners],
+            "ransom_paid": state.ransomed,
         }
 
     def load(self, profile: Profile, observed: Any) -> CarcState:
-        # imported here: load.py builds on this module's tables and `lay`
-        from gamecert.reference_engine.carcassonne.load import load_state
-        return load_state(self, profile, observed)
+        return load_state(profile, observed)
 
     def action_to_json(self, state: CarcState, action: Action) -> dict[str, Any]:
         t, kind = state.cfg.t, action[0]
@@ -925,7 +946,21 @@ class Carcassonne:
             return {"type": kind, "tile": t.ids[action[1]]}
         if kind == "claim":
             k, r = state.board[state.placed]
-            return {"type": "claim", "on": SPOTS[t.rot[k][r].segs[action[1]].spot]}
+            return {"type": "claim", "on": spot_of(t.rot[k][r], action[1])}
+        if kind == "tower":
+            out: dict[str, Any] = {"type": "tower", "at": unpack(action[1])}
+            if action[2] != -1:
+                cell, seg = action[2], action[3]
+                k, r = state.board[cell]
+                on = "tower" if seg == TOWER_CAP else spot_of(t.rot[k][r], seg)
+                out["capture"] = {"at": unpack(cell), "on": on}
+            return out
+        if kind == "cap":
+            return {"type": "cap", "at": unpack(action[1])}
+        if kind == "ransom":
+            return {"type": "ransom", "captor": action[1]}
+        if kind == "exchange":
+            return {"type": "exchange", "with": action[1]}
         return {"type": kind}
 
     def action_from_json(self, state: CarcState, data: Any) -> Action:
@@ -945,14 +980,55 @@ class Carcassonne:
             return ("place", k, pack(x, y), data["rotation"])
         if kind == "claim":
             return ("claim", self.claim_segment(state, data["on"]))
+        if kind in ("tower", "cap"):
+            x, y = data["at"]
+            if not (-LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT):
+                raise IllegalAction(f"cell [{x}, {y}] is off any reachable part of the board")
+            if kind == "cap":
+                return ("cap", pack(x, y))
+            if "capture" not in data:
+                return ("tower", pack(x, y), -1, -1)
+            cx, cy = data["capture"]["at"]
+            cell = pack(cx, cy) if -LIMIT <= cx <= LIMIT and -LIMIT <= cy <= LIMIT else -2
+            return ("tower", pack(x, y), cell, self.capture_segment(state, cell,
+                                                                      data["capture"]["on"]))
+        if kind == "ransom":
+            return ("ransom", data["captor"])
+        if kind == "exchange":
+            return ("exchange", data["with"])
         return (kind,)
 
+    def capture_segment(self, state: CarcState, cell: int, spot: str) -> int:
+        """The segment a capture names: the meeple on `spot` of the tile at `cell` (its
+        canonical spot), or TOWER_CAP for the meeple capping the tower there."""
+        if cell not in state.board:
+            raise IllegalAction("a capture names a meeple on a placed tile (CARC-TOWER-CAPTURE)")
+        if spot == "tower":
+            return TOWER_CAP
+        k, r = state.board[cell]
+        rt = state.cfg.t.rot[k][r]
+        for seg in range(len(rt.segs) + len(rt.fields)):
+            if spot_of(rt, seg) == spot:
+                return seg
+        raise IllegalAction(f"the tile at {unpack(cell)} has nothing named {spot!r} "
+                            f"(CARC-TOWER-CAPTURE)")
+
     def claim_segment(self, state: CarcState, spot: str) -> int:
-        """The segment of the placed tile a claim on `spot` (a side or "monastery") names."""
+        """The segment of the placed tile a claim on `spot` (a side, "monastery", or in the farms
+        stage a half-edge naming a field) names."""
         if state.step != CLAIM:
             raise IllegalAction("no tile was just placed: there is nothing to claim")
         k, r = state.board[state.placed]
         rt = state.cfg.t.rot[k][r]
+        if spot in HALVES:
+            if not state.cfg.farms:
+                raise IllegalAction(f"{spot!r} names a field: farmers are only played from the "
+                                    f"farms stage on (CARC-FARM-CLAIM)")
+            j = rt.half_field[HALVES.index(spot)]
+            if j < 0:
+                raise IllegalAction(f"the placed tile's half-edge {spot} lies on a town: no "
+                                    f"field there (CARC-FARM-CLAIM)")
+            return len(rt.segs) + j
         if spot == "monastery":
             if rt.monastery < 0:
                 raise IllegalAction("the placed tile has no monastery")
@@ -970,18 +1046,18 @@ class Carcassonne:
         INVALID (`{"type": "invalid"}`: the reply bans its bot) when it is malformed or asks
         for an illegal move. The wire's bot_output answers with an action either way;
         `protocol.referee` says why a reply is invalid."""
-        # imported here: protocol.py builds on this module
-        from gamecert.reference_engine.carcassonne.protocol import referee
         if state.step not in (PLACE, CLAIM):
             raise IllegalAction("no player is asked to move now")
         try:
-            return referee(self, state, text)
+            return protocol_referee(self, state, text)
         except IllegalAction:
             return INVALID
 
 
 ACTION_FIELDS = {"place": ("tile", "at", "rotation"), "draw": ("tile",), "discard": ("tile",),
-                 "claim": ("on",), "pass": ()}
+                 "claim": ("on",), "pass": (), "tower": ("at",), "cap": ("at",),
+                 "ransom": ("captor",), "exchange": ("with",)}
+OPTIONAL_FIELDS = {"tower": ("capture",)}
 TILE_ID = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")  # schemas/carcassonne-action.schema.json
 
 
@@ -998,7 +1074,8 @@ def action_problem(data: Any) -> str | None:
     missing = [f for f in fields if f not in data]
     if missing:
         return f"a {kind} action needs {', '.join(missing)}"
-    extra = sorted(str(k) for k in data if k != "type" and k not in fields)
+    extra = sorted(str(k) for k in data if k != "type" and k not in fields
+                   and k not in OPTIONAL_FIELDS.get(kind, ()))
     if extra:
         return f"a {kind} action has no field {', '.join(extra)}"
     if "tile" in data and not (isinstance(data["tile"], str) and TILE_ID.search(data["tile"])):
@@ -1009,10 +1086,27 @@ def action_problem(data: Any) -> str | None:
             return f"at {at!r} is not a cell [x, y] of two integers"
         if type(rot) is not int or not 0 <= rot <= 3:
             return f"rotation {rot!r} is not 0, 1, 2 or 3 (clockwise quarter turns)"
-    if kind == "claim" and data["on"] not in SPOTS:
+    if kind in ("tower", "cap") and not _cell_ok(data["at"]):
+        return f"at {data['at']!r} is not a cell [x, y] of two integers"
+    if kind == "tower" and "capture" in data:
+        cap = data["capture"]
+        if not (isinstance(cap, dict) and cap.keys() == {"at", "on"} and _cell_ok(cap["at"])
+                and cap["on"] in (*SPOTS, *HALVES, "tower")):
+            return (f"capture {cap!r} is not {{\"at\": [x, y], \"on\": spot}} (a side, "
+                    f"monastery, a field's half-edge, or tower)")
+    if kind == "ransom" and (type(data["captor"]) is not int or not 1 <= data["captor"] <= 5):
+        return f"captor {data['captor']!r} is not a player 1-5"
+    if kind == "exchange" and (type(data["with"]) is not int or not 1 <= data["with"] <= 5):
+        return f"with {data['with']!r} is not a player 1-5"
+    if kind == "claim" and data["on"] not in SPOTS and data["on"] not in HALVES:
         return (f"a claim on {data['on']!r}: a claim names a side of the placed tile (top, "
-                f"right, bottom, left) or its monastery")
+                f"right, bottom, left), its monastery, or a field by a half-edge (top1, top2, "
+                f"... left2)")
     return None
+
+
+def _cell_ok(at: Any) -> bool:
+    return isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at)
 
 
 def project(state_json: dict[str, Any], player: int) -> dict[str, Any]:

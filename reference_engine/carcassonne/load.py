@@ -2,21 +2,24 @@
 
 A fuzzer starts from crafted boards through here, so every invariant the engine relies on is
 checked: tile conservation, matching edges, a connected board, one river from the spring,
-meeple counts, and the phase/step bookkeeping.
+meeple counts, and the phase/step bookkeeping. Built on `state.py` alone (the engine calls it;
+it never calls the engine).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gamecert.reference_engine.carcassonne.engine import (
+from gamecert.reference_engine.carcassonne.rules import is_winner
+from gamecert.reference_engine.carcassonne.state import (
     AROUND,
     CLAIM,
     DELTA,
     DONE,
     DRAW,
+    FIELD,
     LIMIT,
     MONASTERY,
     OVER,
@@ -34,16 +37,13 @@ from gamecert.reference_engine.carcassonne.engine import (
     lay,
     pack,
     river_step,
+    spot_of,
     unpack,
 )
-from gamecert.reference_engine.carcassonne.rules import is_winner
-from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS
+from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS, HALVES
 from gamecert.reference_engine.contract import BadState
 from gamecert.schemas import first_error
 from gamecert.spec import Profile
-
-if TYPE_CHECKING:
-    from gamecert.reference_engine.carcassonne.engine import Carcassonne
 
 
 def _where(pos: int) -> str:
@@ -83,7 +83,7 @@ def _trace_river(cfg: CarcConfig, board: dict[int, tuple[int, int]]) -> tuple[Ri
 
 
 _TILE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
-_SPOTS = frozenset(SPOTS)
+_SPOTS = frozenset(SPOTS) | frozenset(HALVES)
 _KEYS = frozenset(("game", "profile", "players", "phase", "step", "to_move", "pending",
                    "after_draws", "board", "placed", "claim_blocked", "meeples", "supply",
                    "scores", "hands", "deck", "river_pile", "discarded", "result"))
@@ -111,12 +111,28 @@ def _counts_ok(v: Any) -> bool:
     return type(v) is dict and all(_tile_ok(k) and _int(c, 1) for k, c in v.items())
 
 
+_TOWER_KEYS = frozenset(("towers", "floors", "prisoners", "ransom_paid"))
+
+
+def _towers_ok(o: Any) -> bool:
+    """The tower stage's keys, when present (strict reading of the schema)."""
+    if o.keys() == _KEYS:
+        return True
+    return (o.keys() == _KEYS | _TOWER_KEYS and type(o["towers"]) is list
+            and all(type(w) is dict and w.keys() == {"at", "height", "cap"} and _cell_ok(w["at"])
+                    and _int(w["height"], 1) and (w["cap"] is None or _int(w["cap"], 1, 5))
+                    for w in o["towers"])
+            and _per_player_ok(o["floors"]) and type(o["prisoners"]) is list
+            and 2 <= len(o["prisoners"]) <= 5 and all(_per_player_ok(r) for r in o["prisoners"])
+            and type(o["ransom_paid"]) is bool)
+
+
 def shape_ok(o: Any) -> bool:
     """A fast, strict reading of `schemas/carcassonne-state.schema.json`: True only for
     documents the schema accepts. Loading runs it first because the generic validator costs
     about 20 ms per state and the fuzzer loads states constantly; anything it does not accept
     goes to the validator, which words the error."""
-    if type(o) is not dict or o.keys() != _KEYS:
+    if type(o) is not dict or not _towers_ok(o):
         return False
     r = o["result"]
     return (o["game"] == "carcassonne" and type(o["profile"]) is str
@@ -146,7 +162,7 @@ def shape_ok(o: Any) -> bool:
                                and all(_int(w, 1, 5) for w in r["winners"]))))
 
 
-def load_state(game: Carcassonne, profile: Profile, o: Any) -> CarcState:
+def load_state(profile: Profile, o: Any) -> CarcState:
     if isinstance(o, dict) and "view" in o:
         raise BadState("this is a player's view (hands and piles hidden); only a full "
                        "canonical state can be loaded")
@@ -245,7 +261,8 @@ def load_state(game: Carcassonne, profile: Profile, o: Any) -> CarcState:
                     raise BadState(
                         f"{t.ids[k]} at {_where(pos)}: its {('top', 'right', 'bottom', 'left')[s]}"
                         f" edge ({EDGE_KINDS[rt.edges[s]]}) faces a {EDGE_KINDS[theirs]} edge")
-        lay(t, board, cells, owner, feats, pos, k, r, n)
+        lay(t, board, cells, owner, feats, pos, k, r, n, fields=cfg.farms,
+            river_joins=cfg.river_joins)
         for d in DELTA:
             if pos + d in board_items and pos + d not in seen:
                 seen.add(pos + d)
@@ -321,12 +338,14 @@ def load_state(game: Carcassonne, profile: Profile, o: Any) -> CarcState:
         if pos not in board:
             raise BadState(f"meeples[{i}]: no tile at {m['at']}")
         k, r = board[pos]
-        segs = t.rot[k][r].segs
-        match = [j for j, s in enumerate(segs) if SPOTS[s.spot] == m["on"]]
+        rt = t.rot[k][r]
+        parts = len(rt.segs) + (len(rt.fields) if cfg.farms else 0)
+        match = [j for j in range(parts) if spot_of(rt, j) == m["on"]]
         if not match:
-            raise BadState(f"meeples[{i}]: the {t.ids[k]} at {m['at']} has no road, town or "
-                           f"monastery named {m['on']!r} (a feature is named by its first side "
-                           f"clockwise from the top)")
+            what = "road, town, monastery or field" if cfg.farms else "road, town or monastery"
+            raise BadState(f"meeples[{i}]: the {t.ids[k]} at {m['at']} has no {what} named "
+                           f"{m['on']!r} (a feature is named by its first side clockwise from "
+                           f"the top{', a field by its first half-edge' if cfg.farms else ''})")
         node = pos * 8 + match[0]
         if node in meeples:
             raise BadState(f"meeples[{i}]: two meeples on the same part of {m['at']}")
@@ -338,12 +357,16 @@ def load_state(game: Carcassonne, profile: Profile, o: Any) -> CarcState:
         f = feats[fid]
         feats[fid] = f._replace(meeples=tuple(c + (j == m["player"] - 1)
                                               for j, c in enumerate(f.meeples)))
+    towers, floors, prisoners, ransomed = _load_towers(cfg, board, o)
     for p in range(1, n + 1):
-        total = on_board[p - 1] + o["supply"][p - 1]
+        held = sum(row[p - 1] for row in prisoners) if prisoners else 0
+        caps = sum(1 for _, cap in towers.values() if cap == p)
+        total = on_board[p - 1] + o["supply"][p - 1] + held + caps
         if total != cfg.meeples:
+            where = f", {held} imprisoned, {caps} on towers" if cfg.tower else ""
             raise BadState(f"player {p} has {total} meeples ({on_board[p - 1]} on the board, "
-                           f"{o['supply'][p - 1]} in the supply); CARC-MEEPLE-SUPPLY gives "
-                           f"{cfg.meeples}")
+                           f"{o['supply'][p - 1]} in the supply{where}); CARC-MEEPLE-SUPPLY "
+                           f"gives {cfg.meeples}")
     completed_now: set[int] = set()
     if placed >= 0:
         completed_now = {owner[placed * 8 + i] for i in range(len(t.rot[board[placed][0]][
@@ -354,7 +377,7 @@ def load_state(game: Carcassonne, profile: Profile, o: Any) -> CarcState:
                 completed_now.add(owner[(placed + d) * 8 + t.rot[there[0]][there[1]].monastery])
     for fid, f in feats.items():
         waiting = fid in completed_now and not cfg.score_at_placement  # scored after the claim
-        if any(f.meeples) and f.open == 0 and not waiting:
+        if any(f.meeples) and f.open == 0 and not waiting and f.kind != FIELD:
             where = _where(min(f.tiles))
             name = "monastery" if f.kind == MONASTERY else ("road" if f.kind == 1 else "town")
             raise BadState(f"a completed {name} at {where} still holds meeples: they would "
@@ -384,5 +407,49 @@ def load_state(game: Carcassonne, profile: Profile, o: Any) -> CarcState:
                      tuple(tuple(sorted(h, key=t.sort_key.__getitem__)) for h in hands),
                      tuple(deck), tuple(pile), tuple(sorted(discarded,
                                                             key=t.sort_key.__getitem__)),
-                     placed, frozenset(blocked), river, result)
+                     placed, frozenset(blocked), river, result, towers, floors, prisoners,
+                     ransomed)
+
+
+def _load_towers(cfg: CarcConfig, board: dict[int, tuple[int, int]], o: Any
+                 ) -> tuple[dict[int, tuple[int, int]], tuple[int, ...],
+                            tuple[tuple[int, ...], ...], bool]:
+    """The tower stage's part of a state: towers on foundations, floors, prisoners."""
+    n, t = cfg.players, cfg.t
+    if not cfg.tower:
+        if "towers" in o:
+            raise BadState("towers, floors, prisoners and ransom_paid belong to the tower stage "
+                           "only (CARC-TOWER-TILES)")
+        return {}, (), (), False
+    if "towers" not in o:
+        raise BadState("a tower-stage state lists towers, floors, prisoners and ransom_paid")
+    towers: dict[int, tuple[int, int]] = {}
+    for i, w in enumerate(o["towers"]):
+        pos = pack(*w["at"])
+        if pos not in board or not t.rot[board[pos][0]][board[pos][1]].tower:
+            raise BadState(f"towers[{i}]: no tower foundation at {w['at']}")
+        if pos in towers:
+            raise BadState(f"towers[{i}]: two towers at {w['at']}")
+        if w["cap"] is not None and not 1 <= w["cap"] <= n:
+            raise BadState(f"towers[{i}]: cap {w['cap']} is not a player 1-{n}")
+        towers[pos] = (w["height"], w["cap"] or 0)
+    if len(o["floors"]) != n or any(f > cfg.floors for f in o["floors"]):
+        raise BadState(f"floors must list {n} players with at most {cfg.floors} each "
+                       f"(CARC-TOWER-FLOORS)")
+    used = sum(h for h, _ in towers.values())
+    if used != n * cfg.floors - sum(o["floors"]):
+        raise BadState(f"the towers hold {used} floors but the players have used "
+                       f"{n * cfg.floors - sum(o['floors'])} (CARC-TOWER-FLOORS)")
+    rows = o["prisoners"]
+    if len(rows) != n or any(len(r) != n for r in rows):
+        raise BadState(f"prisoners must be a {n} x {n} table (captor, owner)")
+    for a in range(n):
+        if rows[a][a]:
+            raise BadState(f"player {a + 1} holds their own meeple as a prisoner")
+        for b in range(a + 1, n):
+            if rows[a][b] and rows[b][a] and cfg.exchange_now:
+                raise BadState(f"players {a + 1} and {b + 1} hold each other's meeples: they "
+                               f"would have been exchanged (CARC-TOWER-EXCHANGE)")
+    return (towers, tuple(o["floors"]), tuple(tuple(r) for r in rows),
+            bool(o["ransom_paid"]))
 

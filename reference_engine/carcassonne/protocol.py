@@ -1,4 +1,6 @@
-"""The SYNCS 2025 bot protocol, as far as the referee needs it (CARC-PROTO-FRAME, -REPLY).
+"""The SYNCS 2025 bot protocol, as far as the referee needs it (CARC-PROTO-FRAME, -REPLY), with
+gamecert's extension for farmers, towers and ransom (`schemas/carcassonne-bot-ext.schema.json`;
+its moves are only accepted in the stage that plays them).
 
 A bot message is `<decimal character count>,<json>`. The referee turns one such message into
 an engine action or raises `IllegalAction` with a message a competitor can act on; it never
@@ -9,9 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from gamecert.reference_engine.carcassonne.engine import (
+from gamecert.reference_engine.carcassonne.state import (
     CLAIM,
     LIMIT,
     PASS,
@@ -24,14 +26,33 @@ from gamecert.reference_engine.carcassonne.engine import (
 )
 from gamecert.reference_engine.contract import IllegalAction
 
-if TYPE_CHECKING:
-    from gamecert.reference_engine.carcassonne.engine import Carcassonne
+
+class Judge(Protocol):
+    """What the referee asks of the engine: the engine passes itself in, so this module
+    never imports it (data flows one way: state -> protocol -> engine)."""
+
+    def any_placement(self, state: CarcState) -> bool: ...
+
+    def placement_problem(self, state: CarcState, k: int, pos: int, rot: int) -> str | None: ...
+
+    def claim_segment(self, state: CarcState, spot: str) -> int: ...
+
+    def capture_segment(self, state: CarcState, cell: int, spot: str) -> int: ...
+
+    def apply(self, state: CarcState, action: Action) -> tuple[CarcState, list[Any]]: ...
 
 FRAME = re.compile(r"(\d{1,6}),(.*)", re.DOTALL)
 PLACED_ON = {"top_edge": "top", "right_edge": "right", "bottom_edge": "bottom",
              "left_edge": "left", "MONASTARY": "monastery"}
 SPOT_WIRE = {v: k for k, v in PLACED_ON.items()}
 MOVES = ("move_place_tile", "move_discard_tile", "move_place_meeple", "move_place_meeple_pass")
+# the extension: a field by a half-edge of the placed tile (our top1 ... left2), clockwise
+FIELD_PLACED_ON = {"top_left_field": "top1", "top_right_field": "top2",
+                   "right_top_field": "right1", "right_bottom_field": "right2",
+                   "bottom_right_field": "bottom1", "bottom_left_field": "bottom2",
+                   "left_bottom_field": "left1", "left_top_field": "left2"}
+FIELD_WIRE = {v: k for k, v in FIELD_PLACED_ON.items()}
+TOWER_MOVES = ("move_tower_floor", "move_tower_cap", "move_pay_ransom")
 
 
 def to_wire_pos(cfg: CarcConfig, xy: list[int]) -> list[int]:
@@ -84,7 +105,7 @@ def _field(data: dict[str, Any], key: str, where: str) -> Any:
     return data[key]
 
 
-def _hand_tile(game: Carcassonne, state: CarcState, data: dict[str, Any], event: str) -> int:
+def _hand_tile(game: Judge, state: CarcState, data: dict[str, Any], event: str) -> int:
     """The hand tile a place or discard reply names, checked against player_tile_index."""
     t, p = state.cfg.t, state.to_move
     tile = _field(data, "tile", event)
@@ -106,19 +127,22 @@ def _hand_tile(game: Carcassonne, state: CarcState, data: dict[str, Any], event:
     return t.index[tile_type]
 
 
-def referee(game: Carcassonne, state: CarcState, text: str) -> Action:
+def referee(game: Judge, state: CarcState, text: str) -> Action:
     """CARC-PROTO-REPLY: the action a bot's framed reply asks for, or IllegalAction."""
     cfg = state.cfg
     if state.step not in (PLACE, CLAIM):
         raise IllegalAction("no player is asked to move now")
     data = parse_frame(text, cfg.max_chars)
     event = data.get("event_type")
-    if event not in MOVES:
-        raise IllegalAction(f"event_type {event!r} is not one of {', '.join(MOVES)}")
+    moves = MOVES + (TOWER_MOVES if cfg.tower else ())
+    if event not in moves:
+        raise IllegalAction(f"event_type {event!r} is not one of {', '.join(moves)}")
     player_id = _field(data, "player_id", event)
     if not _int(player_id) or player_id != state.to_move - 1:
         raise IllegalAction(f"{event}: player_id {player_id!r}, but player_id "
                             f"{state.to_move - 1} is to move")
+    if event in TOWER_MOVES:
+        return _checked(game, state, event, _tower_move(game, state, data, event))
     if state.step == PLACE:
         if event not in ("move_place_tile", "move_discard_tile"):
             raise IllegalAction(f"a tile placement is expected now, not {event}")
@@ -158,12 +182,58 @@ def referee(game: Carcassonne, state: CarcState, text: str) -> Action:
         raise IllegalAction(f"{event}: the tile must be the one just placed, {kind} at {placed}"
                             f" (CARC-CLAIM-PLACED-TILE)")
     where = _field(data, "placed_on", event)
-    if where not in PLACED_ON:
+    names = {**PLACED_ON, **(FIELD_PLACED_ON if cfg.farms else {})}
+    if where not in names:
         raise IllegalAction(f"{event}: placed_on {where!r} is not one of "
-                            f"{', '.join(PLACED_ON)}")
-    action: Action = ("claim", game.claim_segment(state, PLACED_ON[where]))
+                            f"{', '.join(names)}")
+    return _checked(game, state, event, ("claim", game.claim_segment(state, names[where])))
+
+
+def _checked(game: Judge, state: CarcState, event: str, action: Action) -> Action:
+    """`action` if the rules allow it now, else IllegalAction naming the reply."""
     try:
         game.apply(state, action)
     except IllegalAction as exc:
         raise IllegalAction(f"{event}: {exc}") from None
     return action
+
+
+def _wire_cell(cfg: CarcConfig, value: Any, what: str) -> int:
+    if not (isinstance(value, list) and len(value) == 2 and all(_int(v) for v in value)):
+        raise IllegalAction(f"{what} {value!r} is not [x, y] with two integers")
+    x, y = from_wire_pos(cfg, value)
+    if not (-LIMIT <= x <= LIMIT and -LIMIT <= y <= LIMIT):
+        raise IllegalAction(f"{what} {value} is far from every placed tile")
+    return pack(x, y)
+
+
+def _tower_move(game: Judge, state: CarcState, data: dict[str, Any], event: str) -> Action:
+    """The extension's tower-stage replies: a floor (with a capture), a cap, a ransom."""
+    cfg = state.cfg
+    if event == "move_pay_ransom":
+        step = PLACE if cfg.ransom_before else CLAIM
+        if state.step != step:
+            raise IllegalAction(f"{event}: a ransom is paid when asked to "
+                                f"{'place a tile' if cfg.ransom_before else 'act after placing'}"
+                                f" (CARC-TOWER-RANSOM)")
+        captor = _field(data, "captor_id", event)
+        if not _int(captor) or not 0 <= captor < cfg.players:
+            raise IllegalAction(f"{event}: captor_id {captor!r} is not a player id")
+        return ("ransom", captor + 1)
+    if state.step != CLAIM:
+        raise IllegalAction(f"a tile placement is expected now, not {event}")
+    pos = _wire_cell(cfg, _field(data, "tower_pos", event), f"{event}: tower_pos")
+    if event == "move_tower_cap":
+        return ("cap", pos)
+    capture = _field(data, "capture", event)
+    if capture is None:
+        return ("tower", pos, -1, -1)
+    if not isinstance(capture, dict):
+        raise IllegalAction(f"{event}: capture must be null or {{pos, placed_on}}")
+    cell = _wire_cell(cfg, _field(capture, "pos", f"{event}.capture"), f"{event}: capture.pos")
+    where = _field(capture, "placed_on", f"{event}.capture")
+    names = {**PLACED_ON, **FIELD_PLACED_ON, "TOWER": "tower"}
+    if where not in names:
+        raise IllegalAction(f"{event}: capture.placed_on {where!r} is not one of "
+                            f"{', '.join(names)}")
+    return ("tower", pos, cell, game.capture_segment(state, cell, names[where]))

@@ -61,3 +61,33 @@ def incomplete_value(kind: str, tiles: Any, banners: Any, present: Any, road_per
 def is_winner(scores: Sequence[Any], i: int, max2: Max2 = max) -> Any:
     """CARC-WINNER: player i (0-based) has the most points (ties included)."""
     return scores[i] >= top_count(scores, max2)
+
+
+# --- The Tower: counts moved by one step, on ints or z3 terms ---------------------------------
+def floor_step(floors_left: Any, height: Any) -> tuple[Any, Any]:
+    """CARC-TOWER-FLOORS: one floor leaves the player's supply and raises the tower by one."""
+    return floors_left - 1, height + 1
+
+
+def ransom_scores(scores: Sequence[Any], payer: int, captor: int, paid: Any,
+                  got: Any) -> list[Any]:
+    """CARC-TOWER-RANSOM: the scores after `payer` pays `paid` and `captor` gets `got`
+    (0-based players)."""
+    out = list(scores)
+    out[payer] = out[payer] - paid
+    out[captor] = out[captor] + got
+    return out
+
+
+def capture_tallies(supply: Sequence[Any], prisoners: Sequence[Sequence[Any]], captor: int,
+                    owner: int) -> tuple[list[Any], list[list[Any]]]:
+    """CARC-TOWER-CAPTURE: supplies and prisoners (rows: captor, columns: owner; 0-based)
+    once `captor` has taken one of `owner`'s meeples off the board: one's own goes back to
+    the supply, an opponent's into prison. The exchange is a separate step."""
+    out_supply = list(supply)
+    rows = [list(r) for r in prisoners]
+    if owner == captor:
+        out_supply[captor] = out_supply[captor] + 1
+    else:
+        rows[captor][owner] = rows[captor][owner] + 1
+    return out_supply, rows

@@ -19,7 +19,7 @@ from gamecert.schemas import first_error
 SIDES = ("top", "right", "bottom", "left")
 HALVES = ("top1", "top2", "right1", "right2", "bottom1", "bottom2", "left1", "left2")
 EDGE_KINDS = ("field", "road", "city", "river")
-FEATURE_KINDS = ("road", "city", "monastery", "river")
+FEATURE_KINDS = ("road", "city", "monastery", "river", "tower")
 TILES_RESOURCE = "tiles/carcassonne.json"
 
 
@@ -42,8 +42,8 @@ def facing_half(half: int) -> int:
 
 @dataclass(frozen=True)
 class TileFeature:
-    kind: str  # road, city, monastery, river
-    sides: tuple[int, ...]  # empty for a monastery
+    kind: str  # road, city, monastery, river, tower (a tower foundation)
+    sides: tuple[int, ...]  # empty for a monastery or a tower
     banner: bool = False
 
 
@@ -67,6 +67,10 @@ class TileKind:
     @property
     def banner(self) -> bool:
         return any(f.banner for f in self.features)
+
+    @property
+    def tower(self) -> bool:
+        return any(f.kind == "tower" for f in self.features)
 
     @property
     def monastery(self) -> bool:
@@ -119,8 +123,8 @@ def _check_tile(t: TileKind, where: str) -> None:
     """Cross-references the schema cannot express; raises with `where` in the message."""
     side_owner: dict[int, int] = {}
     for i, f in enumerate(t.features):
-        if f.kind == "monastery" and f.sides:
-            raise TileCatalogueError(f"{where}.features[{i}]: a monastery has no sides")
+        if f.kind in ("monastery", "tower") and f.sides:
+            raise TileCatalogueError(f"{where}.features[{i}]: a {f.kind} has no sides")
         for s in f.sides:
             if s in side_owner:
                 raise TileCatalogueError(

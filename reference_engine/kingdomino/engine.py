@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from itertools import permutations
-from typing import Any, NamedTuple
+from typing import Any
 
 from gamecert.reference_engine.contract import (
     CHANCE,
@@ -27,19 +26,27 @@ from gamecert.reference_engine.contract import (
     IllegalAction,
     Outcome,
 )
-from gamecert.reference_engine.kingdomino.tiles import Tile, tiles_for
+from gamecert.reference_engine.kingdomino.load import load_state
+from gamecert.reference_engine.kingdomino.protocol import referee
+from gamecert.reference_engine.kingdomino.state import DEAL as DEAL
+from gamecert.reference_engine.kingdomino.state import ORDER as ORDER
+from gamecert.reference_engine.kingdomino.state import OVER as OVER
+from gamecert.reference_engine.kingdomino.state import PLAY as PLAY
+from gamecert.reference_engine.kingdomino.state import Action as Action
+from gamecert.reference_engine.kingdomino.state import KdConfig as KdConfig
+from gamecert.reference_engine.kingdomino.state import KdState as KdState
+from gamecert.reference_engine.kingdomino.state import N as N
+from gamecert.reference_engine.kingdomino.state import Put as Put
+from gamecert.reference_engine.kingdomino.state import _config
+from gamecert.reference_engine.kingdomino.tiles import Tile
 from gamecert.spec import Profile
 
-N = 9  # KD-GRID: the grid is N x N
 CASTLE = (4, 4)
 EMPTY_GRID = "_0" * (N * N // 2) + "*0" + "_0" * (N * N // 2)
-ORDER, DEAL, PLAY, OVER = "order", "deal", "play", "over"
 STOP_CAUSES = ("format", "pick", "put", "timeout")
 # KD-PLACE-ROTATION: the second square is right (0), below (1), left (2) or above (3)
 OFFSETS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
-Put = tuple[int, int, int]
-Action = tuple[Any, ...]
 
 
 @cache
@@ -61,57 +68,6 @@ STEPS = tuple(tuple(_step(i, r) for r in range(4)) for i in range(N * N))
 NEIGHBOURS = tuple(neighbours(i) for i in range(N * N))
 RULE_HOOKS = ("extent_ok", "connects", "second_cell", "placement_error")
 
-
-@dataclass(frozen=True)
-class KdConfig:
-    """A profile's parameters and chosen variants, resolved once."""
-
-    profile: Profile
-    players: int
-    line: int
-    in_play: int
-    turns: int
-    kings: int
-    extent: int
-    tiles: dict[int, Tile]
-    shuffled_start: bool  # KD-ORDER-FIRST = shuffled
-    put_discards: bool  # KD-PUT-INVALID = discard
-    largest_zone: bool  # KD-TIE-BREAK = largest-zone
-    end_when_alone: bool  # KD-STOP = end-when-alone
-
-    def __hash__(self) -> int:
-        return id(self)
-
-
-@cache
-def _config(profile: Profile) -> KdConfig:
-    p, v = profile.param, profile.variant
-    n = p("KD-PLAYERS", "players")
-    return KdConfig(
-        profile, n, p("KD-TILES-IN-PLAY", f"line_{n}p"), p("KD-TILES-IN-PLAY", f"in_play_{n}p"),
-        p("KD-GAME-LENGTH", f"turns_{n}p"), p("KD-KINGS", "kings_2p") if n == 2 else 1,
-        p("KD-PLACE-EXTENT", "size"), tiles_for(v("KD-TILES")),
-        v("KD-ORDER-FIRST") == "shuffled", v("KD-PUT-INVALID") == "discard",
-        v("KD-TIE-BREAK") == "largest-zone", v("KD-STOP") == "end-when-alone")
-
-
-class KdState(NamedTuple):
-    cfg: KdConfig
-    phase: str
-    turn: int  # 1-based
-    kings: tuple[int, ...]  # kings per player (KD-KINGS)
-    bag: tuple[int, ...]  # tiles not yet drawn, ascending
-    line: tuple[tuple[int, int], ...]  # the new line: (tile, owner or 0), ascending tile
-    placing: tuple[tuple[int, int], ...]  # this turn's kings in order: (tile or 0, owner)
-    nxt: int  # index into placing of the king to act
-    grids: tuple[str, ...]
-    stopped: tuple[bool, ...]
-    discarded: tuple[int, ...]
-    result: dict[str, Any] | None = None
-
-    @property
-    def profile(self) -> Profile:
-        return self.cfg.profile
 
 
 @lru_cache(maxsize=4096)
@@ -515,8 +471,6 @@ class Kingdomino:
         }
 
     def load(self, profile: Profile, observed: Any) -> KdState:
-        from gamecert.reference_engine.kingdomino.load import load_state
-
         return load_state(self, profile, observed)
 
     def action_to_json(self, state: KdState, action: Action) -> dict[str, Any]:
@@ -572,7 +526,6 @@ class Kingdomino:
 
     def referee(self, state: KdState, text: str) -> Action:
         """KD-PROTO-OUTPUT, KD-STOP, KD-PUT-INVALID: what a bot's two output lines amount to."""
-        from gamecert.reference_engine.kingdomino.protocol import referee
 
         return referee(self, state, text)
 

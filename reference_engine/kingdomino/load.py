@@ -6,18 +6,24 @@ says why (`BadState`); the checks are the ones two engines must agree on to fuzz
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from gamecert.reference_engine.contract import BadState
-from gamecert.reference_engine.kingdomino.engine import DEAL, ORDER, OVER, PLAY, KdState, N
+from gamecert.reference_engine.kingdomino.state import DEAL, ORDER, OVER, PLAY, KdConfig, KdState, N
 from gamecert.schemas import first_error
 from gamecert.spec import Profile
 
-if TYPE_CHECKING:
-    from gamecert.reference_engine.kingdomino.engine import Kingdomino
+
+class Game(Protocol):
+    """What loading asks of the engine, which passes itself in (so this module never imports
+    it: data flows one way, state -> load -> engine)."""
+
+    def config(self, profile: Profile) -> KdConfig: ...
+
+    def line_size(self, cfg: KdConfig) -> int: ...
 
 
-def load_state(game: Kingdomino, profile: Profile, o: Any) -> KdState:
+def load_state(game: Game, profile: Profile, o: Any) -> KdState:
     problem = first_error("kingdomino-state", o)
     if problem:
         raise BadState(f"not a Kingdomino state: {problem}")

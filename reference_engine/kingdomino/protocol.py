@@ -10,13 +10,23 @@ three and the time limits of `limits_ms`; nothing here starts processes or keeps
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from gamecert.reference_engine.contract import IllegalAction
-from gamecert.reference_engine.kingdomino.engine import PLAY, Action, KdState, N
+from gamecert.reference_engine.kingdomino.state import PLAY, Action, KdState, N, Put
 
-if TYPE_CHECKING:
-    from gamecert.reference_engine.kingdomino.engine import Kingdomino
+
+class Kingdomino(Protocol):
+    """What the protocol asks of the engine, which passes itself in (so this module never
+    imports it: data flows one way, state -> protocol -> engine)."""
+
+    def last_turn(self, state: KdState) -> bool: ...
+
+    def pick_error(self, state: KdState, pick: Any) -> str | None: ...
+
+    def placement_error(self, state: KdState, grid: str, tile: int, put: Put) -> str | None: ...
+
+    def fits_somewhere(self, state: KdState, grid: str, tile: int) -> bool: ...
 
 # KD-PROTO-OUTPUT: "PUT x y rotation" and "PICK tileId" with an optional message after it
 PUT_LINE = re.compile(r"PUT (-?[0-9]{1,9}) (-?[0-9]{1,9}) (-?[0-9]{1,9})", re.ASCII)

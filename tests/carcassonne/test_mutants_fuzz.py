@@ -3,7 +3,9 @@ exactly its own rule id and a short trace that replays on a fresh copy of it and
 the reference.
 
 Campaigns are seeded (seed 0), so each finds its mutant in the same round every time; ROUNDS
-is an upper bound (a campaign stops at its first finding), not the usual cost.
+is an upper bound (a campaign stops at its first finding), not the usual cost. A mutant of a
+later stage (farms) is fuzzed under the profile it names (PROFILE), and its trace replays
+under that profile.
 """
 
 from __future__ import annotations
@@ -41,6 +43,12 @@ def subprocess_engine(name: str) -> SubprocessEngine:
                             cwd=str(ROOT))
 
 
+def profile_of(name: str) -> str | None:
+    """The profile a mutant's rule is played in (None: the default, stage 1)."""
+    pid: str | None = getattr(mutant(name), "PROFILE", None)
+    return pid
+
+
 def check_caught(name: str, result: CampaignResult, fresh: Engine) -> None:
     m = mutant(name)
     assert result.unusable is None
@@ -68,8 +76,8 @@ def test_every_rule_with_an_oracle_has_a_mutant() -> None:
 
 @pytest.mark.parametrize("name", MUTANTS)
 def test_mutant_caught_in_process(name: str) -> None:
-    result = run_campaign("carcassonne", in_process(name), rounds=ROUNDS, seed=0,
-                          max_findings=1)
+    result = run_campaign("carcassonne", in_process(name), profile_id=profile_of(name),
+                          rounds=ROUNDS, seed=0, max_findings=1)
     check_caught(name, result, in_process(name))
 
 
@@ -77,7 +85,8 @@ def test_mutant_caught_in_process(name: str) -> None:
 def test_mutant_caught_as_subprocess(name: str) -> None:
     engine, fresh = subprocess_engine(name), subprocess_engine(name)
     try:
-        result = run_campaign("carcassonne", engine, rounds=ROUNDS, seed=0, max_findings=1)
+        result = run_campaign("carcassonne", engine, profile_id=profile_of(name), rounds=ROUNDS,
+                              seed=0, max_findings=1)
         check_caught(name, result, fresh)
     finally:
         engine.close()

@@ -3,7 +3,8 @@
 Every module defines `ENGINE` (a subclass of the reference engine that changes one rule
 decision, usually one of its small rule hooks) and `RULE` (the rule id it breaks). Run one
 in-process as `examples.engines.carcassonne.NAME:ENGINE` or as a subprocess engine with
-`python -m examples.engines.carcassonne.NAME`. Every rule with an oracle has a mutant;
+`python -m examples.engines.carcassonne.NAME`. A mutant of a later stage also defines
+`PROFILE`, the profile its rule is played in. Every rule with an oracle has a mutant;
 CARC-PROTO-LIMITS (time limits and bans) is the bot harness's, not an engine's.
 """
 
@@ -42,4 +43,23 @@ MUTANTS = (
     "frame_length_unchecked",
     "player_id_unchecked",
     "claim_without_meeple",
+    # the farms stage: each module names its PROFILE (syncs-2025-farms)
+    "farmers_go_home",
+    "field_crosses_road",
+    "farm_claim_joined",
+    "farm_incomplete_towns",
+    "farm_tie_one",
+    # The Tower: each names PROFILE syncs-2025-tower
+    "tower_tiles_missing",
+    "floors_unlimited",
+    "floor_on_capped",
+    "reach_diagonal",
+    "reach_stops_at_gap",
+    "captured_stays",
+    "captured_sent_home",
+    "no_exchange",
+    "ransom_with_2_points",
+    "two_ransoms",
+    "ransom_pays_2",
+    "cap_from_nowhere",
 )

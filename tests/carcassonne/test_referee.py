@@ -10,7 +10,6 @@ import json
 from typing import Any
 
 import pytest
-from carc_helpers import ENGINE, crafted, load, profile
 
 from gamecert.reference_engine.carcassonne.engine import INVALID, CarcState, pack
 from gamecert.reference_engine.carcassonne.protocol import (
@@ -20,6 +19,8 @@ from gamecert.reference_engine.carcassonne.protocol import (
     to_wire_pos,
 )
 from gamecert.reference_engine.contract import IllegalAction
+
+from .helpers import ENGINE, crafted, load, profile
 
 T = ENGINE.initial(profile()).cfg.t
 BOARD = [(0, 0, "RS", 0), (0, -1, "RE", 0), (1, -1, "W", 3)]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from carc_helpers import ENGINE, play, profile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +12,8 @@ from gamecert.reference_engine.carcassonne.engine import action_problem
 from gamecert.reference_engine.carcassonne.load import shape_ok
 from gamecert.reference_engine.contract import BadState, IllegalAction
 from gamecert.schemas import first_error
+
+from .helpers import ENGINE, play, profile
 
 PROF = profile()
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from carc_helpers import ENGINE, crafted, load, profile
 
 from gamecert.reference_engine.carcassonne import Carcassonne, CarcConfig, CarcState
 from gamecert.reference_engine.carcassonne.engine import (
@@ -19,6 +18,8 @@ from gamecert.reference_engine.carcassonne.engine import (
 )
 from gamecert.reference_engine.carcassonne.tiles import load_tiles
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
+
+from .helpers import ENGINE, crafted, load, profile
 
 
 class NothingFits(Carcassonne):

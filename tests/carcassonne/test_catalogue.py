@@ -8,13 +8,14 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from carc_helpers import CATALOGUE, ENGINE
 
 from gamecert import spec
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.carcassonne import CarcConfig
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import CatalogueError, Profile, parse_catalogue
+
+from .helpers import CATALOGUE, ENGINE
 
 REQUIRED = [
     "CARC-TILES", "CARC-PLAYERS", "CARC-TURN-ORDER", "CARC-PLACE-ADJACENT", "CARC-PLACE-MATCH",
@@ -24,6 +25,8 @@ REQUIRED = [
     "CARC-SCORE-INCOMPLETE", "CARC-END-POINTS", "CARC-END-TILES", "CARC-WINNER",
     "CARC-RIVER-CONTIGUOUS", "CARC-RIVER-MEETS-RIVER", "CARC-RIVER-NO-UTURN",
     "CARC-RIVER-LAKE-ENDS", "CARC-PROTO-FRAME", "CARC-PROTO-REPLY",
+    "CARC-FARM-FIELDS", "CARC-FARM-CLAIM", "CARC-FARM-STAYS", "CARC-FARM-SCORE",
+    "CARC-FARM-MAJORITY",
 ]
 
 

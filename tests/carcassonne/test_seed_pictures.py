@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from carc_helpers import ENGINE, crafted, load, profile
 
 from gamecert.reference_engine.carcassonne.engine import LAND_PHASE, PLACE, CarcState, lay, pack
+
+from .helpers import ENGINE, crafted, load, profile
 
 T = ENGINE.initial(profile()).cfg.t
 J = T.index["J"]

@@ -12,7 +12,6 @@ import json
 from typing import Any
 
 import pytest
-from carc_helpers import crafted, profile
 
 from gamecert.fuzz.engines import InProcessEngine
 from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
@@ -21,6 +20,8 @@ from gamecert.oracles.carcassonne import ORACLES
 from gamecert.reference_engine import reference_game, reference_session
 from gamecert.reference_engine.carcassonne.protocol import frame
 from gamecert.reference_engine.contract import Session
+
+from .helpers import crafted, profile
 
 BY_RULE = {o.rule: o for o in ORACLES}
 RIVER_START = [(0, 0, "RS", 0), (0, -1, "RE", 0)]

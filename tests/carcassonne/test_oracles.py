@@ -8,7 +8,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from carc_helpers import CATALOGUE, ENGINE, crafted, load, play, profile
 
 from gamecert.oracles.base import NA, OK, Transition, Violation
 from gamecert.oracles.carcassonne import HARNESS_RULES, ORACLES
@@ -17,6 +16,8 @@ from gamecert.reference_engine.carcassonne.engine import CarcState, pack
 from gamecert.reference_engine.carcassonne.protocol import frame
 from gamecert.reference_engine.contract import CHANCE, IllegalAction
 from gamecert.spec import Profile
+
+from .helpers import CATALOGUE, ENGINE, crafted, load, play, profile
 
 BY_RULE = {o.rule: o for o in ORACLES}
 T = ENGINE.initial(profile()).cfg.t
@@ -61,6 +62,10 @@ def crafted_transitions() -> list[tuple[Profile, Transition]]:
     placed = transition(s, ("place", T.index["W"], pack(2, -1), 1))
     out.append((base, placed))
     out.append((base, transition(load(placed.after), ("claim", 0))))
+    tower = profile("syncs-2025-tower")
+    o = crafted(ROAD_END, pid=tower.id, hands=[["W"], [], [], []], scores=[3, 0, 0, 0])
+    o["prisoners"][1][0], o["supply"][0] = 1, 6  # player 2 holds one of player 1's meeples
+    out.append((tower, transition(load(o), ("ransom", 2))))
     return out
 
 

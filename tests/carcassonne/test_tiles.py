@@ -1,4 +1,4 @@
-"""The tile catalogue: counts, banners, rotations, fields and the River I set."""
+"""The tile catalogue: counts, banners, rotations, fields, the River I set and the Tower tiles."""
 
 from __future__ import annotations
 
@@ -62,13 +62,14 @@ def test_edges_follow_the_rules_tables(table: dict[str, str]) -> None:
 
 
 def test_banners() -> None:
-    banner_tiles = {t.id for t in TILES if t.banner}
+    banner_tiles = {t.id for t in TILES if t.banner and t.set == "land"}
     assert banner_tiles == {"C", "F", "M", "O", "Q", "S"}
-    assert sum(t.count for t in TILES if t.banner) == 10
+    assert sum(t.count for t in TILES if t.banner and t.set == "land") == 10
+    assert {t.id for t in TILES if t.banner and t.set == "tower"} == {"TO17"}
 
 
 def test_monasteries() -> None:
-    assert {t.id for t in TILES if t.monastery} == {"A", "B", "R8"}
+    assert {t.id for t in TILES if t.monastery} == {"A", "B", "R8", "TO3"}
 
 
 def test_river_has_exactly_four_curves() -> None:
@@ -170,3 +171,12 @@ def test_loader_rejects_bad_catalogues() -> None:
     with pytest.raises(TileCatalogueError, match=r"tiles\[0\]\.count"):
         parse_tiles(json.dumps(doc), "x.json")
 
+
+
+def test_tower_set_is_the_18_tower_tiles() -> None:
+    tower = TILES.of_set("tower")
+    assert TILES.total("tower") == 18 and len(tower) == 17
+    assert all(t.tower for t in tower) and not any(t.tower for t in TILES if t.set != "tower")
+    assert TILES.get("TO1").count == 2
+    # TO3 has a monastery beside its foundation; TO7 four roads, so four corner fields
+    assert TILES.get("TO3").monastery and len(TILES.get("TO7").fields) == 4

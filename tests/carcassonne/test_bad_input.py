@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from carc_helpers import crafted, profile
 
 from examples.engines.carcassonne import diagonal_ok
 from gamecert.fuzz.cli import main
@@ -21,6 +20,8 @@ from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game, reference_session
 from gamecert.reference_engine.carcassonne.protocol import frame, referee
 from gamecert.reference_engine.contract import IllegalAction, Session
+
+from .helpers import crafted, profile
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = [(0, 0, "RS", 0), (0, -1, "RE", 0), (1, -1, "W", 3)]

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from carc_helpers import ENGINE, profile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,8 @@ from gamecert.reference_engine.carcassonne import CarcState
 from gamecert.reference_engine.carcassonne.engine import CLAIM, DRAW, PLACE, RIVER_PHASE
 from gamecert.reference_engine.carcassonne.protocol import referee
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
+
+from .helpers import ENGINE, profile
 
 PROF = profile()
 KINDS = pools(PROF).by_kind

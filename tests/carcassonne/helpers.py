@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from gamecert.oracles.carcassonne.board import deck_sets, in_game, tower_start
 from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
 from gamecert.reference_engine.carcassonne.tiles import load_tiles
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
@@ -40,9 +41,10 @@ def crafted(board: list[tuple[int, int, str, int]], *, pid: str | None = None,
     deck: dict[str, int] = {}
     discarded: list[str] = []
     room = 10**6 if deck_left is None else deck_left
+    land = deck_sets(prof)
     for tile in TILES:
-        left = tile.count - used[tile.id]
-        if tile.set == "land":
+        left = in_game(prof, tile.id) - used[tile.id]
+        if tile.set in land:
             take = min(left, room)
             room -= take
             if take:
@@ -64,7 +66,7 @@ def crafted(board: list[tuple[int, int, str, int]], *, pid: str | None = None,
                           key=lambda m: (m["at"], m["on"])),
         "supply": supply, "scores": scores or [0] * n,
         "hands": [sorted(h) for h in hands], "deck": deck, "river_pile": river_pile,
-        "discarded": sorted(discarded), "result": None,
+        "discarded": sorted(discarded), "result": None, **tower_start(prof),
     }
 
 

@@ -1,0 +1,22 @@
+"""Mutant: A player with no floor left may still build. Breaks CARC-TOWER-FLOORS (tower stage)."""
+
+from __future__ import annotations
+
+from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+
+RULE = "CARC-TOWER-FLOORS"
+PROFILE = "syncs-2025-tower"
+
+
+class Mutant(Carcassonne):
+    """A player with no floor left may still build."""
+
+    def floors_left(self, state: CarcState, player: int) -> bool:
+        return True
+
+ENGINE = Mutant
+
+if __name__ == "__main__":
+    from gamecert.fuzz.server import serve_engine
+
+    serve_engine(ENGINE(), name="carcassonne-mutant-floors_unlimited")
