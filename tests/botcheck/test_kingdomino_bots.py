@@ -77,6 +77,7 @@ def test_correct_bots_pass(name: str, profile: str | None) -> None:
     ("debug_print.py", "KD-PROTO-OUTPUT", "not-a-command", 6),
     ("crash.py", "BOT-ALIVE", "crash", 7),
     ("on_castle.py", "KD-PUT-INVALID", "invalid-put", 2),
+    ("bad_pick.py", "KD-PICK", "invalid-pick", 3),
     ("no_last_pick.py", "KD-PROTO-OUTPUT", "one-line", 13),  # 13 turns with 4 players
 ])
 def test_faulty_bots_are_deactivated(name: str, rule: str, kind: str, query: int) -> None:
