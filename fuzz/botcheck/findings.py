@@ -15,6 +15,9 @@ FAIL, WARN = "fail", "warn"
 # the verdicts the competitions give
 BAN, FROZEN, LOST_TURN, DISQUALIFIED, NO_EFFECT = (
     "ban", "frozen", "lost turn", "disqualified", "none")
+# CodinGame (Kingdomino): the bot's kings no longer act, its score counts; in Wood leagues an
+# invalid PUT only loses the tile in play
+DEACTIVATED, DISCARDED = "deactivated", "tile discarded"
 
 HARNESS_RULES = {
     "BOT-ALIVE": "The bot keeps running and answering until the game ends (no crash, no "

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamecert.fuzz.botcheck.findings import NO_EFFECT, WARN
+from gamecert.fuzz.botcheck.findings import DEACTIVATED, DISCARDED, NO_EFFECT, WARN
 from gamecert.fuzz.botcheck.runner import GameContext, Limits
 from gamecert.fuzz.botcheck.seat import CLOSED, FLOOD, LATE, NO_REPLY, BotSeat
 from gamecert.reference_engine.kingdomino.protocol import (
@@ -33,9 +33,6 @@ from gamecert.reference_engine.kingdomino.state import KdState
 from gamecert.spec import Profile
 
 JSON = Any
-# CodinGame's words: the bot is deactivated, its kings no longer act, its score counts
-DEACTIVATED = "deactivated"
-DISCARDED = "tile discarded"  # Wood leagues: an invalid PUT loses the tile in play
 
 
 def two_lines(buf: bytes) -> int | None:

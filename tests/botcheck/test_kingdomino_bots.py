@@ -4,6 +4,7 @@ time-out or an invalid output, league profiles for an invalid PUT."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from gamecert.fuzz.botcheck.findings import Findings
 from gamecert.fuzz.botcheck.kingdomino import CODEC, two_lines
 from gamecert.fuzz.botcheck.runner import RandomChooser, RunOptions, play_game
+from gamecert.fuzz.botcheck.search import run_search
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.kingdomino.protocol import game_start, turn_input
 from gamecert.spec import load_catalogue
@@ -129,3 +131,35 @@ def test_command_exit_codes_and_report_line() -> None:
                    "--time-scale", "2", "-q", "--no-search")
     assert bad.returncode == 1, bad.stderr
     assert "[KD-PROTO-LIMITS] late, verdict: deactivated" in bad.stdout
+
+
+def test_search_keeps_the_correct_bot_clean_and_finds_the_rare_bad_put() -> None:
+    def search(name: str):
+        options = RunOptions("kingdomino", load_catalogue("kingdomino").profile(),
+                             {1: bot_command("kingdomino", name)}, 1, budget=None,
+                             time_scale=4)
+        return run_search(CODEC, options, 10, 30.0)
+
+    good = search("good.py")
+    assert good.status == "clean", [x.message for x in good.findings.items]
+    bad = search("no_place.py")
+    assert ("KD-PROTO-OUTPUT", "not-a-command", "deactivated") in fails(bad)
+
+
+def test_report_trace_replays_on_the_bot_and_not_on_the_fixed_one(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run = gamecert("bot-check", "kingdomino", "--bot-cmd",
+                   bot_command("kingdomino", "on_castle.py"), "--profile", "wood",
+                   "--games", "1", "--time-scale", "4", "--report", str(out), "-q",
+                   "--no-search")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "[KD-PUT-INVALID] invalid-put, verdict: tile discarded" in run.stdout
+    doc = json.loads((out / "report.json").read_text())  # written: it matches the schema
+    (f,) = [x for x in doc["findings"] if x["severity"] == "fail"]
+    assert (f["rule"], f["verdict"]) == ("KD-PUT-INVALID", "tile discarded")
+    again = gamecert("replay", str(out / f["trace"]), "--bot-cmd",
+                     bot_command("kingdomino", "on_castle.py"))
+    assert again.returncode == 1 and "reproduced" in again.stdout, again.stdout + again.stderr
+    fixed = gamecert("replay", str(out / f["trace"]), "--bot-cmd",
+                     bot_command("kingdomino", "good.py"))
+    assert fixed.returncode == 0 and "clean" in fixed.stdout, fixed.stdout + fixed.stderr
