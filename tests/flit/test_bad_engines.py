@@ -72,8 +72,8 @@ def test_engine_command_that_does_not_exist() -> None:
 def test_cli_engine_command_that_does_not_exist(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["certify", "flit", "--engine-cmd", "no-such-engine-anywhere", "--rounds",
                  "1", "--quiet"]) == 3
-    err = capsys.readouterr().err
-    assert "not found" in err and "Traceback" not in err
+    out, err = capsys.readouterr()
+    assert "ENGINE UNUSABLE" in out and "not found" in out and "Traceback" not in out + err
 
 
 def test_cli_engine_that_dies_at_start_is_unusable(capsys: pytest.CaptureFixture[str]) -> None:
