@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -120,6 +121,9 @@ class Progress:
         return self.steps / self.elapsed if self.elapsed > 0 else 0.0
 
 
+# Set by the command line's Ctrl-C handler: the running example ends as at the deadline and
+# no new round starts (an exception through Hypothesis could be taken for a finding).
+STOP = threading.Event()
 TICK_SECONDS = 0.5  # progress during a round, at most this often
 
 
@@ -273,7 +277,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             history.next_game(engine, last[0], game, profile)
         ls = Lockstep(ref, engine, profile, oracles, coverage=result.coverage, muted=muted,
                       seed=seed, on_finding=lambda f: seen.append(history.note(f)),
-                      deadline=deadline, on_step=tick)
+                      deadline=deadline, on_step=tick, stop=STOP)
         last[:] = [ls]
         # Once a round has a finding, Hypothesis no longer stops at max_examples and may run
         # a whole hill-climbing pass for each target label (hundreds of examples); a dead
@@ -283,6 +287,9 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         return ls
 
     def more() -> bool:
+        if STOP.is_set():  # Ctrl-C: end with what was found, a partial report
+            result.interrupted = True
+            return False
         if len(triage.departures) >= max_findings:
             return False
         if rounds is not None:
@@ -290,6 +297,8 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         return deadline is None or time.monotonic() < deadline
 
     def seconds_left() -> float:
+        if STOP.is_set():
+            return 0.0
         if deadline is None or result.shrink_allowance is None:
             return 10.0
         return min(10.0, deadline + result.shrink_allowance - time.monotonic())
@@ -446,6 +455,8 @@ def _run_round(test: Callable[[], None], seen: list[Finding],
             return [finding]
     except BaseExceptionGroup as group:
         leaves = _leaves(group)
+        if any(isinstance(e, KeyboardInterrupt) for e in leaves):
+            raise KeyboardInterrupt from group  # Ctrl-C stops the campaign, found or not
         others = [e for e in leaves if not isinstance(e, Finding | Flaky)]
         if others and not seen:
             raise others[0] from group

@@ -330,6 +330,17 @@ def cmd_certify(args: argparse.Namespace) -> int:
           (f", resuming after round {resume.rounds} ({resume.elapsed:.1f} s spent, "
            f"{len(resume.departures)} findings)" if resume else ""), flush=True)
     display = progress_display(args.quiet)
+    from gamecert.fuzz import campaign
+
+    def on_ctrl_c(signum: int, frame: object) -> None:
+        campaign.STOP.set()  # finish the example, write the partial report
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # a second one: at once
+
+    campaign.STOP.clear()
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.default_int_handler:  # not when the shell told us to ignore it
+        with contextlib.suppress(ValueError):  # only the main thread may set handlers
+            signal.signal(signal.SIGINT, on_ctrl_c)
     try:
         result = run_campaign(args.game, engine, profile_id=profile.id,
                               budget=None if args.rounds else args.budget, rounds=args.rounds,
@@ -339,6 +350,9 @@ def cmd_certify(args: argparse.Namespace) -> int:
                               storage=report_dir / ".hypothesis" if report_dir else None)
     finally:
         display.close()
+        if previous is signal.default_int_handler:
+            with contextlib.suppress(ValueError):
+                signal.signal(signal.SIGINT, previous)
     final = _checkpointer(report_dir, finished=not result.interrupted)
     if final is not None and not result.unusable:
         final(result)

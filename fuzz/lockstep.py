@@ -9,6 +9,7 @@ operation is recorded, so a finding carries the trace that reproduces it.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -103,7 +104,8 @@ class Lockstep:
                  muted: Iterable[str] = (), seed: int | None = None,
                  on_finding: Callable[[Finding], None] | None = None,
                  deadline: float | None = None,
-                 on_step: Callable[[], None] | None = None) -> None:
+                 on_step: Callable[[], None] | None = None,
+                 stop: threading.Event | None = None) -> None:
         self.game = game
         self.engine = engine
         self.profile = profile
@@ -129,6 +131,7 @@ class Lockstep:
         # stops asking the engine anything, so the round it is in ends at once.
         self.deadline = deadline
         self.on_step = on_step
+        self.stop = stop  # set from outside (Ctrl-C): end the example as at the deadline
 
     # --- status --------------------------------------------------------------------------
     @property
@@ -137,7 +140,8 @@ class Lockstep:
 
     @property
     def live(self) -> bool:
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if (self.deadline is not None and time.monotonic() > self.deadline) or (
+                self.stop is not None and self.stop.is_set()):
             self.dead = True
         return not self.dead and self.ref is not None and self.game.current(self.ref) != TERMINAL
 
@@ -210,7 +214,8 @@ class Lockstep:
         self.start_spec = start
         self.ops = []
         self.example_muted = 0
-        if self.dead or (self.deadline is not None and time.monotonic() > self.deadline):
+        if self.dead or (self.deadline is not None and time.monotonic() > self.deadline) or (
+                self.stop is not None and self.stop.is_set()):
             self.dead = True  # out of budget (or a finding ended the round): ask nothing
             return
         self.coverage.examples += 1

