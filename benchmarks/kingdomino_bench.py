@@ -31,6 +31,7 @@ from gamecert.oracles.kingdomino import board as kd_board
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.reference_engine.kingdomino import KdState, Kingdomino
+from gamecert.reference_engine.kingdomino import bitboard as kd_bitboard
 from gamecert.reference_engine.kingdomino import engine as kd_engine
 from gamecert.spec import Profile, load_catalogue
 
@@ -40,7 +41,7 @@ GAME = Kingdomino()
 def clear_caches() -> None:
     """Every timed run starts cold: the engine's and the oracles' position caches."""
     kd_engine._fast_placements.cache_clear()
-    kd_engine._bbox.cache_clear()
+    kd_bitboard.clear()
     kd_board.fits_somewhere.cache_clear()
 
 

@@ -26,6 +26,14 @@ from gamecert.reference_engine.contract import (
     IllegalAction,
     Outcome,
 )
+from gamecert.reference_engine.kingdomino.bitboard import (
+    kingdom,
+    known,
+    placement_masks,
+    puts_of,
+    remember,
+    zones_of,
+)
 from gamecert.reference_engine.kingdomino.load import load_state
 from gamecert.reference_engine.kingdomino.protocol import referee
 from gamecert.reference_engine.kingdomino.state import DEAL as DEAL
@@ -48,7 +56,6 @@ STOP_CAUSES = ("format", "pick", "put", "timeout")
 OFFSETS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 
-
 @cache
 def neighbours(i: int) -> tuple[int, ...]:
     """The orthogonal neighbours of cell i inside the grid."""
@@ -57,32 +64,13 @@ def neighbours(i: int) -> tuple[int, ...]:
                  if 0 <= nx < N and 0 <= ny < N)
 
 
-@cache
-def _step(i: int, r: int) -> int:
-    """The cell next to cell i in rotation r's direction, or -1 off the grid."""
-    x, y = i % N + OFFSETS[r][0], i // N + OFFSETS[r][1]
-    return y * N + x if 0 <= x < N and 0 <= y < N else -1
-
-
-STEPS = tuple(tuple(_step(i, r) for r in range(4)) for i in range(N * N))
-NEIGHBOURS = tuple(neighbours(i) for i in range(N * N))
 RULE_HOOKS = ("extent_ok", "connects", "second_cell", "placement_error")
 
 
-
-@lru_cache(maxsize=4096)
 def _bbox(grid: str) -> tuple[int, int, int, int]:
     """min x, max x, min y, max y of the occupied cells (castle included)."""
-    terr = grid[::2]
-    xs, ys = [], []
-    for y in range(N):
-        row = terr[y * N:(y + 1) * N]
-        left = row.lstrip("_")
-        if left:
-            xs.append(N - len(left))
-            xs.append(len(row.rstrip("_")) - 1)
-            ys.append(y)
-    return min(xs), max(xs), min(ys), max(ys)
+    k = kingdom(grid)
+    return k.x0, k.x1, k.y0, k.y1
 
 
 class Kingdomino:
@@ -94,6 +82,8 @@ class Kingdomino:
         # the fast placement listing restates the reference's placement hooks; a subclass
         # that overrides one of them (a mutant) gets the listing built from its hooks
         self._fast = all(getattr(type(self), h) is getattr(Kingdomino, h) for h in RULE_HOOKS)
+        # likewise zones from bitboards while zones are orthogonal (the reference's reading)
+        self._fast_zones = type(self).zone_neighbours is Kingdomino.zone_neighbours
 
     def config(self, profile: Profile) -> KdConfig:
         return _config(profile)
@@ -141,7 +131,11 @@ class Kingdomino:
         return neighbours(i)
 
     def zones(self, grid: str) -> list[tuple[str, int, int]]:
-        """KD-SCORE-ZONES: every zone as (terrain, squares, crowns)."""
+        """KD-SCORE-ZONES: every zone as (terrain, squares, crowns), by first cell."""
+        if self._fast_zones:
+            found = zones_of(kingdom(grid))
+            if found is not None:
+                return found
         seen = [False] * (N * N)
         out = []
         for i in range(N * N):
@@ -169,9 +163,16 @@ class Kingdomino:
         """KD-TIE-BREAK: the 'largest territory' measure of the chosen reading."""
         if cfg.largest_zone:
             return max((size for _, size, _ in self.zones(grid)), default=0)
+        k = kingdom(grid)
+        if k.plain:
+            return (k.occupied & ~k.terrain["*"]).bit_count()
         return sum(1 for i in range(N * N) if grid[2 * i] not in "_*")
 
     def crowns(self, grid: str) -> int:
+        k = kingdom(grid)
+        if k.plain:
+            c1, c2, c3 = k.crowns
+            return c1.bit_count() + 2 * c2.bit_count() + 3 * c3.bit_count()
         return sum(ord(grid[2 * i + 1]) - 48 for i in range(N * N))
 
     def tie_break(self, scores: list[int], territory: list[int], crowns: list[int]) -> list[int]:
@@ -251,11 +252,22 @@ class Kingdomino:
         x, y, r = put
         x2, y2 = self.second_cell(x, y, r)
         a, b = state.cfg.tiles[tile]
-        cells = list(grid)
         i, j = y * N + x, y2 * N + x2
-        cells[2 * i:2 * i + 2] = a
-        cells[2 * j:2 * j + 2] = b
-        return "".join(cells)
+        if not (0 <= i < N * N and 0 <= j < N * N and i != j):
+            cells = list(grid)
+            cells[2 * i:2 * i + 2] = a
+            cells[2 * j:2 * j + 2] = b
+            return "".join(cells)
+        if i < j:
+            new = grid[:2 * i] + a + grid[2 * i + 2:2 * j] + b + grid[2 * j + 2:]
+        else:
+            new = grid[:2 * j] + b + grid[2 * j + 2:2 * i] + a + grid[2 * i + 2:]
+        # the new grid's facts from its parent's, when the parent's are known and the two
+        # cells were empty (an engine that places over a square recomputes them on demand)
+        parent = known(grid)
+        if parent is not None and grid[2 * i] == "_" and grid[2 * j] == "_":
+            remember(new, parent.placed(((i, a), (j, b))))
+        return new
 
     # --- contract ------------------------------------------------------------------------
     def initial(self, profile: Profile, seed: int | None = None) -> KdState:
@@ -530,49 +542,13 @@ class Kingdomino:
         return referee(self, state, text)
 
 
-@cache
-def _window(lx: int, hx: int, ly: int, hy: int) -> tuple[int, ...]:
-    """The cells with lx <= x <= hx and ly <= y <= hy, clipped to the grid."""
-    return tuple(y * N + x for y in range(max(ly, 0), min(hy, N - 1) + 1)
-                 for x in range(max(lx, 0), min(hx, N - 1) + 1))
-
-
 @lru_cache(maxsize=4096)
 def _fast_placements(grid: str, tile: Tile, size: int) -> tuple[Put, ...]:
     """Every placement of `tile` on `grid` by KD-GRID, KD-PLACE-NO-OVERLAP, -EXTENT and
-    -CONNECT: the reference hooks' conjunction, with the grid's facts computed once, in the
-    slow listing's order (row, column, rotation). A domino keeps the territory within
-    size x size exactly when both its cells lie in the window [max - size + 1, min + size - 1]
-    of each axis (the territory itself lies in that window), and connects when its first
-    square touches its terrain (or the castle) or its second square touches its own.
-    Cached (bounded): legal, apply and the discard test ask about the same grid in a row."""
-    x0, x1, y0, y1 = _bbox(grid)
-    window = _window(x1 - size + 1, x0 + size - 1, y1 - size + 1, y0 + size - 1)
-    terr = grid[::2]
-    a, b = tile[0][0], tile[1][0]
-    avail = set()
-    near_a: set[int] = set()
-    near_b: set[int] = set()
-    for i in window:
-        t = terr[i]
-        if t == "_":
-            avail.add(i)
-            continue
-        if t == "*" or t == a:
-            near_a.update(NEIGHBOURS[i])
-        if t == "*" or t == b:
-            near_b.update(NEIGHBOURS[i])
-    found: set[tuple[int, int]] = set()
-    for i in near_a & avail:
-        for r, j in enumerate(STEPS[i]):
-            if j in avail:
-                found.add((i, r))
-    for j in near_b & avail:
-        for r in range(4):
-            i = STEPS[j][(r + 2) % 4]
-            if i in avail:
-                found.add((i, r))
-    return tuple((i % N, i // N, r) for i, r in sorted(found))
+    -CONNECT: the reference hooks' conjunction in bit form (`bitboard.placement_masks`), in
+    the slow listing's order (row, column, rotation). Cached (bounded): legal, apply and the
+    discard test ask about the same grid in a row."""
+    return puts_of(placement_masks(kingdom(grid), tile[0][0], tile[1][0], size))
 
 
 _ACTION_FIELDS = {

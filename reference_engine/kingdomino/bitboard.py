@@ -1,0 +1,221 @@
+"""Kingdoms as bitboards: the facts the placement rules ask of a grid, computed with integers.
+
+A kingdom's 81 cells are the bits of a Python int, cell (x, y) at bit 9 * y + x (the same
+index as in the grid string, whose cell i is at characters 2 * i and 2 * i + 1). `Kingdom`
+holds a grid's occupied cells, one mask per terrain letter (the castle '*' included), the
+extent of the territory and one mask per crown count; `placement_masks` answers, for a tile,
+every legal (cell, rotation) in four masks (one per rotation) with a handful of shifts.
+
+The facts of a grid are cached by the grid string, and the engine derives a placed grid's
+facts from its parent's in O(1) (`Kingdom.placed`), so a game never rescans a kingdom.
+
+This module states the reference's placement rules (KD-GRID, KD-PLACE-NO-OVERLAP, -EXTENT,
+-CONNECT, KD-PLACE-ROTATION) in bit form: the engine uses it only while none of its rule
+hooks is overridden (a mutant changing a rule gets the hook-built listing). It must not
+know about turns, picks or players.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from gamecert.reference_engine.kingdomino.state import N
+
+FULL = (1 << (N * N)) - 1
+_COL = tuple(sum(1 << (y * N + x) for y in range(N)) for x in range(N))
+_ROW = tuple(((1 << N) - 1) << (y * N) for y in range(N))
+NOT_FIRST_COL = FULL & ~_COL[0]
+NOT_LAST_COL = FULL & ~_COL[N - 1]
+# the put (x, y, rotation) of bit i and rotation r, at PUTS[4 * i + r]
+PUTS = tuple((i % N, i // N, r) for i in range(N * N) for r in range(4))
+TERRAIN_KEYS = "*cfglwm_"
+# per character: a bytes.translate table turning it into "1" and every other byte into "0"
+_DIGITS = {c: bytes(49 if b == ord(c) else 48 for b in range(256))
+           for c in TERRAIN_KEYS + "0123"}
+_FACTS_LIMIT = 1 << 16  # grids whose facts are kept; the cache is emptied when it is full
+
+
+def before(mask: int, r: int) -> int:
+    """The cells whose neighbour in rotation r's direction (KD-PLACE-ROTATION: right, below,
+    left, above for 0-3) is in `mask`: where a domino's first square goes when its second
+    square must be in `mask`."""
+    if r == 0:
+        return (mask >> 1) & NOT_LAST_COL
+    if r == 1:
+        return mask >> N
+    if r == 2:
+        return (mask << 1) & NOT_FIRST_COL
+    return (mask << N) & FULL
+
+
+def around(mask: int) -> int:
+    """The cells orthogonally next to a cell of `mask` (KD-PLACE-CONNECT's 'touches')."""
+    return (((mask >> 1) & NOT_LAST_COL) | ((mask << 1) & NOT_FIRST_COL) | (mask >> N)
+            | ((mask << N) & FULL))
+
+
+@cache
+def window(lx: int, hx: int, ly: int, hy: int) -> int:
+    """The cells with lx <= x <= hx and ly <= y <= hy (clipped to the grid)."""
+    cols = sum(_COL[x] for x in range(max(lx, 0), min(hx, N - 1) + 1))
+    rows = sum(_ROW[y] for y in range(max(ly, 0), min(hy, N - 1) + 1))
+    return cols & rows
+
+
+class Kingdom:
+    """The facts of one grid: occupied cells, a mask per terrain letter and per crown count
+    (1-3), and the extent x0, x1, y0, y1 of the occupied cells (castle included)."""
+
+    __slots__ = ("crowns", "occupied", "plain", "terrain", "x0", "x1", "y0", "y1")
+
+    def __init__(self, occupied: int, terrain: dict[str, int], crowns: tuple[int, int, int],
+                 extent: tuple[int, int, int, int], plain: bool) -> None:
+        self.plain = plain  # every square is a terrain letter (or the castle) and 0-3 crowns
+        self.occupied = occupied
+        self.terrain = terrain
+        self.crowns = crowns
+        self.x0, self.x1, self.y0, self.y1 = extent
+
+    @classmethod
+    def of(cls, grid: str) -> Kingdom:
+        """The facts of `grid`, computed from its characters: one translation of the grid's
+        terrain (or crown) characters to binary digits per letter (or count)."""
+        raw = grid.encode("utf-8")
+        if len(raw) != 2 * N * N:
+            raise ValueError(f"a grid has {2 * N * N} ASCII characters, not {grid!r:.60}")
+        terr, crowns = raw[-2::-2], raw[-1::-2]  # cell 80 first: int(..., 2) puts it high
+        terrain = {key: int(terr.translate(_DIGITS[key]), 2) if ord(key) in terr else 0
+                   for key in TERRAIN_KEYS}
+        occupied = FULL & ~terrain.pop("_")
+        xs = [x for x in range(N) if occupied & _COL[x]]
+        ys = [y for y in range(N) if occupied & _ROW[y]]
+        extent = (xs[0], xs[-1], ys[0], ys[-1]) if xs else (N, -1, N, -1)
+        c0, c1, c2, c3 = (int(crowns.translate(_DIGITS[c]), 2) if ord(c) in crowns else 0
+                          for c in "0123")
+        plain = (c0 | c1 | c2 | c3) == FULL and \
+            occupied == sum(terrain.values())
+        return cls(occupied, terrain, (c1, c2, c3), extent, plain)
+
+    def placed(self, cells: tuple[tuple[int, str], tuple[int, str]]) -> Kingdom:
+        """These facts with two empty cells i filled by squares sq ((i, sq), (i, sq))."""
+        terrain = self.terrain.copy()
+        crowns = [0, *self.crowns]
+        occupied, x0, x1, y0, y1 = self.occupied, self.x0, self.x1, self.y0, self.y1
+        plain = self.plain
+        for i, sq in cells:
+            bit = 1 << i
+            occupied |= bit
+            t, c = sq[0], sq[1]
+            if t in terrain and t != "_" and c in "0123":
+                terrain[t] |= bit
+                crowns[ord(c) - 48] |= bit
+            else:
+                plain = False
+            x, y = i % N, i // N
+            if x < x0:
+                x0 = x
+            if x > x1:
+                x1 = x
+            if y < y0:
+                y0 = y
+            if y > y1:
+                y1 = y
+        return Kingdom(occupied, terrain, (crowns[1], crowns[2], crowns[3]),
+                       (x0, x1, y0, y1), plain)
+
+
+_FACTS: dict[str, Kingdom] = {}
+
+
+def kingdom(grid: str) -> Kingdom:
+    """The (cached) facts of `grid`."""
+    k = _FACTS.get(grid)
+    if k is None:
+        if len(_FACTS) >= _FACTS_LIMIT:
+            _FACTS.clear()
+        k = _FACTS[grid] = Kingdom.of(grid)
+    return k
+
+
+def known(grid: str) -> Kingdom | None:
+    """The facts of `grid` if they are cached, else None (never computed here)."""
+    return _FACTS.get(grid)
+
+
+def remember(grid: str, k: Kingdom) -> None:
+    """Cache facts derived elsewhere (a placement's, from its parent's)."""
+    if len(_FACTS) >= _FACTS_LIMIT:
+        _FACTS.clear()
+    _FACTS[grid] = k
+
+
+def clear() -> None:
+    """Forget every grid's facts (the benchmark starts each timed run cold)."""
+    _FACTS.clear()
+    window.cache_clear()
+
+
+def placement_masks(k: Kingdom, first: str, second: str, size: int) -> tuple[int, ...]:
+    """For a tile whose squares have terrains `first` and `second`, the cells where its first
+    square can go, one mask per rotation 0-3: both squares on free cells (KD-GRID,
+    KD-PLACE-NO-OVERLAP) inside the window that keeps the territory within size x size
+    (KD-PLACE-EXTENT: the territory lies in that window, so a domino inside it keeps the
+    extent exactly when both its cells do), and the first square touching its own terrain or
+    the castle or the second square touching its own (KD-PLACE-CONNECT). The shifts are
+    `before`'s, written out (this runs on every placement)."""
+    free = window(k.x1 - size + 1, k.x0 + size - 1, k.y1 - size + 1, k.y0 + size - 1) \
+        & ~k.occupied
+    terrain = k.terrain
+    castle = terrain["*"]
+    near_first = around(terrain.get(first, 0) | castle)
+    near_second = around(terrain.get(second, 0) | castle)
+    return (free & (free >> 1) & NOT_LAST_COL & (near_first | (near_second >> 1)),
+            free & (free >> N) & (near_first | (near_second >> N)),
+            free & (free << 1) & NOT_FIRST_COL & (near_first | (near_second << 1)),
+            free & (free << N) & (near_first | (near_second << N)))
+
+
+def puts_of(masks: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """The puts (x, y, rotation) of four rotation masks, by row, column, then rotation."""
+    m0, m1, m2, m3 = masks
+    every = m0 | m1 | m2 | m3
+    out = []
+    while every:
+        low = every & -every
+        i = low.bit_length() - 1
+        every ^= low
+        base = 4 * i
+        if m0 & low:
+            out.append(PUTS[base])
+        if m1 & low:
+            out.append(PUTS[base + 1])
+        if m2 & low:
+            out.append(PUTS[base + 2])
+        if m3 & low:
+            out.append(PUTS[base + 3])
+    return tuple(out)
+
+
+def zones_of(k: Kingdom) -> list[tuple[str, int, int]] | None:
+    """KD-SCORE-ZONES: every zone as (terrain, squares, crowns), ordered by each zone's first
+    cell in row-major order (the order of a scan of the grid); None when the grid has a square
+    that is no terrain letter with 0-3 crowns (the caller then scans the characters)."""
+    if not k.plain:
+        return None
+    terrain = k.terrain
+    c1, c2, c3 = k.crowns
+    todo = k.occupied & ~terrain["*"]
+    out = []
+    while todo:
+        low = todo & -todo
+        letter, same = next((t, m) for t, m in terrain.items() if m & low)
+        zone = low
+        while True:  # grow the zone by its neighbours of the same terrain until it stops
+            grown = zone | (around(zone) & same)
+            if grown == zone:
+                break
+            zone = grown
+        todo &= ~zone
+        out.append((letter, zone.bit_count(), (zone & c1).bit_count()
+                    + 2 * (zone & c2).bit_count() + 3 * (zone & c3).bit_count()))
+    return out
