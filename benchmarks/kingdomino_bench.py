@@ -41,6 +41,7 @@ GAME = Kingdomino()
 def clear_caches() -> None:
     """Every timed run starts cold: the engine's and the oracles' position caches."""
     kd_engine._fast_placements.cache_clear()
+    kd_engine._fast_masks.cache_clear()
     kd_bitboard.clear()
     kd_board.fits_somewhere.cache_clear()
 

@@ -29,6 +29,8 @@ NOT_LAST_COL = FULL & ~_COL[N - 1]
 # the put (x, y, rotation) of bit i and rotation r, at PUTS[4 * i + r]
 PUTS = tuple((i % N, i // N, r) for i in range(N * N) for r in range(4))
 TERRAIN_KEYS = "*cfglwm_"
+# the rotations whose flag (bit r) is set in a 4-bit value, ascending
+_ROTATIONS = tuple(tuple(r for r in range(4) if flags >> r & 1) for flags in range(16))
 # per character: a bytes.translate table turning it into "1" and every other byte into "0"
 _DIGITS = {c: bytes(49 if b == ord(c) else 48 for b in range(256))
            for c in TERRAIN_KEYS + "0123"}
@@ -96,32 +98,25 @@ class Kingdom:
             occupied == sum(terrain.values())
         return cls(occupied, terrain, (c1, c2, c3), extent, plain)
 
-    def placed(self, cells: tuple[tuple[int, str], tuple[int, str]]) -> Kingdom:
-        """These facts with two empty cells i filled by squares sq ((i, sq), (i, sq))."""
+    def placed(self, i: int, first: str, j: int, second: str) -> Kingdom:
+        """These facts with the empty cells i and j filled by the squares `first` and
+        `second` (two characters each: terrain letter, crowns)."""
         terrain = self.terrain.copy()
-        crowns = [0, *self.crowns]
-        occupied, x0, x1, y0, y1 = self.occupied, self.x0, self.x1, self.y0, self.y1
-        plain = self.plain
-        for i, sq in cells:
-            bit = 1 << i
-            occupied |= bit
-            t, c = sq[0], sq[1]
-            if t in terrain and t != "_" and c in "0123":
-                terrain[t] |= bit
-                crowns[ord(c) - 48] |= bit
-            else:
-                plain = False
-            x, y = i % N, i // N
-            if x < x0:
-                x0 = x
-            if x > x1:
-                x1 = x
-            if y < y0:
-                y0 = y
-            if y > y1:
-                y1 = y
-        return Kingdom(occupied, terrain, (crowns[1], crowns[2], crowns[3]),
-                       (x0, x1, y0, y1), plain)
+        bi, bj = 1 << i, 1 << j
+        c1, c2, c3 = self.crowns
+        ti, ci, tj, cj = first[0], first[1], second[0], second[1]
+        plain = self.plain and ti in terrain and tj in terrain and ci in "0123" \
+            and cj in "0123"
+        if plain:
+            terrain[ti] |= bi
+            terrain[tj] |= bj
+            c1 |= (bi if ci == "1" else 0) | (bj if cj == "1" else 0)
+            c2 |= (bi if ci == "2" else 0) | (bj if cj == "2" else 0)
+            c3 |= (bi if ci == "3" else 0) | (bj if cj == "3" else 0)
+        xi, yi, xj, yj = i % N, i // N, j % N, j // N
+        return Kingdom(self.occupied | bi | bj, terrain, (c1, c2, c3),
+                       (min(self.x0, xi, xj), max(self.x1, xi, xj),
+                        min(self.y0, yi, yj), max(self.y1, yi, yj)), plain)
 
 
 _FACTS: dict[str, Kingdom] = {}
@@ -162,17 +157,20 @@ def placement_masks(k: Kingdom, first: str, second: str, size: int) -> tuple[int
     (KD-PLACE-EXTENT: the territory lies in that window, so a domino inside it keeps the
     extent exactly when both its cells do), and the first square touching its own terrain or
     the castle or the second square touching its own (KD-PLACE-CONNECT). The shifts are
-    `before`'s, written out (this runs on every placement)."""
+    `before`'s and `around`'s, written out (this runs on every placement)."""
     free = window(k.x1 - size + 1, k.x0 + size - 1, k.y1 - size + 1, k.y0 + size - 1) \
         & ~k.occupied
     terrain = k.terrain
     castle = terrain["*"]
-    near_first = around(terrain.get(first, 0) | castle)
-    near_second = around(terrain.get(second, 0) | castle)
-    return (free & (free >> 1) & NOT_LAST_COL & (near_first | (near_second >> 1)),
-            free & (free >> N) & (near_first | (near_second >> N)),
-            free & (free << 1) & NOT_FIRST_COL & (near_first | (near_second << 1)),
-            free & (free << N) & (near_first | (near_second << N)))
+    a = terrain.get(first, 0) | castle
+    b = terrain.get(second, 0) | castle
+    near_a = ((a >> 1) & NOT_LAST_COL) | ((a << 1) & NOT_FIRST_COL) | (a >> N) | (a << N)
+    near_b = ((b >> 1) & NOT_LAST_COL) | ((b << 1) & NOT_FIRST_COL) | (b >> N) | (b << N)
+    # `free` bounds every mask to the grid, so the shifts up need no clipping
+    return (free & (free >> 1) & NOT_LAST_COL & (near_a | (near_b >> 1)),
+            free & (free >> N) & (near_a | (near_b >> N)),
+            free & (free << 1) & NOT_FIRST_COL & (near_a | (near_b << 1)),
+            free & (free << N) & (near_a | (near_b << N)))
 
 
 def puts_of(masks: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
@@ -196,6 +194,38 @@ def puts_of(masks: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
+def count(masks: tuple[int, ...]) -> int:
+    """How many puts four rotation masks hold."""
+    m0, m1, m2, m3 = masks
+    return m0.bit_count() + m1.bit_count() + m2.bit_count() + m3.bit_count()
+
+
+def nth_put(masks: tuple[int, ...], k: int) -> tuple[int, int, int]:
+    """The k-th put (from 0) of `puts_of(masks)`, without listing the others: cell by cell,
+    the rotations a cell holds as four flags, counted and indexed by table."""
+    m0, m1, m2, m3 = masks
+    every = m0 | m1 | m2 | m3
+    while every:
+        low = every & -every
+        every ^= low
+        flags = (m0 & low and 1) | (m1 & low and 2) | (m2 & low and 4) | (m3 & low and 8)
+        here = _ROTATIONS[flags]
+        if k < len(here):
+            return PUTS[4 * (low.bit_length() - 1) + here[k]]
+        k -= len(here)
+    raise IndexError("fewer puts than asked for")
+
+
+def has_put(masks: tuple[int, ...], put: object) -> bool:
+    """Whether `put` is a put (x, y, rotation) of whole numbers that the masks hold."""
+    if type(put) is not tuple or len(put) != 3:
+        return False
+    x, y, r = put
+    if type(x) is not int or type(y) is not int or type(r) is not int:
+        return False
+    return 0 <= x < N and 0 <= y < N and 0 <= r < 4 and bool(masks[r] >> (y * N + x) & 1)
+
+
 def zones_of(k: Kingdom) -> list[tuple[str, int, int]] | None:
     """KD-SCORE-ZONES: every zone as (terrain, squares, crowns), ordered by each zone's first
     cell in row-major order (the order of a scan of the grid); None when the grid has a square
@@ -211,7 +241,8 @@ def zones_of(k: Kingdom) -> list[tuple[str, int, int]] | None:
         letter, same = next((t, m) for t, m in terrain.items() if m & low)
         zone = low
         while True:  # grow the zone by its neighbours of the same terrain until it stops
-            grown = zone | (around(zone) & same)
+            grown = (zone | ((zone >> 1) & NOT_LAST_COL) | ((zone << 1) & NOT_FIRST_COL)
+                     | (zone >> N) | (zone << N)) & same
             if grown == zone:
                 break
             zone = grown

@@ -27,8 +27,11 @@ from gamecert.reference_engine.contract import (
     Outcome,
 )
 from gamecert.reference_engine.kingdomino.bitboard import (
+    count,
+    has_put,
     kingdom,
     known,
+    nth_put,
     placement_masks,
     puts_of,
     remember,
@@ -239,7 +242,7 @@ class Kingdomino:
 
     def fits_somewhere(self, state: KdState, grid: str, tile: int) -> bool:
         if self._fast:
-            return bool(_fast_placements(grid, state.cfg.tiles[tile], state.cfg.extent))
+            return any(_fast_masks(grid, state.cfg.tiles[tile], state.cfg.extent))
         for y in range(N):
             for x in range(N):
                 if grid[2 * (y * N + x)] == "_":
@@ -266,7 +269,7 @@ class Kingdomino:
         # cells were empty (an engine that places over a square recomputes them on demand)
         parent = known(grid)
         if parent is not None and grid[2 * i] == "_" and grid[2 * j] == "_":
-            remember(new, parent.placed(((i, a), (j, b))))
+            remember(new, parent.placed(i, a, j, b))
         return new
 
     # --- contract ------------------------------------------------------------------------
@@ -318,10 +321,17 @@ class Kingdomino:
         put: Put | None = None
         if state.turn > 1 and tile:
             grid = state.grids[owner - 1]
-            puts: list[Put | None] = list(self.placements(state, grid, tile))
-            if self.can_discard(state, grid, tile):
-                puts.append(None)
-            put = rng.choice(puts)
+            if self._fast:  # rng.choice over the listing, without listing it
+                masks = _fast_masks(grid, state.cfg.tiles[tile], state.cfg.extent)
+                n = count(masks)
+                total = n + self.can_discard(state, grid, tile)
+                k = rng.randrange(total) if total else rng.choice(())
+                put = nth_put(masks, k) if k < n else None
+            else:
+                puts: list[Put | None] = list(self.placements(state, grid, tile))
+                if self.can_discard(state, grid, tile):
+                    puts.append(None)
+                put = rng.choice(puts)
         if self.last_turn(state):
             return ("play", put, None)
         return ("play", put, rng.choice([t for t, o in state.line if o == 0]))
@@ -360,14 +370,17 @@ class Kingdomino:
         return state._replace(phase=DEAL, placing=placing, nxt=0), events
 
     def _deal(self, state: KdState, tile: Any) -> tuple[KdState, list[Any]]:
-        if tile not in state.bag:
-            raise IllegalAction(f"tile {tile!r} is not among the tiles not yet drawn")
-        k = state.bag.index(tile)
+        try:
+            k = state.bag.index(tile)
+        except ValueError:
+            raise IllegalAction(f"tile {tile!r} is not among the tiles not yet drawn") from None
         bag = state.bag[:k] + state.bag[k + 1:]
         line = tuple(sorted((*state.line, (tile, 0))))
         events = [{"type": "dealt", "rule": "KD-DEAL", "tile": tile}]
         full = len(line) >= self.line_size(state.cfg) or not bag
-        state = state._replace(bag=bag, line=line, phase=PLAY if full else DEAL)
+        state = KdState(state.cfg, PLAY if full else DEAL, state.turn, state.kings, bag, line,
+                        state.placing, state.nxt, state.grids, state.stopped, state.discarded,
+                        state.result)
         if full:
             state = self._skip_stopped(state, 0, events)
         return state, events
@@ -396,8 +409,8 @@ class Kingdomino:
             events.append({"type": "discarded", "rule": "KD-DISCARD", "player": p,
                            "tile": tile})
         else:
-            fast_ok = self._fast and put in _fast_placements(grid, state.cfg.tiles[tile],
-                                                             state.cfg.extent)
+            fast_ok = self._fast and has_put(
+                _fast_masks(grid, state.cfg.tiles[tile], state.cfg.extent), put)
             problem = None if fast_ok else self.placement_error(state, grid, tile, put)
             if problem:
                 raise IllegalAction(f"PUT {put[0]} {put[1]} {put[2]}: {problem}")
@@ -410,10 +423,19 @@ class Kingdomino:
             raise IllegalAction(f"PICK {pick!r}: {problem}")
         line = state.line
         if pick is not None:
-            line = tuple((t, p if t == pick else o) for t, o in line)
+            line = tuple([(t, p if t == pick else o) for t, o in line])
             events.append({"type": "picked", "rule": "KD-PICK", "player": p, "tile": pick})
+        # the next king of this turn whose player is still in (as _skip_stopped, built in one
+        # step: this is the commonest transition of a game), else the next turn
+        placing, stopped = state.placing, state.stopped
+        i = state.nxt + 1
+        while i < len(placing) and stopped[placing[i][1] - 1]:
+            i += 1
+        if i < len(placing):
+            return KdState(state.cfg, PLAY, state.turn, state.kings, state.bag, line, placing, i,
+                           grids, stopped, discarded, state.result), events
         state = state._replace(grids=grids, discarded=discarded, line=line)
-        return self._skip_stopped(state, state.nxt + 1, events), events
+        return self._next_turn(state, events), events
 
     def _stop(self, state: KdState, cause: Any) -> tuple[KdState, list[Any]]:
         if cause not in STOP_CAUSES:
@@ -543,12 +565,18 @@ class Kingdomino:
 
 
 @lru_cache(maxsize=4096)
-def _fast_placements(grid: str, tile: Tile, size: int) -> tuple[Put, ...]:
+def _fast_masks(grid: str, tile: Tile, size: int) -> tuple[int, ...]:
     """Every placement of `tile` on `grid` by KD-GRID, KD-PLACE-NO-OVERLAP, -EXTENT and
-    -CONNECT: the reference hooks' conjunction in bit form (`bitboard.placement_masks`), in
-    the slow listing's order (row, column, rotation). Cached (bounded): legal, apply and the
-    discard test ask about the same grid in a row."""
-    return puts_of(placement_masks(kingdom(grid), tile[0][0], tile[1][0], size))
+    -CONNECT, as four rotation masks: the reference hooks' conjunction in bit form
+    (`bitboard.placement_masks`). Cached (bounded): the listing, the discard test and apply
+    ask about the same grid in a row."""
+    return placement_masks(kingdom(grid), tile[0][0], tile[1][0], size)
+
+
+@lru_cache(maxsize=4096)
+def _fast_placements(grid: str, tile: Tile, size: int) -> tuple[Put, ...]:
+    """`_fast_masks` as puts, in the slow listing's order (row, column, rotation)."""
+    return puts_of(_fast_masks(grid, tile, size))
 
 
 _ACTION_FIELDS = {
