@@ -42,6 +42,7 @@ def clear_caches() -> None:
     """Every timed run starts cold: the engine's and the oracles' position caches."""
     kd_engine._fast_placements.cache_clear()
     kd_engine._fast_masks.cache_clear()
+    kd_engine._rows.cache_clear()
     kd_bitboard.clear()
     kd_board.fits_somewhere.cache_clear()
 

@@ -110,9 +110,10 @@ class Kingdom:
         if plain:
             terrain[ti] |= bi
             terrain[tj] |= bj
-            c1 |= (bi if ci == "1" else 0) | (bj if cj == "1" else 0)
-            c2 |= (bi if ci == "2" else 0) | (bj if cj == "2" else 0)
-            c3 |= (bi if ci == "3" else 0) | (bj if cj == "3" else 0)
+            if ci != "0" or cj != "0":  # most squares have no crown
+                c1 |= (bi if ci == "1" else 0) | (bj if cj == "1" else 0)
+                c2 |= (bi if ci == "2" else 0) | (bj if cj == "2" else 0)
+                c3 |= (bi if ci == "3" else 0) | (bj if cj == "3" else 0)
         xi, yi, xj, yj = i % N, i // N, j % N, j // N
         return Kingdom(self.occupied | bi | bj, terrain, (c1, c2, c3),
                        (min(self.x0, xi, xj), max(self.x1, xi, xj),
@@ -232,21 +233,23 @@ def zones_of(k: Kingdom) -> list[tuple[str, int, int]] | None:
     that is no terrain letter with 0-3 crowns (the caller then scans the characters)."""
     if not k.plain:
         return None
-    terrain = k.terrain
     c1, c2, c3 = k.crowns
-    todo = k.occupied & ~terrain["*"]
-    out = []
-    while todo:
-        low = todo & -todo
-        letter, same = next((t, m) for t, m in terrain.items() if m & low)
-        zone = low
-        while True:  # grow the zone by its neighbours of the same terrain until it stops
-            grown = (zone | ((zone >> 1) & NOT_LAST_COL) | ((zone << 1) & NOT_FIRST_COL)
-                     | (zone >> N) | (zone << N)) & same
-            if grown == zone:
-                break
-            zone = grown
-        todo &= ~zone
-        out.append((letter, zone.bit_count(), (zone & c1).bit_count()
-                    + 2 * (zone & c2).bit_count() + 3 * (zone & c3).bit_count()))
-    return out
+    found = []
+    for letter, same in k.terrain.items():
+        if letter == "*":
+            continue
+        todo = same
+        while todo:
+            first = todo & -todo  # the zone's first cell: no lower cell of `same` is left
+            zone = first
+            while True:  # grow the zone by its neighbours of the same terrain until it stops
+                grown = (zone | ((zone >> 1) & NOT_LAST_COL) | ((zone << 1) & NOT_FIRST_COL)
+                         | (zone >> N) | (zone << N)) & same
+                if grown == zone:
+                    break
+                zone = grown
+            todo &= ~zone
+            found.append((first, letter, zone.bit_count(), (zone & c1).bit_count()
+                          + 2 * (zone & c2).bit_count() + 3 * (zone & c3).bit_count()))
+    found.sort()
+    return [(letter, size, crowns) for _, letter, size, crowns in found]

@@ -57,6 +57,7 @@ EMPTY_GRID = "_0" * (N * N // 2) + "*0" + "_0" * (N * N // 2)
 STOP_CAUSES = ("format", "pick", "put", "timeout")
 # KD-PLACE-ROTATION: the second square is right (0), below (1), left (2) or above (3)
 OFFSETS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+CELL_STEP = tuple(dx + N * dy for dx, dy in OFFSETS)  # the same, as a step of cell index
 
 
 @cache
@@ -87,6 +88,10 @@ class Kingdomino:
         self._fast = all(getattr(type(self), h) is getattr(Kingdomino, h) for h in RULE_HOOKS)
         # likewise zones from bitboards while zones are orthogonal (the reference's reading)
         self._fast_zones = type(self).zone_neighbours is Kingdomino.zone_neighbours
+        # and the discard test read off the listing's masks while it is the reference's
+        self._fast_discard = self._fast and all(
+            getattr(type(self), h) is getattr(Kingdomino, h)
+            for h in ("can_discard", "fits_somewhere"))
 
     def config(self, profile: Profile) -> KdConfig:
         return _config(profile)
@@ -253,9 +258,13 @@ class Kingdomino:
 
     def place(self, state: KdState, grid: str, tile: int, put: Put) -> str:
         x, y, r = put
-        x2, y2 = self.second_cell(x, y, r)
         a, b = state.cfg.tiles[tile]
-        i, j = y * N + x, y2 * N + x2
+        i = y * N + x
+        if self._fast:  # KD-PLACE-ROTATION as an index step (the hook is the reference's)
+            j = i + CELL_STEP[r]
+        else:
+            x2, y2 = self.second_cell(x, y, r)
+            j = y2 * N + x2
         if not (0 <= i < N * N and 0 <= j < N * N and i != j):
             cells = list(grid)
             cells[2 * i:2 * i + 2] = a
@@ -324,7 +333,8 @@ class Kingdomino:
             if self._fast:  # rng.choice over the listing, without listing it
                 masks = _fast_masks(grid, state.cfg.tiles[tile], state.cfg.extent)
                 n = count(masks)
-                total = n + self.can_discard(state, grid, tile)
+                total = n + (not n if self._fast_discard
+                             else self.can_discard(state, grid, tile))
                 k = rng.randrange(total) if total else rng.choice(())
                 put = nth_put(masks, k) if k < n else None
             else:
@@ -499,7 +509,7 @@ class Kingdomino:
             "line": [{"tile": t, "player": o or None} for t, o in state.line],
             "placing": [{"tile": t or None, "player": o} for t, o in state.placing],
             "next": state.nxt,
-            "grids": [[g[2 * N * r:2 * N * (r + 1)] for r in range(N)] for g in state.grids],
+            "grids": [list(_rows(g)) for g in state.grids],
             "stopped": list(state.stopped), "discarded": list(state.discarded),
             "result": state.result,
         }
@@ -562,6 +572,13 @@ class Kingdomino:
         """KD-PROTO-OUTPUT, KD-STOP, KD-PUT-INVALID: what a bot's two output lines amount to."""
 
         return referee(self, state, text)
+
+
+@lru_cache(maxsize=4096)
+def _rows(grid: str) -> tuple[str, ...]:
+    """A grid's 9 row strings, as the canonical JSON writes them. Cached (bounded): a grid is
+    observed at every step until its owner places again."""
+    return tuple(grid[2 * N * r:2 * N * (r + 1)] for r in range(N))
 
 
 @lru_cache(maxsize=4096)
