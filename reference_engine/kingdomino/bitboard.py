@@ -71,12 +71,12 @@ class Kingdom:
     __slots__ = ("crowns", "occupied", "plain", "terrain", "x0", "x1", "y0", "y1")
 
     def __init__(self, occupied: int, terrain: dict[str, int], crowns: tuple[int, int, int],
-                 extent: tuple[int, int, int, int], plain: bool) -> None:
+                 x0: int, x1: int, y0: int, y1: int, plain: bool) -> None:
         self.plain = plain  # every square is a terrain letter (or the castle) and 0-3 crowns
         self.occupied = occupied
         self.terrain = terrain
         self.crowns = crowns
-        self.x0, self.x1, self.y0, self.y1 = extent
+        self.x0, self.x1, self.y0, self.y1 = x0, x1, y0, y1
 
     @classmethod
     def of(cls, grid: str) -> Kingdom:
@@ -96,7 +96,7 @@ class Kingdom:
                           for c in "0123")
         plain = (c0 | c1 | c2 | c3) == FULL and \
             occupied == sum(terrain.values())
-        return cls(occupied, terrain, (c1, c2, c3), extent, plain)
+        return cls(occupied, terrain, (c1, c2, c3), *extent, plain)
 
     def placed(self, i: int, first: str, j: int, second: str) -> Kingdom:
         """These facts with the empty cells i and j filled by the squares `first` and
@@ -114,10 +114,21 @@ class Kingdom:
                 c1 |= (bi if ci == "1" else 0) | (bj if cj == "1" else 0)
                 c2 |= (bi if ci == "2" else 0) | (bj if cj == "2" else 0)
                 c3 |= (bi if ci == "3" else 0) | (bj if cj == "3" else 0)
-        xi, yi, xj, yj = i % N, i // N, j % N, j // N
-        return Kingdom(self.occupied | bi | bj, terrain, (c1, c2, c3),
-                       (min(self.x0, xi, xj), max(self.x1, xi, xj),
-                        min(self.y0, yi, yj), max(self.y1, yi, yj)), plain)
+        # the extent: i and j are neighbours, so one of them holds each new extreme
+        yi, xi = divmod(i, N)
+        yj, xj = divmod(j, N)
+        x0, x1, y0, y1 = self.x0, self.x1, self.y0, self.y1
+        lo, hi = (xi, xj) if xi < xj else (xj, xi)
+        if lo < x0:
+            x0 = lo
+        if hi > x1:
+            x1 = hi
+        lo, hi = (yi, yj) if yi < yj else (yj, yi)
+        if lo < y0:
+            y0 = lo
+        if hi > y1:
+            y1 = hi
+        return Kingdom(self.occupied | bi | bj, terrain, (c1, c2, c3), x0, x1, y0, y1, plain)
 
 
 _FACTS: dict[str, Kingdom] = {}
