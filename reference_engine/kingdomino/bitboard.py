@@ -28,12 +28,13 @@ NOT_FIRST_COL = FULL & ~_COL[0]
 NOT_LAST_COL = FULL & ~_COL[N - 1]
 # the put (x, y, rotation) of bit i and rotation r, at PUTS[4 * i + r]
 PUTS = tuple((i % N, i // N, r) for i in range(N * N) for r in range(4))
-TERRAIN_KEYS = "*cfglwm_"
+TERRAINS = b"cfglwm"  # the terrain letters of tiles (KD-TILES)
+_MASKED = "*cfglwm"  # the letters with a mask: the castle and the terrains
 # the rotations whose flag (bit r) is set in a 4-bit value, ascending
 _ROTATIONS = tuple(tuple(r for r in range(4) if flags >> r & 1) for flags in range(16))
 # per character: a bytes.translate table turning it into "1" and every other byte into "0"
 _DIGITS = {c: bytes(49 if b == ord(c) else 48 for b in range(256))
-           for c in TERRAIN_KEYS + "0123"}
+           for c in "_" + _MASKED + "123"}
 _FACTS_LIMIT = 1 << 16  # grids whose facts are kept; the cache is emptied when it is full
 
 
@@ -81,22 +82,29 @@ class Kingdom:
     @classmethod
     def of(cls, grid: str) -> Kingdom:
         """The facts of `grid`, computed from its characters: one translation of the grid's
-        terrain (or crown) characters to binary digits per letter (or count)."""
+        terrain (or crown) characters to binary digits per letter (or count) present."""
         raw = grid.encode("utf-8")
         if len(raw) != 2 * N * N:
             raise ValueError(f"a grid has {2 * N * N} ASCII characters, not {grid!r:.60}")
         terr, crowns = raw[-2::-2], raw[-1::-2]  # cell 80 first: int(..., 2) puts it high
+        plain = not terr.translate(None, b"_*" + TERRAINS) \
+            and not crowns.translate(None, b"0123")
         terrain = {key: int(terr.translate(_DIGITS[key]), 2) if ord(key) in terr else 0
-                   for key in TERRAIN_KEYS}
-        occupied = FULL & ~terrain.pop("_")
-        xs = [x for x in range(N) if occupied & _COL[x]]
-        ys = [y for y in range(N) if occupied & _ROW[y]]
-        extent = (xs[0], xs[-1], ys[0], ys[-1]) if xs else (N, -1, N, -1)
-        c0, c1, c2, c3 = (int(crowns.translate(_DIGITS[c]), 2) if ord(c) in crowns else 0
-                          for c in "0123")
-        plain = (c0 | c1 | c2 | c3) == FULL and \
-            occupied == sum(terrain.values())
-        return cls(occupied, terrain, (c1, c2, c3), *extent, plain)
+                   for key in _MASKED}
+        # the terrain masks are disjoint and, on a plain grid, cover every occupied cell
+        occupied = sum(terrain.values()) if plain \
+            else FULL & ~int(terr.translate(_DIGITS["_"]), 2)
+        c1, c2, c3 = (int(crowns.translate(_DIGITS[c]), 2) if ord(c) in crowns else 0
+                      for c in "123")
+        if not occupied:
+            return cls(0, terrain, (c1, c2, c3), N, -1, N, -1, plain)
+        # the columns in use: the 9 rows folded onto the first (rows r, r+4, then r+2, r+1)
+        fold = occupied | (occupied >> 36) | (occupied >> 72)
+        fold |= fold >> 18
+        cols = (fold | (fold >> 9)) & 511
+        return cls(occupied, terrain, (c1, c2, c3), (cols & -cols).bit_length() - 1,
+                   cols.bit_length() - 1, ((occupied & -occupied).bit_length() - 1) // N,
+                   (occupied.bit_length() - 1) // N, plain)
 
     def placed(self, i: int, first: str, j: int, second: str) -> Kingdom:
         """These facts with the empty cells i and j filled by the squares `first` and
