@@ -38,25 +38,6 @@ _DIGITS = {c: bytes(49 if b == ord(c) else 48 for b in range(256))
 _FACTS_LIMIT = 1 << 16  # grids whose facts are kept; the cache is emptied when it is full
 
 
-def before(mask: int, r: int) -> int:
-    """The cells whose neighbour in rotation r's direction (KD-PLACE-ROTATION: right, below,
-    left, above for 0-3) is in `mask`: where a domino's first square goes when its second
-    square must be in `mask`."""
-    if r == 0:
-        return (mask >> 1) & NOT_LAST_COL
-    if r == 1:
-        return mask >> N
-    if r == 2:
-        return (mask << 1) & NOT_FIRST_COL
-    return (mask << N) & FULL
-
-
-def around(mask: int) -> int:
-    """The cells orthogonally next to a cell of `mask` (KD-PLACE-CONNECT's 'touches')."""
-    return (((mask >> 1) & NOT_LAST_COL) | ((mask << 1) & NOT_FIRST_COL) | (mask >> N)
-            | ((mask << N) & FULL))
-
-
 @cache
 def window(lx: int, hx: int, ly: int, hy: int) -> int:
     """The cells with lx <= x <= hx and ly <= y <= hy (clipped to the grid)."""
@@ -176,8 +157,12 @@ def placement_masks(k: Kingdom, first: str, second: str, size: int) -> tuple[int
     KD-PLACE-NO-OVERLAP) inside the window that keeps the territory within size x size
     (KD-PLACE-EXTENT: the territory lies in that window, so a domino inside it keeps the
     extent exactly when both its cells do), and the first square touching its own terrain or
-    the castle or the second square touching its own (KD-PLACE-CONNECT). The shifts are
-    `before`'s and `around`'s, written out (this runs on every placement)."""
+    the castle or the second square touching its own (KD-PLACE-CONNECT).
+
+    Shifts: `m >> 1` holds the cells whose right neighbour is in m (masked off the last
+    column, where it would wrap to the next row), `m >> N` those whose lower neighbour is,
+    `m << 1` (masked off the first column) and `m << N` the left and upper ones; rotation r
+    asks the first square's neighbour in r's direction (right, below, left, above)."""
     free = window(k.x1 - size + 1, k.x0 + size - 1, k.y1 - size + 1, k.y0 + size - 1) \
         & ~k.occupied
     terrain = k.terrain
