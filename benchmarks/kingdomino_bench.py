@@ -31,6 +31,7 @@ from gamecert.oracles.kingdomino import board as kd_board
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.reference_engine.kingdomino import KdState, Kingdomino
+from gamecert.reference_engine.kingdomino import bitboard as kd_bitboard
 from gamecert.reference_engine.kingdomino import engine as kd_engine
 from gamecert.spec import Profile, load_catalogue
 
@@ -40,14 +41,25 @@ GAME = Kingdomino()
 def clear_caches() -> None:
     """Every timed run starts cold: the engine's and the oracles' position caches."""
     kd_engine._fast_placements.cache_clear()
-    kd_engine._bbox.cache_clear()
+    kd_engine._fast_masks.cache_clear()
+    kd_engine._rows.cache_clear()
+    kd_bitboard.clear()
     kd_board.fits_somewhere.cache_clear()
 
 
-def random_move(state: KdState, rng: random.Random) -> Any:
-    if GAME.current(state) == CHANCE:
-        return GAME.random_chance(state, rng)
-    return GAME.random_action(state, rng)
+class HooksOnly(Kingdomino):
+    """The reference with its bitboard paths off: placements listed and zones scanned through
+    the rule hooks alone, as a mutant's are (the in-run baseline of the full-games figure)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._fast = self._fast_zones = False
+
+
+def random_move(state: KdState, rng: random.Random, game: Kingdomino = GAME) -> Any:
+    if game.current(state) == CHANCE:
+        return game.random_chance(state, rng)
+    return game.random_action(state, rng)
 
 
 def play(start: KdState, rng: random.Random) -> list[tuple[KdState, Any]]:
@@ -71,24 +83,37 @@ def timed(fn: Callable[[int], int], repeats: int) -> tuple[float, int]:
     return statistics.median(times), count
 
 
-def bench_games(profile: Profile, games: int, repeats: int) -> None:
-    start = GAME.initial(profile)
+def bench_games(profile: Profile, games: int, repeats: int, game: Kingdomino = GAME) -> float:
+    """Random full games per second (printed unless `game` is a baseline)."""
+    start = game.initial(profile)
 
     def run(i: int) -> int:
         rng = random.Random(2025 + i)
         moves = 0
         for _ in range(games):
             state = start
-            while GAME.current(state) != TERMINAL:
-                state = GAME.apply(state, random_move(state, rng))[0]
+            while game.current(state) != TERMINAL:
+                state = game.apply(state, random_move(state, rng, game))[0]
                 moves += 1
         return moves
 
     seconds, moves = timed(run, repeats)
-    print(f"full games: {games} random {profile.param('KD-PLAYERS', 'players')}-player games "
-          f"({moves / games:.0f} steps each: draws and PUT + PICK sequences), median of "
-          f"{repeats}: {games / seconds:,.1f} games/s, {1000 * seconds / games:.2f} ms/game "
-          f"(goal >= 1,000 games/s)")
+    if game is GAME:
+        print(f"full games: {games} random {profile.param('KD-PLAYERS', 'players')}-player "
+              f"games ({moves / games:.0f} steps each: draws and PUT + PICK sequences), median "
+              f"of {repeats}: {games / seconds:,.1f} games/s, {1000 * seconds / games:.2f} "
+              f"ms/game (goal >= 1,000 games/s)")
+    return games / seconds
+
+
+def bench_baseline(profile: Profile, games: int, repeats: int, rate: float) -> None:
+    """The first games of the same seeds by the hooks-only engine, measured in this run (a
+    tenth as many: it is slow), as a ratio that the machine's load does not move."""
+    few = max(games // 10, 2)
+    base = bench_games(profile, few, repeats, HooksOnly())
+    print(f"baseline: {few} of the same games with the bitboard paths off (rule hooks "
+          f"alone, as a mutant plays), median of {repeats}: {base:,.1f} games/s; the "
+          f"reference is {rate / base:.1f}x that")
 
 
 def bench_placements(profile: Profile, repeats: int) -> None:
@@ -159,7 +184,8 @@ def main(argv: list[str] | None = None) -> None:
     profile = load_catalogue("kingdomino").profile(args.profile)
     print(f"Kingdomino benchmarks, profile {profile.id}; Python {platform.python_version()} "
           f"on {platform.machine()}, one thread")
-    bench_games(profile, args.games, args.repeats)
+    rate = bench_games(profile, args.games, args.repeats)
+    bench_baseline(profile, args.games, args.repeats, rate)
     bench_placements(profile, args.repeats)
     bench_lockstep(profile, args.lockstep_games, args.repeats)
 

@@ -1,13 +1,15 @@
 """Kingdomino fuzzing: starts from random play at every depth (last turns included), moves
 drawn from the reference's legal list, probes of near-miss placements and picks.
 
-Targets steer toward full kingdoms, discards, ties on score and the last turn.
+Targets steer toward full kingdoms, discards, ties on score, the last turn and (with 2
+players) one player's two kings acting back to back.
 """
 
 from __future__ import annotations
 
 import random
 from functools import cache
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, cast
 
 from hypothesis import strategies as st
@@ -152,8 +154,11 @@ class KingdominoPlugin:
         empty = min(sum(r.count("_") for r in g) for g in s["grids"])
         scores = [GAME.score_grid("".join(g)) for g in s["grids"]]
         gap = min(abs(a - c) for i, a in enumerate(scores) for c in scores[i + 1:])
+        owners = [k["player"] for k in s["placing"]]
+        double = sum(a == b for a, b in pairwise(owners))
         return {"fullest kingdom": float(81 - empty), "discards": float(len(s["discarded"])),
-                "score tie": float(-gap), "turn": float(s["turn"])}
+                "score tie": float(-gap), "turn": float(s["turn"]),
+                "double kings": float(double)}
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
         from gamecert.fuzz.prove import prove_kingdomino

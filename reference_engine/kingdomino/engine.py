@@ -26,6 +26,17 @@ from gamecert.reference_engine.contract import (
     IllegalAction,
     Outcome,
 )
+from gamecert.reference_engine.kingdomino.bitboard import (
+    count,
+    has_put,
+    kingdom,
+    known,
+    nth_put,
+    placement_masks,
+    puts_of,
+    remember,
+    zones_of,
+)
 from gamecert.reference_engine.kingdomino.load import load_state
 from gamecert.reference_engine.kingdomino.protocol import referee
 from gamecert.reference_engine.kingdomino.state import DEAL as DEAL
@@ -46,7 +57,7 @@ EMPTY_GRID = "_0" * (N * N // 2) + "*0" + "_0" * (N * N // 2)
 STOP_CAUSES = ("format", "pick", "put", "timeout")
 # KD-PLACE-ROTATION: the second square is right (0), below (1), left (2) or above (3)
 OFFSETS = ((1, 0), (0, 1), (-1, 0), (0, -1))
-
+CELL_STEP = tuple(dx + N * dy for dx, dy in OFFSETS)  # the same, as a step of cell index
 
 
 @cache
@@ -57,32 +68,13 @@ def neighbours(i: int) -> tuple[int, ...]:
                  if 0 <= nx < N and 0 <= ny < N)
 
 
-@cache
-def _step(i: int, r: int) -> int:
-    """The cell next to cell i in rotation r's direction, or -1 off the grid."""
-    x, y = i % N + OFFSETS[r][0], i // N + OFFSETS[r][1]
-    return y * N + x if 0 <= x < N and 0 <= y < N else -1
-
-
-STEPS = tuple(tuple(_step(i, r) for r in range(4)) for i in range(N * N))
-NEIGHBOURS = tuple(neighbours(i) for i in range(N * N))
 RULE_HOOKS = ("extent_ok", "connects", "second_cell", "placement_error")
 
 
-
-@lru_cache(maxsize=4096)
 def _bbox(grid: str) -> tuple[int, int, int, int]:
     """min x, max x, min y, max y of the occupied cells (castle included)."""
-    terr = grid[::2]
-    xs, ys = [], []
-    for y in range(N):
-        row = terr[y * N:(y + 1) * N]
-        left = row.lstrip("_")
-        if left:
-            xs.append(N - len(left))
-            xs.append(len(row.rstrip("_")) - 1)
-            ys.append(y)
-    return min(xs), max(xs), min(ys), max(ys)
+    k = kingdom(grid)
+    return k.x0, k.x1, k.y0, k.y1
 
 
 class Kingdomino:
@@ -94,6 +86,12 @@ class Kingdomino:
         # the fast placement listing restates the reference's placement hooks; a subclass
         # that overrides one of them (a mutant) gets the listing built from its hooks
         self._fast = all(getattr(type(self), h) is getattr(Kingdomino, h) for h in RULE_HOOKS)
+        # likewise zones from bitboards while zones are orthogonal (the reference's reading)
+        self._fast_zones = type(self).zone_neighbours is Kingdomino.zone_neighbours
+        # and the discard test read off the listing's masks while it is the reference's
+        self._fast_discard = self._fast and all(
+            getattr(type(self), h) is getattr(Kingdomino, h)
+            for h in ("can_discard", "fits_somewhere"))
 
     def config(self, profile: Profile) -> KdConfig:
         return _config(profile)
@@ -141,7 +139,11 @@ class Kingdomino:
         return neighbours(i)
 
     def zones(self, grid: str) -> list[tuple[str, int, int]]:
-        """KD-SCORE-ZONES: every zone as (terrain, squares, crowns)."""
+        """KD-SCORE-ZONES: every zone as (terrain, squares, crowns), by first cell."""
+        if self._fast_zones:
+            found = zones_of(kingdom(grid))
+            if found is not None:
+                return found
         seen = [False] * (N * N)
         out = []
         for i in range(N * N):
@@ -169,9 +171,16 @@ class Kingdomino:
         """KD-TIE-BREAK: the 'largest territory' measure of the chosen reading."""
         if cfg.largest_zone:
             return max((size for _, size, _ in self.zones(grid)), default=0)
+        k = kingdom(grid)
+        if k.plain:
+            return (k.occupied & ~k.terrain["*"]).bit_count()
         return sum(1 for i in range(N * N) if grid[2 * i] not in "_*")
 
     def crowns(self, grid: str) -> int:
+        k = kingdom(grid)
+        if k.plain:
+            c1, c2, c3 = k.crowns
+            return c1.bit_count() + 2 * c2.bit_count() + 3 * c3.bit_count()
         return sum(ord(grid[2 * i + 1]) - 48 for i in range(N * N))
 
     def tie_break(self, scores: list[int], territory: list[int], crowns: list[int]) -> list[int]:
@@ -238,7 +247,7 @@ class Kingdomino:
 
     def fits_somewhere(self, state: KdState, grid: str, tile: int) -> bool:
         if self._fast:
-            return bool(_fast_placements(grid, state.cfg.tiles[tile], state.cfg.extent))
+            return any(_fast_masks(grid, state.cfg.tiles[tile], state.cfg.extent))
         for y in range(N):
             for x in range(N):
                 if grid[2 * (y * N + x)] == "_":
@@ -249,13 +258,28 @@ class Kingdomino:
 
     def place(self, state: KdState, grid: str, tile: int, put: Put) -> str:
         x, y, r = put
-        x2, y2 = self.second_cell(x, y, r)
         a, b = state.cfg.tiles[tile]
-        cells = list(grid)
-        i, j = y * N + x, y2 * N + x2
-        cells[2 * i:2 * i + 2] = a
-        cells[2 * j:2 * j + 2] = b
-        return "".join(cells)
+        i = y * N + x
+        if self._fast:  # KD-PLACE-ROTATION as an index step (the hook is the reference's)
+            j = i + CELL_STEP[r]
+        else:
+            x2, y2 = self.second_cell(x, y, r)
+            j = y2 * N + x2
+        if not (0 <= i < N * N and 0 <= j < N * N and i != j):
+            cells = list(grid)
+            cells[2 * i:2 * i + 2] = a
+            cells[2 * j:2 * j + 2] = b
+            return "".join(cells)
+        if i < j:
+            new = grid[:2 * i] + a + grid[2 * i + 2:2 * j] + b + grid[2 * j + 2:]
+        else:
+            new = grid[:2 * j] + b + grid[2 * j + 2:2 * i] + a + grid[2 * i + 2:]
+        # the new grid's facts from its parent's, when the parent's are known and the two
+        # cells were empty (an engine that places over a square recomputes them on demand)
+        parent = known(grid)
+        if parent is not None and grid[2 * i] == "_" and grid[2 * j] == "_":
+            remember(new, parent.placed(i, a, j, b))
+        return new
 
     # --- contract ------------------------------------------------------------------------
     def initial(self, profile: Profile, seed: int | None = None) -> KdState:
@@ -306,10 +330,18 @@ class Kingdomino:
         put: Put | None = None
         if state.turn > 1 and tile:
             grid = state.grids[owner - 1]
-            puts: list[Put | None] = list(self.placements(state, grid, tile))
-            if self.can_discard(state, grid, tile):
-                puts.append(None)
-            put = rng.choice(puts)
+            if self._fast:  # rng.choice over the listing, without listing it
+                masks = _fast_masks(grid, state.cfg.tiles[tile], state.cfg.extent)
+                n = count(masks)
+                total = n + (not n if self._fast_discard
+                             else self.can_discard(state, grid, tile))
+                k = rng.randrange(total) if total else rng.choice(())
+                put = nth_put(masks, k) if k < n else None
+            else:
+                puts: list[Put | None] = list(self.placements(state, grid, tile))
+                if self.can_discard(state, grid, tile):
+                    puts.append(None)
+                put = rng.choice(puts)
         if self.last_turn(state):
             return ("play", put, None)
         return ("play", put, rng.choice([t for t, o in state.line if o == 0]))
@@ -348,14 +380,17 @@ class Kingdomino:
         return state._replace(phase=DEAL, placing=placing, nxt=0), events
 
     def _deal(self, state: KdState, tile: Any) -> tuple[KdState, list[Any]]:
-        if tile not in state.bag:
-            raise IllegalAction(f"tile {tile!r} is not among the tiles not yet drawn")
-        k = state.bag.index(tile)
+        try:
+            k = state.bag.index(tile)
+        except ValueError:
+            raise IllegalAction(f"tile {tile!r} is not among the tiles not yet drawn") from None
         bag = state.bag[:k] + state.bag[k + 1:]
         line = tuple(sorted((*state.line, (tile, 0))))
         events = [{"type": "dealt", "rule": "KD-DEAL", "tile": tile}]
         full = len(line) >= self.line_size(state.cfg) or not bag
-        state = state._replace(bag=bag, line=line, phase=PLAY if full else DEAL)
+        state = KdState(state.cfg, PLAY if full else DEAL, state.turn, state.kings, bag, line,
+                        state.placing, state.nxt, state.grids, state.stopped, state.discarded,
+                        state.result)
         if full:
             state = self._skip_stopped(state, 0, events)
         return state, events
@@ -384,8 +419,8 @@ class Kingdomino:
             events.append({"type": "discarded", "rule": "KD-DISCARD", "player": p,
                            "tile": tile})
         else:
-            fast_ok = self._fast and put in _fast_placements(grid, state.cfg.tiles[tile],
-                                                             state.cfg.extent)
+            fast_ok = self._fast and has_put(
+                _fast_masks(grid, state.cfg.tiles[tile], state.cfg.extent), put)
             problem = None if fast_ok else self.placement_error(state, grid, tile, put)
             if problem:
                 raise IllegalAction(f"PUT {put[0]} {put[1]} {put[2]}: {problem}")
@@ -398,10 +433,19 @@ class Kingdomino:
             raise IllegalAction(f"PICK {pick!r}: {problem}")
         line = state.line
         if pick is not None:
-            line = tuple((t, p if t == pick else o) for t, o in line)
+            line = tuple([(t, p if t == pick else o) for t, o in line])
             events.append({"type": "picked", "rule": "KD-PICK", "player": p, "tile": pick})
+        # the next king of this turn whose player is still in (as _skip_stopped, built in one
+        # step: this is the commonest transition of a game), else the next turn
+        placing, stopped = state.placing, state.stopped
+        i = state.nxt + 1
+        while i < len(placing) and stopped[placing[i][1] - 1]:
+            i += 1
+        if i < len(placing):
+            return KdState(state.cfg, PLAY, state.turn, state.kings, state.bag, line, placing, i,
+                           grids, stopped, discarded, state.result), events
         state = state._replace(grids=grids, discarded=discarded, line=line)
-        return self._skip_stopped(state, state.nxt + 1, events), events
+        return self._next_turn(state, events), events
 
     def _stop(self, state: KdState, cause: Any) -> tuple[KdState, list[Any]]:
         if cause not in STOP_CAUSES:
@@ -465,7 +509,7 @@ class Kingdomino:
             "line": [{"tile": t, "player": o or None} for t, o in state.line],
             "placing": [{"tile": t or None, "player": o} for t, o in state.placing],
             "next": state.nxt,
-            "grids": [[g[2 * N * r:2 * N * (r + 1)] for r in range(N)] for g in state.grids],
+            "grids": [list(_rows(g)) for g in state.grids],
             "stopped": list(state.stopped), "discarded": list(state.discarded),
             "result": state.result,
         }
@@ -530,49 +574,26 @@ class Kingdomino:
         return referee(self, state, text)
 
 
-@cache
-def _window(lx: int, hx: int, ly: int, hy: int) -> tuple[int, ...]:
-    """The cells with lx <= x <= hx and ly <= y <= hy, clipped to the grid."""
-    return tuple(y * N + x for y in range(max(ly, 0), min(hy, N - 1) + 1)
-                 for x in range(max(lx, 0), min(hx, N - 1) + 1))
+@lru_cache(maxsize=4096)
+def _rows(grid: str) -> tuple[str, ...]:
+    """A grid's 9 row strings, as the canonical JSON writes them. Cached (bounded): a grid is
+    observed at every step until its owner places again."""
+    return tuple(grid[2 * N * r:2 * N * (r + 1)] for r in range(N))
+
+
+@lru_cache(maxsize=4096)
+def _fast_masks(grid: str, tile: Tile, size: int) -> tuple[int, ...]:
+    """Every placement of `tile` on `grid` by KD-GRID, KD-PLACE-NO-OVERLAP, -EXTENT and
+    -CONNECT, as four rotation masks: the reference hooks' conjunction in bit form
+    (`bitboard.placement_masks`). Cached (bounded): the listing, the discard test and apply
+    ask about the same grid in a row."""
+    return placement_masks(kingdom(grid), tile[0][0], tile[1][0], size)
 
 
 @lru_cache(maxsize=4096)
 def _fast_placements(grid: str, tile: Tile, size: int) -> tuple[Put, ...]:
-    """Every placement of `tile` on `grid` by KD-GRID, KD-PLACE-NO-OVERLAP, -EXTENT and
-    -CONNECT: the reference hooks' conjunction, with the grid's facts computed once, in the
-    slow listing's order (row, column, rotation). A domino keeps the territory within
-    size x size exactly when both its cells lie in the window [max - size + 1, min + size - 1]
-    of each axis (the territory itself lies in that window), and connects when its first
-    square touches its terrain (or the castle) or its second square touches its own.
-    Cached (bounded): legal, apply and the discard test ask about the same grid in a row."""
-    x0, x1, y0, y1 = _bbox(grid)
-    window = _window(x1 - size + 1, x0 + size - 1, y1 - size + 1, y0 + size - 1)
-    terr = grid[::2]
-    a, b = tile[0][0], tile[1][0]
-    avail = set()
-    near_a: set[int] = set()
-    near_b: set[int] = set()
-    for i in window:
-        t = terr[i]
-        if t == "_":
-            avail.add(i)
-            continue
-        if t == "*" or t == a:
-            near_a.update(NEIGHBOURS[i])
-        if t == "*" or t == b:
-            near_b.update(NEIGHBOURS[i])
-    found: set[tuple[int, int]] = set()
-    for i in near_a & avail:
-        for r, j in enumerate(STEPS[i]):
-            if j in avail:
-                found.add((i, r))
-    for j in near_b & avail:
-        for r in range(4):
-            i = STEPS[j][(r + 2) % 4]
-            if i in avail:
-                found.add((i, r))
-    return tuple((i % N, i // N, r) for i, r in sorted(found))
+    """`_fast_masks` as puts, in the slow listing's order (row, column, rotation)."""
+    return puts_of(_fast_masks(grid, tile, size))
 
 
 _ACTION_FIELDS = {

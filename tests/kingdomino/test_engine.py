@@ -44,6 +44,35 @@ def test_second_public_tile_list_differs_on_13_and_37_only() -> None:
     assert s.cfg.tiles[37] == ("l0", "c1")
 
 
+# Every tile, typed by hand from the public sources (facts, in our own notation: first square
+# / second square, a digit for crowns). The board game's numbering (catalogue source
+# `board-game`, the rulebook's domino list) with tiles 13 and 37 as our data file's default;
+# the second public list (source `tiles-fiddleatwork`, src/main/resources/tiles.csv) differs
+# on those two tiles only.
+BOARD_GAME_TILES = """
+1 c0 c0   2 c0 c0   3 f0 f0   4 f0 f0   5 f0 f0   6 f0 f0   7 l0 l0   8 l0 l0
+9 l0 l0   10 g0 g0  11 g0 g0  12 w0 w0  13 c0 f0  14 c0 l0  15 c0 g0  16 c0 w0
+17 f0 l0  18 f0 g0  19 c1 f0  20 c1 l0  21 c1 g0  22 c1 w0  23 c1 m0  24 f1 c0
+25 f1 c0  26 f1 c0  27 f1 c0  28 f1 l0  29 f1 g0  30 l1 c0  31 l1 c0  32 l1 f0
+33 l1 f0  34 l1 f0  35 l1 f0  36 c0 g1  37 l0 g1  38 c0 w1  39 g0 w1  40 m1 c0
+41 c0 g2  42 l0 g2  43 c0 w2  44 g0 w2  45 m2 c0  46 w0 m2  47 w0 m2  48 c0 m3
+"""
+FIDDLEATWORK_CHANGES = {13: ("g0", "f0"), 37: ("l0", "c1")}
+
+
+def _typed(table: str) -> dict[int, tuple[str, str]]:
+    words = table.split()
+    return {int(words[i]): (words[i + 1], words[i + 2]) for i in range(0, len(words), 3)}
+
+
+def test_both_public_tile_lists_tile_by_tile() -> None:
+    board_game = _typed(BOARD_GAME_TILES)
+    assert sorted(board_game) == list(range(1, 49))
+    assert tiles_for("board-game") == board_game
+    assert tiles_for("fiddleatwork") == {**board_game, **FIDDLEATWORK_CHANGES}
+    assert GAME.initial(profile("legend")).cfg.tiles == board_game
+
+
 def test_bad_tile_data_is_a_clear_error() -> None:
     with pytest.raises(TileDataError, match=r"x\.json: .*required"):
         parse_tiles('{"format": "gamecert-kingdomino-tiles/1"}', "x.json")
