@@ -915,6 +915,11 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
         return expect(action == {"type": "ransom", "captor": (captor if isinstance(captor, int)
                                                               else -9) + 1},
                       f"the ransom reply became {action}")
+    if tower and kind == "move_exchange_prisoners":
+        other = data.get("other_id")
+        return expect(action == {"type": "exchange", "with": (other if isinstance(other, int)
+                                                              else -9) + 1},
+                      f"the exchange reply became {action}")
     if tower and kind in ("move_tower_floor", "move_tower_cap"):
         raw_at = data.get("tower_pos") or [0, 0]
         at = [raw_at[0] - centre, raw_at[1] - centre]
