@@ -876,7 +876,9 @@ class CarcassonnePlugin:
         if _crafted_start(ls):
             return {}
         state = _ref(ls)
-        out: dict[str, float] = {}
+        # Hypothesis optimises the labels in the order it first met them, and a round's few
+        # examples reach only the first: in the tower stage its labels come first
+        out: dict[str, float] = _tower_targets(state, ls.ops) if state.cfg.tower else {}
         seen: set[int] = set()
         tie = 0
         for node in state.meeples:
@@ -901,6 +903,31 @@ class CarcassonnePlugin:
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
         return prove_carcassonne(engine, profile)
+
+
+def _tower_targets(state: CarcState, ops: list[JSON]) -> dict[str, float]:
+    """Tower stage: tall towers (CARC-TOWER-REACH), captures (CARC-TOWER-CAPTURE), prisoners
+    held both ways or by several captors (CARC-TOWER-EXCHANGE: a capture back makes the
+    exchange, or under on-request the mover may ask), and a prisoner's owner on exactly the
+    ransom (CARC-TOWER-RANSOM at its limit)."""
+    out: dict[str, float] = {}
+    if state.towers:
+        out["tallest tower"] = float(max(h for h, _ in state.towers.values()))
+    captures = sum(1 for op in ops if op.get("op") == "apply"
+                   and op["action"].get("type") == "tower" and "capture" in op["action"])
+    if captures:
+        out["captures in one example"] = float(min(captures, 8))
+    held = state.prisoners
+    n = state.cfg.players
+    pairs = [(a, b) for a in range(n) for b in range(n) if held[a][b]]
+    if pairs:
+        out["captor-owner pairs holding prisoners"] = float(len(pairs))
+        out["prisoners held both ways"] = float(sum(1 for a, b in pairs if held[b][a]))
+        ransom = state.cfg.ransom
+        owners = {b for _, b in pairs}
+        out["a prisoner's owner on the ransom exactly"] = -float(min(
+            abs(state.scores[b] - ransom) for b in owners))
+    return out
 
 
 def _farm_targets(state: CarcState) -> dict[str, float]:

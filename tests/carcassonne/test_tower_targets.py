@@ -1,0 +1,47 @@
+"""The fuzz plugin's targets for The Tower (fuzz/games/carcassonne.py): tall towers,
+captures, prisoners held both ways, a prisoner's owner on exactly the ransom; reported only
+for examples that did not start crafted, and first, so a round's optimiser reaches them."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from gamecert.fuzz.games.carcassonne import PLUGIN, _tower_targets, pools
+
+from .helpers import load, profile
+from .test_tower import TOWER, position, ransom_state
+
+PLAYED = {"kind": "new_game"}
+
+
+def played(state: Any, ops: list[Any] | None = None) -> Any:
+    return SimpleNamespace(start_spec=PLAYED, ref=state, ops=ops or [])
+
+
+def test_tower_targets_measure_height_captures_and_prisoners() -> None:
+    s = load(position())
+    assert _tower_targets(s, []) == {"tallest tower": 1.0}
+    floor = {"op": "apply", "action": {"type": "tower", "at": [1, -1],
+                                       "capture": {"at": [3, -1], "on": "monastery"}}}
+    bare = {"op": "apply", "action": {"type": "tower", "at": [1, -1]}}
+    assert _tower_targets(s, [floor, bare, floor])["captures in one example"] == 2.0
+    at_three = _tower_targets(ransom_state(3), [])
+    assert at_three == {"captor-owner pairs holding prisoners": 1.0,
+                        "prisoners held both ways": 0.0,
+                        "a prisoner's owner on the ransom exactly": 0.0}
+    assert _tower_targets(ransom_state(1), [])["a prisoner's owner on the ransom exactly"] \
+        == -2.0
+    mutual = ransom_state(3)._replace(prisoners=((0, 1, 0, 0), (1, 0, 0, 0), (0, 0, 0, 0),
+                                                 (0, 0, 0, 0)))
+    assert _tower_targets(mutual, [])["prisoners held both ways"] == 2.0
+
+
+def test_the_plugin_reports_tower_labels_first_and_never_for_crafted_starts() -> None:
+    s = load(position())
+    labels = list(PLUGIN.targets(played(s)))
+    assert labels[0] == "tallest tower"
+    start = pools(profile(TOWER)).by_kind["mutual"][0]
+    crafted = SimpleNamespace(start_spec={"kind": "state", "state": start}, ref=load(start),
+                              ops=[])
+    assert PLUGIN.targets(crafted) == {}  # the start holds the case already
