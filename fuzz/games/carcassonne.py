@@ -38,7 +38,7 @@ from gamecert.reference_engine.carcassonne.engine import (
     unpack,
 )
 from gamecert.reference_engine.carcassonne.protocol import FIELD_WIRE, SPOT_WIRE
-from gamecert.reference_engine.carcassonne.tiles import HALVES, SIDES, load_tiles
+from gamecert.reference_engine.carcassonne.tiles import FIELD_SPOTS, SIDES, load_tiles
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
 from gamecert.spec import Profile
 
@@ -67,7 +67,7 @@ MALFORMED: st.SearchStrategy[JSON] = st.sampled_from([
     {"type": "place", "tile": "U", "at": [10**6, 0], "rotation": 0}, {"type": "draw"},
     {"type": "discard", "tile": 7}, {"type": "pass", "extra": 1}, {}, {"type": None},
     {"type": "claim", "on": ["top"]}])  # objects only: a trace records actions as objects
-SPOT_NAMES = st.sampled_from([*SIDES, "monastery", *HALVES])  # halves: fields (farms stage)
+SPOT_NAMES = st.sampled_from([*SIDES, "monastery", *FIELD_SPOTS])  # fields (farms stage)
 
 
 # --- start positions ------------------------------------------------------------------------
@@ -427,7 +427,7 @@ def pools(profile: Profile) -> Pools:
         # the last tiles with farmers on the board: the final farm scoring is a step away;
         # and the same with a field whose farmers tie (CARC-FARM-MAJORITY)
         for o in out.by_kind.get("final", []):
-            if any(m["on"] in HALVES for m in o["meeples"]):
+            if any(m["on"] in FIELD_SPOTS for m in o["meeples"]):
                 out.add("farm-final", o)
                 tie = _farm_tie(profile, o)
                 if tie is not None:

@@ -50,7 +50,8 @@ MOVES = ("move_place_tile", "move_discard_tile", "move_place_meeple", "move_plac
 FIELD_PLACED_ON = {"top_left_field": "top1", "top_right_field": "top2",
                    "right_top_field": "right1", "right_bottom_field": "right2",
                    "bottom_right_field": "bottom1", "bottom_left_field": "bottom2",
-                   "left_bottom_field": "left1", "left_top_field": "left2"}
+                   "left_bottom_field": "left1", "left_top_field": "left2",
+                   "enclosed_field": "field"}  # a field touching no edge (TO17)
 FIELD_WIRE = {v: k for k, v in FIELD_PLACED_ON.items()}
 TOWER_MOVES = ("move_tower_floor", "move_tower_cap", "move_pay_ransom",
                "move_exchange_prisoners")

@@ -12,6 +12,8 @@ class FarmerAnywhere(TowerBot):
         fields = FIELDS[p["tile_type"]]
         if not fields:
             return None
+        if not fields[0]:
+            return "enclosed_field"
         return FIELD_NAMES[(int(fields[0][0]) + 2 * p["rotation"]) % 8]
 
 

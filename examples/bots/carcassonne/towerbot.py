@@ -3,7 +3,7 @@ extension (schemas/carcassonne-bot-ext.schema.json) on top of the SYNCS 2025 pip
 
 It plays only moves it can prove legal from what the engine told it:
 - a farmer only on a field of the placed tile that touches no neighbouring tile (so, as
-  joined, it is that tile's field alone and unclaimed);
+  joined, it is that tile's field alone and unclaimed), such as TO17's enclosed field;
 - a tower floor on the placed tile's foundation, or (reading any-open) on a tower it saw
   built and not capped; a capture only of a meeple whose place it knows for sure: another
   player's farmer (farmers never return during the game) or capping meeple (they stay until
@@ -48,7 +48,7 @@ FIELDS = {
     "TO7": ["07", "12", "34", "56"], "TO8": ["0", "1", "4", "5"], "TO9": ["567", "234"],
     "TO10": ["2347", "56"], "TO11": ["7", "2", "3456"], "TO12": ["2345"],
     "TO13": ["2", "3", "45"], "TO14": ["2345"], "TO15": ["27", "36"], "TO16": ["4", "5"],
-    "TO17": [],
+    "TO17": [""],  # a field enclosed by the two towns, touching no edge
 }
 FIELD_NAMES = ("top_left_field", "top_right_field", "right_top_field", "right_bottom_field",
                "bottom_right_field", "bottom_left_field", "left_bottom_field", "left_top_field")
@@ -179,6 +179,8 @@ class TowerBot(Bot):
         taken = {s for s, (dx, dy) in enumerate(LINES) if (x + dx, y + dy) in self.board}
         for f in FIELDS[p["tile_type"]]:
             halves = [(int(h) + 2 * p["rotation"]) % 8 for h in f]
+            if not halves:  # enclosed by the tile's towns: it joins no other field
+                return "enclosed_field"
             if not any(h // 2 in taken for h in halves):
                 return FIELD_NAMES[halves[0]]
         return None
