@@ -989,7 +989,7 @@ def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
     kinds = REPLY_KINDS
     if farms or tower:
         extra = (["farmer", "farmer"] if farms else []) + (
-            ["floor", "floor", "floor", "cap", "ransom", "ransom"] if tower else [])
+            ["floor", "floor", "floor", "cap", "ransom", "ransom", "exchange"] if tower else [])
         kinds = st.sampled_from(["pass"] * 8 + ["place", "place", "claim", "claim", "discard",
                                                 "fly", "garbage", "text", *extra])
     field_spot = st.sampled_from([*FIELD_WIRE.values(), "TOWER"])
@@ -1035,6 +1035,10 @@ def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
         elif kind == "ransom":
             body = {"event_type": "move_pay_ransom", "player_id": draw(mover, label="player"),
                     "captor_id": draw(player, label="captor")}
+        elif kind == "exchange":  # CARC-TOWER-EXCHANGE on-request (refused when immediate)
+            body = {"event_type": "move_exchange_prisoners",
+                    "player_id": draw(mover, label="player"),
+                    "other_id": draw(player, label="other")}
         else:
             body = {"event_type": "move_fly", "player_id": draw(player, label="player")}
         return framed(json.dumps(body, separators=(",", ":")), draw(FRAMINGS, label="frame"))

@@ -7,6 +7,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+
 from gamecert.fuzz.games.carcassonne import PLUGIN, _tower_targets, pools
 
 from .helpers import load, profile
@@ -45,3 +47,22 @@ def test_the_plugin_reports_tower_labels_first_and_never_for_crafted_starts() ->
     crafted = SimpleNamespace(start_spec={"kind": "state", "state": start}, ref=load(start),
                               ops=[])
     assert PLUGIN.targets(crafted) == {}  # the start holds the case already
+
+
+def test_tower_stage_bot_texts_include_the_extension_replies() -> None:
+    """The certify probes of the referee (bot_output) send the extension's replies too, the
+    on-request exchange and the enclosed field among them."""
+    seen: set[str] = set()
+
+    @settings(max_examples=600, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(PLUGIN.bot_texts(profile("syncs-2025-tower-placed")))
+    def collect(text: str) -> None:
+        for kind in ("move_exchange_prisoners", "move_pay_ransom", "move_tower_floor",
+                     "move_tower_cap", "enclosed_field"):
+            if kind in text:
+                seen.add(kind)
+
+    collect()
+    assert seen == {"move_exchange_prisoners", "move_pay_ransom", "move_tower_floor",
+                    "move_tower_cap", "enclosed_field"}
