@@ -48,7 +48,7 @@ def count(events: list[Any], before: Any) -> list[str]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--budget", type=float, default=30.0)
     ap.add_argument("--rounds", type=int, default=None,
@@ -56,7 +56,7 @@ def main() -> None:
                          "on any machine, so two versions compare exactly")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", default="syncs-2025-tower")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     hits: dict[str, collections.Counter[str]] = {"played": collections.Counter(),
                                                  "crafted": collections.Counter()}
     steps: collections.Counter[str] = collections.Counter()
@@ -72,9 +72,12 @@ def main() -> None:
 
     Lockstep.step = counting  # type: ignore[method-assign]
     t0 = time.monotonic()
-    result = run_campaign("carcassonne", InProcessEngine(reference_session("carcassonne")),
-                          profile_id=args.profile, budget=args.budget, seed=args.seed,
-                          rounds=args.rounds)
+    try:
+        result = run_campaign("carcassonne", InProcessEngine(reference_session("carcassonne")),
+                              profile_id=args.profile, budget=args.budget, seed=args.seed,
+                              rounds=args.rounds)
+    finally:
+        Lockstep.step = step  # type: ignore[method-assign]
     took = time.monotonic() - t0
     how = f"--rounds {args.rounds}" if args.rounds else f"--budget {args.budget:g}"
     print(f"gamecert certify carcassonne --profile {args.profile} {how} "

@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from gamecert.fuzz.games.carcassonne import PLUGIN, _tower_targets, pools
@@ -66,3 +67,25 @@ def test_tower_stage_bot_texts_include_the_extension_replies() -> None:
     collect()
     assert seen == {"move_exchange_prisoners", "move_pay_ransom", "move_tower_floor",
                     "move_tower_cap", "enclosed_field"}
+
+
+def test_reach_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """A smoke run of benchmarks/carcassonne_tower_reach.py (one round; no figure asserted
+    beyond the table's shape); the step counter it installs is removed afterwards."""
+    import importlib.util
+    from pathlib import Path
+
+    from gamecert.fuzz.lockstep import Lockstep
+
+    step = Lockstep.step
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "carcassonne_tower_reach.py"
+    spec = importlib.util.spec_from_file_location("carcassonne_tower_reach", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.main(["--rounds", "1", "--seed", "0"])
+    out = capsys.readouterr().out
+    assert "--rounds 1 --seed 0: 1 rounds" in out
+    for case in ("capture", "exchange", "ransom at exactly 3", "tower 3+ high", "farm tie"):
+        assert case in out
+    assert Lockstep.step is step
