@@ -769,7 +769,11 @@ def incomplete(t: Transition, p: Profile) -> Verdict:
                              f"not {e['points']}")
     # every feature still holding meeples when the game ended is scored once
     before = board(t.before)
-    held = {_key(f.kind, f.tile_list()) for f in before.features() if any(f.meeples)}
+    # a meeple a tower floor captured in this very step no longer holds its feature
+    taken = [before.feature_at(_cell(e["at"]), e["on"]) for e in _events(t, "meeple-captured")
+             if e["on"] != "tower"]
+    held = {_key(f.kind, f.tile_list()) for f in before.features()
+            if sum(f.meeples) > sum(1 for g in taken if g is f)}
     scored_in_game = {_key(e["feature"], e["tiles"]) for e in _events(t, "feature-completed")}
     finals_keys = {_key(e["feature"], e["tiles"]) for e in finals}
     if len(finals_keys) != len(finals):

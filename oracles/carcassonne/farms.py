@@ -40,9 +40,11 @@ def _field_of(bd: Board, e: JSON) -> Feature | None:
     farmers (one tile can hold two fields, e.g. both sides of a town crossing it)."""
     want = sorted(e["tiles"])
     found = [f for f in bd.fields() if f.tile_list() == want]
-    for f in found:
-        if f.meeples == list(e["meeples"]):
-            return f
+    # two fields on the same tiles may even hold the same farmers (a town between them on
+    # both tiles): then the one bordering the towns the event lists
+    towns = sorted(e.get("towns", []))
+    found.sort(key=lambda f: (f.meeples != list(e["meeples"]),
+                              sorted(g.tile_list() for g in f.towns if g.complete) != towns))
     return found[0] if found else None
 
 
