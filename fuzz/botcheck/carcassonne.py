@@ -14,8 +14,15 @@ A reply later than `reply_ms`, a game total over `game_ms`, a malformed or illeg
 a broken pipe ban the bot, and the game ends.
 
 Events gamecert adds where the 2025 protocol has none: `public_move_discard_tile` (the
-gamecert discard, CARC-HAND-NOFIT). This module must not judge moves: the reference
-referee (`reference_engine/carcassonne/protocol.py`) does.
+gamecert discard, CARC-HAND-NOFIT), and in the farms and tower stages the extension's
+(`schemas/carcassonne-bot-ext.schema.json`): a farmer is a `move_place_meeple` on a field
+named by a half-edge; `public_move_tower_floor`, `public_move_tower_cap`,
+`event_meeple_captured`, `event_prisoners_exchanged`, `public_move_pay_ransom` and
+`event_farm_scored`; `public_event_game_started` names the stage's `expansions` and its
+`you` also carries `num_floors` and `prisoners` in the tower stage. A ransom (and, under
+CARC-TOWER-EXCHANGE = on-request, an exchange) answers a query without ending it: the same
+query is sent again, with what the move did in its update. This module must not judge
+moves: the reference referee (`reference_engine/carcassonne/protocol.py`) does.
 """
 
 from __future__ import annotations
@@ -37,7 +44,13 @@ from gamecert.fuzz.botcheck.process import Channel
 from gamecert.fuzz.botcheck.runner import GameContext, Limits
 from gamecert.fuzz.botcheck.seat import CLOSED, FLOOD, LATE, NO_REPLY, BotSeat
 from gamecert.reference_engine.carcassonne.engine import CLAIM, PLACE, CarcState, pack
-from gamecert.reference_engine.carcassonne.protocol import SPOT_WIRE, frame, referee, to_wire_pos
+from gamecert.reference_engine.carcassonne.protocol import (
+    FIELD_WIRE,
+    SPOT_WIRE,
+    frame,
+    referee,
+    to_wire_pos,
+)
 from gamecert.reference_engine.contract import IllegalAction
 from gamecert.spec import Profile
 
@@ -113,12 +126,17 @@ class CarcTable:
             self.close()
             raise
         meeples = self.cfg.meeples
+        extra: JSON = ({"num_floors": self.cfg.floors, "prisoners": [0] * n}
+                       if self.cfg.tower else {})
+        # stage 1 sends the 2025 event unchanged; the later stages name what they add
+        stages: JSON = ({"expansions": ["farms", "tower"][:1 + self.cfg.tower]}
+                        if self.cfg.farms or self.cfg.tower else {})
         self.log.append(lambda pid: {
             "event_type": "public_event_game_started", "turn_order": list(range(n)),
             "you": {"player_id": pid, "team_id": pid, "points": 0, "tiles": [],
-                    "num_meeples": meeples},
+                    "num_meeples": meeples, **extra},
             "players": [{"player_id": i, "points": 0, "num_tiles": 0} for i in range(n)],
-            "num_starting_meeples": meeples})
+            "num_starting_meeples": meeples, **stages})
         centre = self.cfg.centre
         spring = self.cfg.t.ids[self.cfg.t.spring]
         self.log.append(lambda pid: {
@@ -186,7 +204,7 @@ class CarcTable:
         if kind == "meeple-placed":
             self.turn_open = False
             tile = self._tile(state, e["at"]) if pack(*e["at"]) in state.board else {}
-            on = SPOT_WIRE[e["on"]]
+            on = _wire_spot(e["on"])
             return [lambda _p: {"event_type": "move_place_meeple", "player_id": pid,
                                 "tile": tile, "placed_on": on}]
         if kind == "claim-passed":
@@ -195,6 +213,9 @@ class CarcTable:
         if kind in ("feature-completed", "feature-final"):
             return [_freed(i, count, e["points"] if i + 1 in e["scorers"] else 0, e["feature"])
                     for i, count in enumerate(e["meeples"]) if count]
+        if kind in ("tower-built", "tower-capped", "meeple-captured", "prisoners-exchanged",
+                    "ransom-paid", "farm-scored"):
+            return self._translate_ext(e, pid)
         if kind == "river-phase-ended":
             return [lambda _p: {"event_type": "event_river_phase_completed"}]
         if kind == "game-ended":
@@ -204,6 +225,34 @@ class CarcTable:
         if kind == "game-won":
             return [_won(w - 1) for w in e["winners"]]
         return []
+
+    def _translate_ext(self, e: JSON, pid: int) -> list[View]:
+        """The extension's events (farms and tower stages): public, the same for every bot."""
+        kind = e["type"]
+        out: JSON
+        if kind == "tower-built":
+            self.turn_open = False
+            out = {"event_type": "public_move_tower_floor", "player_id": pid,
+                   "tower_pos": to_wire_pos(self.cfg, e["at"]), "height": e["height"]}
+        elif kind == "tower-capped":
+            self.turn_open = False
+            out = {"event_type": "public_move_tower_cap", "player_id": pid,
+                   "tower_pos": to_wire_pos(self.cfg, e["at"])}
+        elif kind == "meeple-captured":
+            out = {"event_type": "event_meeple_captured", "captor_id": pid,
+                   "owner_id": e["owner"] - 1, "pos": to_wire_pos(self.cfg, e["at"]),
+                   "placed_on": _wire_spot(e["on"]), "to": e["to"]}
+        elif kind == "prisoners-exchanged":
+            out = {"event_type": "event_prisoners_exchanged",
+                   "player_ids": [q - 1 for q in e["players"]]}
+        elif kind == "ransom-paid":
+            out = {"event_type": "public_move_pay_ransom", "player_id": pid,
+                   "captor_id": e["captor"] - 1, "points": e["points"]}
+        else:  # farm-scored
+            out = {"event_type": "event_farm_scored",
+                   "field_tiles": [to_wire_pos(self.cfg, xy) for xy in e["tiles"]],
+                   "points": e["points"], "player_ids": [q - 1 for q in e["scorers"]]}
+        return [lambda _p: out]
 
     # --- one query -----------------------------------------------------------------------
     def ask(self, player: int, state: CarcState) -> Any | None:
@@ -266,6 +315,14 @@ class CarcTable:
             seat.close()
         for folder in self.folders:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _wire_spot(on: str) -> str:
+    """A canonical meeple spot as the protocol names it (a side, MONASTARY, a field by its
+    half-edge, TOWER)."""
+    if on == "tower":
+        return "TOWER"
+    return SPOT_WIRE.get(on) or FIELD_WIRE[on]
 
 
 def _freed(pid: int, count: int, reward: int, feature: str) -> View:

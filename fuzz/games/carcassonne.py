@@ -38,7 +38,7 @@ from gamecert.reference_engine.carcassonne.engine import (
     unpack,
 )
 from gamecert.reference_engine.carcassonne.protocol import FIELD_WIRE, SPOT_WIRE
-from gamecert.reference_engine.carcassonne.tiles import HALVES, SIDES, load_tiles
+from gamecert.reference_engine.carcassonne.tiles import FIELD_SPOTS, SIDES, load_tiles
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
 from gamecert.spec import Profile
 
@@ -67,7 +67,7 @@ MALFORMED: st.SearchStrategy[JSON] = st.sampled_from([
     {"type": "place", "tile": "U", "at": [10**6, 0], "rotation": 0}, {"type": "draw"},
     {"type": "discard", "tile": 7}, {"type": "pass", "extra": 1}, {}, {"type": None},
     {"type": "claim", "on": ["top"]}])  # objects only: a trace records actions as objects
-SPOT_NAMES = st.sampled_from([*SIDES, "monastery", *HALVES])  # halves: fields (farms stage)
+SPOT_NAMES = st.sampled_from([*SIDES, "monastery", *FIELD_SPOTS])  # fields (farms stage)
 
 
 # --- start positions ------------------------------------------------------------------------
@@ -427,7 +427,7 @@ def pools(profile: Profile) -> Pools:
         # the last tiles with farmers on the board: the final farm scoring is a step away;
         # and the same with a field whose farmers tie (CARC-FARM-MAJORITY)
         for o in out.by_kind.get("final", []):
-            if any(m["on"] in HALVES for m in o["meeples"]):
+            if any(m["on"] in FIELD_SPOTS for m in o["meeples"]):
                 out.add("farm-final", o)
                 tie = _farm_tie(profile, o)
                 if tie is not None:
@@ -876,7 +876,9 @@ class CarcassonnePlugin:
         if _crafted_start(ls):
             return {}
         state = _ref(ls)
-        out: dict[str, float] = {}
+        # Hypothesis optimises the labels in the order it first met them, and a round's few
+        # examples reach only the first: in the tower stage its labels come first
+        out: dict[str, float] = _tower_targets(state, ls.ops) if state.cfg.tower else {}
         seen: set[int] = set()
         tie = 0
         for node in state.meeples:
@@ -901,6 +903,31 @@ class CarcassonnePlugin:
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
         return prove_carcassonne(engine, profile)
+
+
+def _tower_targets(state: CarcState, ops: list[JSON]) -> dict[str, float]:
+    """Tower stage: tall towers (CARC-TOWER-REACH), captures (CARC-TOWER-CAPTURE), prisoners
+    held both ways or by several captors (CARC-TOWER-EXCHANGE: a capture back makes the
+    exchange, or under on-request the mover may ask), and a prisoner's owner on exactly the
+    ransom (CARC-TOWER-RANSOM at its limit)."""
+    out: dict[str, float] = {}
+    if state.towers:
+        out["tallest tower"] = float(max(h for h, _ in state.towers.values()))
+    captures = sum(1 for op in ops if op.get("op") == "apply"
+                   and op["action"].get("type") == "tower" and "capture" in op["action"])
+    if captures:
+        out["captures in one example"] = float(min(captures, 8))
+    held = state.prisoners
+    n = state.cfg.players
+    pairs = [(a, b) for a in range(n) for b in range(n) if held[a][b]]
+    if pairs:
+        out["captor-owner pairs holding prisoners"] = float(len(pairs))
+        out["prisoners held both ways"] = float(sum(1 for a, b in pairs if held[b][a]))
+        ransom = state.cfg.ransom
+        owners = {b for _, b in pairs}
+        out["a prisoner's owner on the ransom exactly"] = -float(min(
+            abs(state.scores[b] - ransom) for b in owners))
+    return out
 
 
 def _farm_targets(state: CarcState) -> dict[str, float]:
@@ -962,7 +989,7 @@ def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
     kinds = REPLY_KINDS
     if farms or tower:
         extra = (["farmer", "farmer"] if farms else []) + (
-            ["floor", "floor", "floor", "cap", "ransom", "ransom"] if tower else [])
+            ["floor", "floor", "floor", "cap", "ransom", "ransom", "exchange"] if tower else [])
         kinds = st.sampled_from(["pass"] * 8 + ["place", "place", "claim", "claim", "discard",
                                                 "fly", "garbage", "text", *extra])
     field_spot = st.sampled_from([*FIELD_WIRE.values(), "TOWER"])
@@ -1008,6 +1035,10 @@ def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
         elif kind == "ransom":
             body = {"event_type": "move_pay_ransom", "player_id": draw(mover, label="player"),
                     "captor_id": draw(player, label="captor")}
+        elif kind == "exchange":  # CARC-TOWER-EXCHANGE on-request (refused when immediate)
+            body = {"event_type": "move_exchange_prisoners",
+                    "player_id": draw(mover, label="player"),
+                    "other_id": draw(player, label="other")}
         else:
             body = {"event_type": "move_fly", "player_id": draw(player, label="player")}
         return framed(json.dumps(body, separators=(",", ":")), draw(FRAMINGS, label="frame"))

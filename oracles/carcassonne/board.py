@@ -18,6 +18,8 @@ JSON = Any
 Cell = tuple[int, int]
 SIDES = ("top", "right", "bottom", "left")
 HALVES = ("top1", "top2", "right1", "right2", "bottom1", "bottom2", "left1", "left2")
+ENCLOSED = "field"  # a field touching no edge, enclosed by the tile's towns (TO17)
+FIELD_SPOTS = (*HALVES, ENCLOSED)  # where a farmer stands
 STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 AROUND = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
 
@@ -222,17 +224,18 @@ class Board:
         return self._fields
 
     def field_at(self, cell: Cell, spot: str) -> Feature | None:
-        """The field of the tile at `cell` holding half-edge `spot` (top1 ... left2)."""
-        if spot not in HALVES or cell not in self.cells:
+        """The field of the tile at `cell` holding half-edge `spot` (top1 ... left2), or its
+        enclosed field (`spot` ENCLOSED)."""
+        if spot not in FIELD_SPOTS or cell not in self.cells:
             return None
         self.fields()
         return self._field_of(cell, spot)
 
     def _field_of(self, cell: Cell, spot: str) -> Feature | None:
         tile, rot = self.cells[cell]
-        h = HALVES.index(spot)
+        h = HALVES.index(spot) if spot != ENCLOSED else -1
         for j, (halves, _) in enumerate(field_parts(tile, rot)):
-            if h in halves:
+            if h in halves or (h < 0 and not halves):
                 return self._field_index[(cell, j)]
         return None
 
@@ -277,7 +280,7 @@ class Board:
                                 todo.append((n, m))
         for m in self.state["meeples"]:
             cell = (m["at"][0], m["at"][1])
-            if m["on"] in HALVES and cell in self.cells:
+            if m["on"] in FIELD_SPOTS and cell in self.cells:
                 held = self._field_of(cell, m["on"])
                 if held is not None:
                     held.meeples[m["player"] - 1] += 1

@@ -10,7 +10,7 @@ from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
 from gamecert.oracles.carcassonne.board import (
-    HALVES,
+    FIELD_SPOTS,
     SIDES,
     Board,
     Cell,
@@ -32,7 +32,8 @@ PLACED_ON = {"top_edge": "top", "right_edge": "right", "bottom_edge": "bottom",
 FIELD_PLACED_ON = {"top_left_field": "top1", "top_right_field": "top2",
                    "right_top_field": "right1", "right_bottom_field": "right2",
                    "bottom_right_field": "bottom1", "bottom_left_field": "bottom2",
-                   "left_bottom_field": "left1", "left_top_field": "left2"}
+                   "left_bottom_field": "left1", "left_top_field": "left2",
+                   "enclosed_field": "field"}
 
 _boards: OrderedDict[int, tuple[JSON, Board]] = OrderedDict()
 
@@ -473,7 +474,7 @@ def _claim_target(state: JSON, action: JSON, p: Profile) -> Feature | None:
     """The road, town, monastery or (farms stage) field a claim names on the placed tile."""
     if state["step"] != "claim" or state["placed"] is None:
         return None
-    if action["on"] in HALVES:
+    if action["on"] in FIELD_SPOTS:
         return board(state).field_at(_cell(state["placed"]), action["on"]) if farms(p) else None
     return board(state).feature_at(_cell(state["placed"]), action["on"])
 
@@ -481,7 +482,7 @@ def _claim_target(state: JSON, action: JSON, p: Profile) -> Feature | None:
 def claim_unclaimed(t: Transition, p: Profile) -> Verdict:
     if not _is(t, "claim"):
         return NA
-    if t.action.get("on") in HALVES:
+    if t.action.get("on") in FIELD_SPOTS:
         return NA  # a farmer: CARC-FARM-CLAIM's
     return _unclaimed_problem(t.before, t.action, p) or OK
 
@@ -768,7 +769,11 @@ def incomplete(t: Transition, p: Profile) -> Verdict:
                              f"not {e['points']}")
     # every feature still holding meeples when the game ended is scored once
     before = board(t.before)
-    held = {_key(f.kind, f.tile_list()) for f in before.features() if any(f.meeples)}
+    # a meeple a tower floor captured in this very step no longer holds its feature
+    taken = [before.feature_at(_cell(e["at"]), e["on"]) for e in _events(t, "meeple-captured")
+             if e["on"] != "tower"]
+    held = {_key(f.kind, f.tile_list()) for f in before.features()
+            if sum(f.meeples) > sum(1 for g in taken if g is f)}
     scored_in_game = {_key(e["feature"], e["tiles"]) for e in _events(t, "feature-completed")}
     finals_keys = {_key(e["feature"], e["tiles"]) for e in finals}
     if len(finals_keys) != len(finals):
@@ -901,7 +906,7 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
             return Violation(f"the claim reply became {action}")
         bd = board(state)
         cell = _cell(state["placed"])
-        if spot in HALVES:
+        if spot in FIELD_SPOTS:
             same = bd.field_at(cell, spot) is bd.field_at(cell, action["on"])
             there = bd.field_at(cell, spot)
         else:
@@ -915,6 +920,11 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
         return expect(action == {"type": "ransom", "captor": (captor if isinstance(captor, int)
                                                               else -9) + 1},
                       f"the ransom reply became {action}")
+    if tower and kind == "move_exchange_prisoners":
+        other = data.get("other_id")
+        return expect(action == {"type": "exchange", "with": (other if isinstance(other, int)
+                                                              else -9) + 1},
+                      f"the exchange reply became {action}")
     if tower and kind in ("move_tower_floor", "move_tower_cap"):
         raw_at = data.get("tower_pos") or [0, 0]
         at = [raw_at[0] - centre, raw_at[1] - centre]
@@ -933,7 +943,7 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
             if isinstance(got, dict) and got.get("at") == victim["at"] and \
                     where not in (None, "tower") and got.get("on") != where:
                 bd, c = board(state), _cell(got["at"])
-                look = bd.field_at if where in HALVES else bd.feature_at
+                look = bd.field_at if where in FIELD_SPOTS else bd.feature_at
                 if look(c, str(where)) is not None and look(c, str(where)) is look(c, got["on"]):
                     victim["on"] = got["on"]
         return expect(action == floor, f"the floor reply asked for {floor}, the referee made "

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
-from gamecert.oracles.carcassonne.board import HALVES, Board, Feature
+from gamecert.oracles.carcassonne.board import FIELD_SPOTS, Board, Feature
 from gamecert.oracles.carcassonne.checks import _action_of, _cell, _events, _is, board, farms
 from gamecert.spec import Profile
 
@@ -17,7 +17,7 @@ JSON = Any
 
 
 def _farmers(state: JSON) -> list[JSON]:
-    return [m for m in state["meeples"] if m["on"] in HALVES]
+    return [m for m in state["meeples"] if m["on"] in FIELD_SPOTS]
 
 
 def _at_the_end(t: Transition) -> Board:
@@ -25,7 +25,7 @@ def _at_the_end(t: Transition) -> Board:
     home: those of the state before, plus one placed in this very transition."""
     farmers = _farmers(t.before)
     farmers += [{"at": e["at"], "on": e["on"], "player": e["player"]}
-                for e in _events(t, "meeple-placed") if e["on"] in HALVES]
+                for e in _events(t, "meeple-placed") if e["on"] in FIELD_SPOTS]
     return Board({**t.after, "meeples": farmers})
 
 
@@ -40,9 +40,11 @@ def _field_of(bd: Board, e: JSON) -> Feature | None:
     farmers (one tile can hold two fields, e.g. both sides of a town crossing it)."""
     want = sorted(e["tiles"])
     found = [f for f in bd.fields() if f.tile_list() == want]
-    for f in found:
-        if f.meeples == list(e["meeples"]):
-            return f
+    # two fields on the same tiles may even hold the same farmers (a town between them on
+    # both tiles): then the one bordering the towns the event lists
+    towns = sorted(e.get("towns", []))
+    found.sort(key=lambda f: (f.meeples != list(e["meeples"]),
+                              sorted(g.tile_list() for g in f.towns if g.complete) != towns))
     return found[0] if found else None
 
 
@@ -69,7 +71,7 @@ def fields_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdi
     """A farmer refused on a field that, as fields join, holds no farmer (with a meeple in the
     supply, in the claim step): the engine's fields are joined across a road or a town."""
     if (accepted or not farms(p) or not _action_of(action, "claim")
-            or action["on"] not in HALVES or state["step"] != "claim"
+            or action["on"] not in FIELD_SPOTS or state["step"] != "claim"
             or state["placed"] is None or state["to_move"] is None
             or state["supply"][state["to_move"] - 1] <= 0):
         return NA
@@ -92,7 +94,7 @@ def _claim_problem(state: JSON, action: JSON) -> Verdict | None:
 
 def farm_claim(t: Transition, p: Profile) -> Verdict:
     """A farmer goes only on a field of the placed tile that, as joined, holds no farmer."""
-    if not _is(t, "claim") or t.action.get("on") not in HALVES:
+    if not _is(t, "claim") or t.action.get("on") not in FIELD_SPOTS:
         return NA
     if not farms(p):
         return Violation("a farmer was placed outside the farms stage")
@@ -100,7 +102,7 @@ def farm_claim(t: Transition, p: Profile) -> Verdict:
 
 
 def farm_claim_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
-    if not accepted or not _action_of(action, "claim") or action["on"] not in HALVES:
+    if not accepted or not _action_of(action, "claim") or action["on"] not in FIELD_SPOTS:
         return NA
     if not farms(p):
         return Violation("the engine accepted a farmer outside the farms stage")

@@ -78,7 +78,13 @@ from gamecert.reference_engine.carcassonne.state import (
     unpack,
     uturn_problem,
 )
-from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS, HALVES, SIDES
+from gamecert.reference_engine.carcassonne.tiles import (
+    EDGE_KINDS,
+    ENCLOSED,
+    FIELD_SPOTS,
+    HALVES,
+    SIDES,
+)
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction, Outcome
 from gamecert.spec import Profile
 
@@ -1020,10 +1026,15 @@ class Carcassonne:
             raise IllegalAction("no tile was just placed: there is nothing to claim")
         k, r = state.board[state.placed]
         rt = state.cfg.t.rot[k][r]
-        if spot in HALVES:
+        if spot in FIELD_SPOTS:
             if not state.cfg.farms:
                 raise IllegalAction(f"{spot!r} names a field: farmers are only played from the "
                                     f"farms stage on (CARC-FARM-CLAIM)")
+            if spot == ENCLOSED:
+                inner = [j for j, f in enumerate(rt.fields) if not f.halves]
+                if not inner:
+                    raise IllegalAction("the placed tile has no enclosed field (CARC-FARM-CLAIM)")
+                return len(rt.segs) + inner[0]
             j = rt.half_field[HALVES.index(spot)]
             if j < 0:
                 raise IllegalAction(f"the placed tile's half-edge {spot} lies on a town: no "
@@ -1091,17 +1102,17 @@ def action_problem(data: Any) -> str | None:
     if kind == "tower" and "capture" in data:
         cap = data["capture"]
         if not (isinstance(cap, dict) and cap.keys() == {"at", "on"} and _cell_ok(cap["at"])
-                and cap["on"] in (*SPOTS, *HALVES, "tower")):
+                and cap["on"] in (*SPOTS, *FIELD_SPOTS, "tower")):
             return (f"capture {cap!r} is not {{\"at\": [x, y], \"on\": spot}} (a side, "
                     f"monastery, a field's half-edge, or tower)")
     if kind == "ransom" and (type(data["captor"]) is not int or not 1 <= data["captor"] <= 5):
         return f"captor {data['captor']!r} is not a player 1-5"
     if kind == "exchange" and (type(data["with"]) is not int or not 1 <= data["with"] <= 5):
         return f"with {data['with']!r} is not a player 1-5"
-    if kind == "claim" and data["on"] not in SPOTS and data["on"] not in HALVES:
+    if kind == "claim" and data["on"] not in SPOTS and data["on"] not in FIELD_SPOTS:
         return (f"a claim on {data['on']!r}: a claim names a side of the placed tile (top, "
                 f"right, bottom, left), its monastery, or a field by a half-edge (top1, top2, "
-                f"... left2)")
+                f"... left2) or, enclosed by towns, as {ENCLOSED!r}")
     return None
 
 

@@ -40,7 +40,7 @@ from gamecert.reference_engine.carcassonne.state import (
     spot_of,
     unpack,
 )
-from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS, HALVES
+from gamecert.reference_engine.carcassonne.tiles import EDGE_KINDS, FIELD_SPOTS
 from gamecert.reference_engine.contract import BadState
 from gamecert.schemas import first_error
 from gamecert.spec import Profile
@@ -83,7 +83,7 @@ def _trace_river(cfg: CarcConfig, board: dict[int, tuple[int, int]]) -> tuple[Ri
 
 
 _TILE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
-_SPOTS = frozenset(SPOTS) | frozenset(HALVES)
+_SPOTS = frozenset(SPOTS) | frozenset(FIELD_SPOTS)
 _KEYS = frozenset(("game", "profile", "players", "phase", "step", "to_move", "pending",
                    "after_draws", "board", "placed", "claim_blocked", "meeples", "supply",
                    "scores", "hands", "deck", "river_pile", "discarded", "result"))

@@ -50,9 +50,11 @@ MOVES = ("move_place_tile", "move_discard_tile", "move_place_meeple", "move_plac
 FIELD_PLACED_ON = {"top_left_field": "top1", "top_right_field": "top2",
                    "right_top_field": "right1", "right_bottom_field": "right2",
                    "bottom_right_field": "bottom1", "bottom_left_field": "bottom2",
-                   "left_bottom_field": "left1", "left_top_field": "left2"}
+                   "left_bottom_field": "left1", "left_top_field": "left2",
+                   "enclosed_field": "field"}  # a field touching no edge (TO17)
 FIELD_WIRE = {v: k for k, v in FIELD_PLACED_ON.items()}
-TOWER_MOVES = ("move_tower_floor", "move_tower_cap", "move_pay_ransom")
+TOWER_MOVES = ("move_tower_floor", "move_tower_cap", "move_pay_ransom",
+               "move_exchange_prisoners")
 
 
 def to_wire_pos(cfg: CarcConfig, xy: list[int]) -> list[int]:
@@ -208,7 +210,8 @@ def _wire_cell(cfg: CarcConfig, value: Any, what: str) -> int:
 
 
 def _tower_move(game: Judge, state: CarcState, data: dict[str, Any], event: str) -> Action:
-    """The extension's tower-stage replies: a floor (with a capture), a cap, a ransom."""
+    """The extension's tower-stage replies: a floor (with a capture), a cap, a ransom, an
+    exchange of prisoners on request."""
     cfg = state.cfg
     if event == "move_pay_ransom":
         step = PLACE if cfg.ransom_before else CLAIM
@@ -220,6 +223,17 @@ def _tower_move(game: Judge, state: CarcState, data: dict[str, Any], event: str)
         if not _int(captor) or not 0 <= captor < cfg.players:
             raise IllegalAction(f"{event}: captor_id {captor!r} is not a player id")
         return ("ransom", captor + 1)
+    if event == "move_exchange_prisoners":
+        if cfg.exchange_now:
+            raise IllegalAction(f"{event}: prisoners are exchanged at once in this profile, "
+                                f"never on request (CARC-TOWER-EXCHANGE = immediate)")
+        if state.step != PLACE:
+            raise IllegalAction(f"{event}: an exchange is asked for when asked to place a "
+                                f"tile (CARC-TOWER-EXCHANGE)")
+        other = _field(data, "other_id", event)
+        if not _int(other) or not 0 <= other < cfg.players:
+            raise IllegalAction(f"{event}: other_id {other!r} is not a player id")
+        return ("exchange", other + 1)
     if state.step != CLAIM:
         raise IllegalAction(f"a tile placement is expected now, not {event}")
     pos = _wire_cell(cfg, _field(data, "tower_pos", event), f"{event}: tower_pos")

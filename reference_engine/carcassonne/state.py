@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from gamecert.reference_engine.carcassonne.tiles import (
     EDGE_KINDS,
+    ENCLOSED,
     HALVES,
     TileKind,
     TileSet,
@@ -135,7 +136,9 @@ def _rot(kind: TileKind, r: int) -> Rot:
         halves = tuple(sorted((h + 2 * r) % 8 for h in fl.halves))
         for h in halves:
             half_field[h] = j
-        fields.append(FieldSeg(halves, tuple(seg_of[c] for c in fl.cities), HALVES[halves[0]]))
+        # an enclosed field (no halves, TO17) is claimed as ENCLOSED and joins no other
+        fields.append(FieldSeg(halves, tuple(seg_of[c] for c in fl.cities),
+                               HALVES[halves[0]] if halves else ENCLOSED))
     if len(segs) + len(fields) > 8:
         raise CatalogueError(f"tile {kind.id}: more than 8 features and fields do not fit a "
                              f"node id")

@@ -18,6 +18,8 @@ from gamecert.schemas import first_error
 
 SIDES = ("top", "right", "bottom", "left")
 HALVES = ("top1", "top2", "right1", "right2", "bottom1", "bottom2", "left1", "left2")
+ENCLOSED = "field"  # the spot of a field touching no edge (enclosed by the tile's towns: TO17)
+FIELD_SPOTS = (*HALVES, ENCLOSED)
 EDGE_KINDS = ("field", "road", "city", "river")
 FEATURE_KINDS = ("road", "city", "monastery", "river", "tower")
 TILES_RESOURCE = "tiles/carcassonne.json"
@@ -154,6 +156,9 @@ def _check_tile(t: TileKind, where: str) -> None:
         for c in fl.cities:
             if c >= len(t.features) or t.features[c].kind != "city":
                 raise TileCatalogueError(f"{where}.fields[{i}].cities: {c} is not a city feature")
+        if not fl.halves and sum(not f.halves for f in t.fields) > 1:
+            raise TileCatalogueError(f"{where}.fields[{i}]: a tile has at most one enclosed "
+                                     f"field (no halves)")
     for h in range(8):
         if t.edges[h // 2] != "city" and h not in half_owner:
             raise TileCatalogueError(f"{where}: half {HALVES[h]} belongs to no field")

@@ -16,9 +16,11 @@ BOTS = ROOT / "examples" / "bots"
 
 
 def bot_command(game: str, name: str) -> str:
+    """The command for an example bot; `name` may carry the bot's own arguments after it."""
+    name, *args = name.split()
     path = BOTS / game / name
     runner = "node" if name.endswith(".js") else sys.executable
-    return f"{shlex.quote(runner)} {shlex.quote(str(path))}"
+    return shlex.join([runner, str(path), *args])
 
 
 def check(game: str, name: str, *, max_queries: int | None = 60, games: int = 1,

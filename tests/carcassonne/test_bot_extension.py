@@ -104,3 +104,28 @@ def test_the_schema_describes_queries_and_refuses_broken_replies() -> None:
                                                                          "pos": [86, 84],
                                                                          "rotation": 0},
                                                 "placed_on": "north_field"})
+
+
+def test_an_exchange_on_request_is_a_reply_to_the_tile_query() -> None:
+    """CARC-TOWER-EXCHANGE = on-request (syncs-2025-tower-placed): move_exchange_prisoners,
+    answered to query_place_tile, becomes the exchange action; one-sided, in the claim step
+    or under the chosen reading (immediate) it is refused with the rule named."""
+    placed = load(position("syncs-2025-tower-placed"))
+    mutual = ((0, 1, 0, 0), (1, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    s = ransom_state(0)._replace(cfg=placed.cfg, prisoners=mutual)
+    ask = msg({"event_type": "move_exchange_prisoners", "player_id": 0, "other_id": 1})
+    assert judged(s, ask) == {"type": "exchange", "with": 2}
+    one_sided = s._replace(prisoners=((0, 1, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0),
+                                              (0, 0, 0, 0)))
+    with pytest.raises(IllegalAction, match=r"do not hold each other's meeples "
+                                            r"\(CARC-TOWER-EXCHANGE\)"):
+        referee(ENGINE, one_sided, ask)
+    with pytest.raises(IllegalAction, match="when asked to place a tile"):
+        referee(ENGINE, placed, ask)
+    with pytest.raises(IllegalAction, match="CARC-TOWER-EXCHANGE = immediate"):
+        referee(ENGINE, ransom_state(3), ask)
+    with pytest.raises(IllegalAction, match="other_id 7 is not a player id"):
+        referee(ENGINE, s, frame(json.dumps({"event_type": "move_exchange_prisoners",
+                                             "player_id": 0, "other_id": 7})))
+    assert first_error("carcassonne-bot-ext", {"event_type": "move_exchange_prisoners",
+                                                "player_id": 0}) is not None

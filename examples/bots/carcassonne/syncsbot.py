@@ -84,6 +84,10 @@ class Bot:
     def before_reply(self) -> None:
         pass
 
+    def edges(self, tile: str, rotation: int) -> str:
+        """The tile's edges as placed (a bot for a later stage knows more tiles)."""
+        return edges(tile, rotation)
+
     # --- what happened -----------------------------------------------------------------
     def see(self, e: Msg) -> None:
         kind = e["event_type"]
@@ -112,7 +116,7 @@ class Bot:
     def put(self, tile: str, pos: Any, rotation: int) -> None:
         x, y = pos
         self.board[(x, y)] = (tile, rotation)
-        sides = [s for s, k in enumerate(edges(tile, rotation)) if k == "W"]
+        sides = [s for s, k in enumerate(self.edges(tile, rotation)) if k == "W"]
         if tile == "RS":
             self.flow, self.last_turn = sides[0], 0
         elif sides and self.river_open == (x, y):
@@ -131,25 +135,25 @@ class Bot:
     def fits(self, tile: str, pos: tuple[int, int], rotation: int) -> bool:
         if pos in self.board:
             return False
-        mine = edges(tile, rotation)
+        mine = self.edges(tile, rotation)
         touching = False
         for s, (dx, dy) in enumerate(STEP):
             there = self.board.get((pos[0] + dx, pos[1] + dy))
             if there is None:
                 continue
             touching = True
-            if edges(*there)[(s + 2) % 4] != mine[s]:
+            if self.edges(*there)[(s + 2) % 4] != mine[s]:
                 return False
         if not touching:
             return False
-        if tile in EDGES and "W" in EDGES[tile] and tile != "RS":
+        if "W" in mine and tile != "RS":
             return self.river_ok(tile, pos, rotation)
         return True
 
     def river_ok(self, tile: str, pos: tuple[int, int], rotation: int) -> bool:
         if pos != self.river_open:
             return False
-        sides = [s for s, k in enumerate(edges(tile, rotation)) if k == "W"]
+        sides = [s for s, k in enumerate(self.edges(tile, rotation)) if k == "W"]
         outs = [s for s in sides if s != (self.flow + 2) % 4]
         turn = (outs[0] - self.flow) % 4 if outs else 0
         return not (turn and turn == self.last_turn)  # no U-turn: two curves the same way

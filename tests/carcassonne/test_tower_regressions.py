@@ -1,0 +1,35 @@
+"""Traces where the reference was wrongly charged under syncs-2025-tower-placed (found by
+`gamecert certify carcassonne --profile syncs-2025-tower-placed --rounds 30 --seed 1`):
+they must replay clean on the reference (the mutants of both rules are still caught:
+tests/carcassonne/test_mutants_*.py).
+
+- placed-two-fields-same-tiles: the game ends at 50 points with two fields on the same two
+  tiles holding the same farmers, one bordering a completed town and one not; the
+  CARC-FARM-SCORE oracle must match each farm-scored event to the field it names.
+- placed-capture-on-last-step: the last action is a floor capturing the only meeple of a
+  monastery; the monastery holds no meeple at the end, so CARC-SCORE-INCOMPLETE must not
+  ask for its final scoring.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.trace import replay
+from gamecert.reference_engine import reference_session
+
+TRACES = Path(__file__).parent / "traces"
+
+
+@pytest.mark.parametrize("name", ["placed-two-fields-same-tiles",
+                                  "placed-capture-on-last-step"])
+def test_the_reference_replays_clean(name: str) -> None:
+    doc = json.loads((TRACES / f"{name}.json").read_text())
+    assert doc["profile"] == "syncs-2025-tower-placed"
+    result = replay(doc, InProcessEngine(reference_session("carcassonne")))
+    assert result.finding is None, result.finding
+    assert not result.reproduced
