@@ -39,7 +39,7 @@ from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from gamecert.fuzz.machine import make_machine
 from gamecert.fuzz.minimize import minimize
 from gamecert.fuzz.trace import TraceError, replay
-from gamecert.fuzz.triage import Departure, Triage, fingerprint
+from gamecert.fuzz.triage import Departure, Triage, disambiguate, fingerprint
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
 from gamecert.spec import Catalogue, Profile, load_catalogue
@@ -320,9 +320,17 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             finding = minimize(finding, recipe, prelude=history.prelude(finding), reuse=reuse,
                                seconds=seconds_left())
         dep, _ = triage.add(finding)
+        resolved = None
+        if dep.alternatives and seconds_left() > 0:  # one step could not tell: ask the engine
+            resolved = disambiguate(dep, lambda doc: _first_finding(recipe, doc))
+            if resolved is not None:
+                dep = triage.reattribute(dep, resolved)
         if seconds_left() > 0:
             dep.reading = fingerprint(dep, catalogue, profile,
                                       _clean_under(dep, recipe, seconds_left))
+            if resolved is not None and dep.reading and dep.reading.rule != resolved:
+                dep.reading = None  # the engine's own listing named the cause: the rules it
+                # ruled out explain nothing, whatever reading runs the short trace clean
             if dep.reading and dep.reading.variant and dep.reading.rule != dep.primary:
                 dep = triage.reattribute(dep, dep.reading.rule)  # that reading is the cause
         muted.update(finding.rules)
@@ -387,6 +395,15 @@ def _first_cause(finding: Finding, recipe: EngineRecipe) -> Finding | None:
     except TraceError:
         return None
     return cause
+
+
+def _first_finding(recipe: EngineRecipe, doc: dict[str, Any]) -> Finding | None:
+    """The finding of a trace replayed on a fresh engine with no rule muted, or None."""
+    try:
+        found: Finding | None = _replay_fresh(recipe, doc, muted=frozenset()).finding
+    except TraceError:
+        return None
+    return found
 
 
 def _clean_under(dep: Departure, recipe: EngineRecipe,

@@ -20,7 +20,8 @@ coverage counts the applicable answers, so `NA` must mean "not applicable", not 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,3 +71,23 @@ class Oracle:
 def expect(condition: bool, message: str) -> Verdict:
     """OK when `condition` holds, else a violation with `message`."""
     return OK if condition else Violation(message)
+
+
+# How an oracle says that one step cannot tell which of several rules an engine broke (each
+# of them would explain what it did): every one of those rules' oracles reports it, with
+# this mark, and the campaign's triage charges it to whichever of them another finding
+# shows broken alone.
+_AMBIGUOUS = "one step cannot tell which of {} is broken"
+_AMBIGUOUS_RE = re.compile(r"one step cannot tell which of ([A-Z0-9-]+(?:, [A-Z0-9-]+)+) is "
+                           r"broken")
+
+
+def ambiguous(rules: Iterable[str], message: str) -> Violation:
+    """A violation that any one of `rules` explains (see `alternatives`)."""
+    return Violation(f"{message} ({_AMBIGUOUS.format(', '.join(rules))})")
+
+
+def alternatives(message: str) -> frozenset[str]:
+    """The rules an `ambiguous` violation names (empty for any other message)."""
+    found = _AMBIGUOUS_RE.search(message)
+    return frozenset(found.group(1).split(", ")) if found else frozenset()

@@ -1,10 +1,11 @@
 """Bot Wars oracles: one per rule of `spec/botwars.json`, on canonical JSON only."""
 
 from gamecert.oracles.base import Oracle
-from gamecert.oracles.botwars import battle, energy, game, moves, spawning
+from gamecert.oracles.botwars import battle, edges, energy, game, moves, spawning
 
 ORACLES: list[Oracle] = [
-    Oracle("BOTWARS-GRID", state=game.grid_state, check=game.grid_check),
+    Oracle("BOTWARS-GRID", state=game.grid_state, check=edges.grid_check,
+           listed=edges.grid_listed),
     Oracle("BOTWARS-SPAWN-POINTS", state=spawning.spawn_points_state,
            check=spawning.spawn_points_check),
     Oracle("BOTWARS-FIRST-BOTLETS", state=spawning.first_botlets_state,
