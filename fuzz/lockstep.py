@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
@@ -116,6 +117,7 @@ class Lockstep:
         self.judge_hooks = [(o.rule, o.judge) for o in self.oracles if o.judge]
         self.referee_hooks = [(o.rule, o.referee) for o in self.oracles if o.referee]
         self.listed_hooks = [(o.rule, o.listed) for o in self.oracles if o.listed]
+        self.weights_hooks = [(o.rule, o.weights) for o in self.oracles if o.weights]
         self.coverage = coverage if coverage is not None else Coverage()
         self.muted = set(muted)
         self.seed = seed
@@ -455,6 +457,8 @@ class Lockstep:
             for key in g.keys() - w.keys():
                 self._judge(state, json.loads(key), True, bad)
             same = w == g
+            if not same and self.weights_hooks:
+                self._weights(state, got["outcomes"], bad)
         else:
             wa = {canon(a) for a in want["actions"]}
             try:
@@ -469,6 +473,16 @@ class Lockstep:
         if bad or not same:
             self._fail(bad, "violation" if bad else "divergence",
                        "legal sets differ from the reference's", expected=state)
+
+    def _weights(self, state: JSON, outcomes: list[JSON], bad: list[tuple[str, str]]) -> None:
+        """The chance rules' oracles on the probabilities the engine lists."""
+        try:
+            listed = [(o["action"], Fraction(str(o["p"]))) for o in outcomes]
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            bad.append(("ENGINE-ALIVE", "legal outcomes' probabilities are not fractions"))
+            return
+        for rule, hook in self.weights_hooks:
+            self._count(rule, _guarded(hook, state, listed, self.profile), bad)
 
     # --- traces --------------------------------------------------------------------------
     def trace(self) -> dict[str, Any]:

@@ -13,6 +13,9 @@ internals, so it judges any engine. It may have up to five hooks:
   `action`, for games whose listing is not simply what the engine accepts (Bot Wars lists
   the lists of one valid move but accepts any list). A game without it has its listings
   judged by `judge`.
+* `weights(state, outcomes)`: the probabilities the engine gives its chance outcomes (each
+  `(action, Fraction)`), when they differ from the reference's: a chance rule's oracle says
+  whether each is what its rule's draw gives. Which outcomes belong in the set is `judge`'s.
 
 Each hook answers `NA` (the rule does not apply here), `OK`, or a `Violation`. Rule
 coverage counts the applicable answers, so `NA` must mean "not applicable", not "fine".
@@ -23,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from gamecert.spec import Profile
@@ -56,6 +60,7 @@ CheckFn = Callable[[Transition, Profile], Verdict]
 JudgeFn = Callable[[JSON, JSON, bool, Profile], Verdict]
 RefereeFn = Callable[[JSON, str, JSON, Profile], Verdict]
 ListedFn = Callable[[JSON, JSON, bool, Profile], Verdict]
+WeightsFn = Callable[[JSON, list[tuple[JSON, Fraction]], Profile], Verdict]
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,7 @@ class Oracle:
     judge: JudgeFn | None = None
     referee: RefereeFn | None = None
     listed: ListedFn | None = None
+    weights: WeightsFn | None = None
 
 
 def expect(condition: bool, message: str) -> Verdict:

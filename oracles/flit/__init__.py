@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from gamecert.oracles.flit import chance
 from gamecert.oracles.flit.board import (
     active_bots,
     available,
@@ -560,7 +561,8 @@ _allpass_end = end_oracle("all-pass", allpass_holds)
 ORACLES: list[Oracle] = [
     Oracle("FLIT-BOARD-SIZE", state=board_size),
     Oracle("FLIT-BOARD-TORUS", check=torus_check, judge=torus_judge, referee=torus_referee),
-    Oracle("FLIT-SETUP-AVAILABLE", check=setup_available_check, judge=setup_available_judge),
+    Oracle("FLIT-SETUP-AVAILABLE", check=setup_available_check, judge=setup_available_judge,
+           weights=chance.setup_weights),
     Oracle("FLIT-SETUP-ORDER", check=setup_order),
     Oracle("FLIT-TURN-ORDER", check=turn_order, judge=turn_order_judge),
     Oracle("FLIT-MOVE-VALID", check=move_valid_check, judge=move_valid_judge,
@@ -568,7 +570,8 @@ ORACLES: list[Oracle] = [
     Oracle("FLIT-MOVE-NOMOVE", check=nomove_check, judge=nomove_judge),
     Oracle("FLIT-MOVE-INVALID", check=invalid_check, judge=invalid_judge),
     Oracle("FLIT-CONVERT", check=convert_check),
-    Oracle("FLIT-NEUTRAL-ADD", check=neutral_check, judge=neutral_judge),
+    Oracle("FLIT-NEUTRAL-ADD", check=neutral_check, judge=neutral_judge,
+           weights=chance.neutral_weights),
     Oracle("FLIT-TIME-LIMIT", check=time_limit),
     Oracle("FLIT-FREEZE", check=freeze),
     Oracle("FLIT-END-TURNCAP", check=end_oracle("turn-cap", turncap_holds)),

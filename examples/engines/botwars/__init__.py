@@ -17,6 +17,7 @@ MUTANTS = [
     "turn_limit_late",
     "move_onto_own",
     "energy_on_spawn",
+    "energy_weights",
 ]
 
 CRASHERS = ["crash_on_bad_json"]
