@@ -51,16 +51,40 @@ def _explained(t: Transition, profile: Profile,
     return not any(isinstance(o(t, other), Violation) for o in oracles)
 
 
-def _field_crossings(r: m.Readings, other: m.Readings, field: list[str] | str,
-                     pairs: tuple[str, str], diagonal: bool = False) -> bool:
-    """A square holding one of `pairs[0]` next, across the edge, to one of `pairs[1]`."""
-    for sq, c in enumerate(field):
-        if c not in pairs[0]:
-            continue
+@cache  # per profile: the squares on an edge, with their neighbours across it
+def edge_pairs(profile: Profile, diagonal: bool) -> tuple[tuple[int, frozenset[int]], ...]:
+    """Each square whose neighbours differ between the two readings of the edge, with the
+    squares that differ (only squares on an edge have any)."""
+    r, other = m.readings(profile), m.readings(other_edge(profile))
+    out = []
+    for sq in range(r.size):
         near = r.adjacent(sq, diagonal) ^ other.adjacent(sq, diagonal)
-        if any(field[n] in pairs[1] for n in near):
-            return True
-    return False
+        if near:
+            out.append((sq, near))
+    return tuple(out)
+
+
+def _field_crossings(profile: Profile, field: list[str] | str, pairs: tuple[str, str],
+                     diagonal: bool = False) -> bool:
+    """A square holding one of `pairs[0]` next, across the edge, to one of `pairs[1]`."""
+    return any(field[sq] in pairs[0] and any(field[n] in pairs[1] for n in near)
+               for sq, near in edge_pairs(profile, diagonal))
+
+
+def _energy_taken_at_edge(t: Transition, profile: Profile, diagonal: bool) -> bool:
+    """Energy on an edge square before the turn that is gone after it (cheap: the grids
+    only)."""
+    before, after = t.before["grid"], t.after["grid"]
+    return any(before[sq] == "*" and after[sq] != "*" for sq, _ in edge_pairs(profile, diagonal))
+
+
+def _energy_crossings(t: Transition, profile: Profile, field: list[str],
+                      diagonal: bool) -> bool:
+    """An energy with a botlet next to it across the edge, that the engine took off the
+    field (only then can the edge have decided what happened to it)."""
+    after = t.after["grid"]
+    return any(field[sq] == "*" and after[sq] != "*" and any(field[n] in "12" for n in near)
+               for sq, near in edge_pairs(profile, diagonal))
 
 
 def grid_check(t: Transition, profile: Profile) -> Verdict:
@@ -69,22 +93,28 @@ def grid_check(t: Transition, profile: Profile) -> Verdict:
     verdict = game.grid_check(t, profile)
     if verdict is not OK:
         return verdict
-    r, other = m.readings(profile), m.readings(other_edge(profile))
+    r = m.readings(profile)
+    edge = dict(edge_pairs(profile, False))
     if m.is_submission(t.before, t.action):
         entries = m.moves_of(t.action)
-        if any(crosses(r, other, f, to) for f, to in entries) and _explained(
+        if any(isinstance(f, int) and to in edge.get(f, ()) for f, to in entries) and _explained(
                 t, profile, [moves.move_check]):
             return Violation(f"{t.before['phase']}'s list has a step across the edge, which "
                              f"the engine judges as on a field that {_kind(profile)}")
     if not m.is_resolution(t.before, t.action, r):
         return verdict
-    field = m.after_moves(t.before, t.events)
-    if _field_crossings(r, other, field, ("1", "2")) and _explained(
+    # a fight across the edge shows as a death on an edge square, or as botlets facing
+    # each other across it after the turn: only then is the field after the moves rebuilt
+    died = any(e.get("type") == "died" and e.get("at") in edge for e in t.events)
+    if (died or _field_crossings(profile, t.after["grid"], ("1", "2"))) and _field_crossings(
+            profile, m.after_moves(t.before, t.events), ("1", "2")) and _explained(
             t, profile, [battle.battle_check]):
         return Violation("botlets fight across the edge of the field as on a field that "
                          f"{_kind(profile)}")
+    if not _energy_taken_at_edge(t, profile, r.diagonal_energy):
+        return verdict
     spawned = m.after_spawns(t.before, t.events)
-    if _field_crossings(r, other, spawned, ("*", "12"), r.diagonal_energy) and _explained(
+    if _energy_crossings(t, profile, spawned, r.diagonal_energy) and _explained(
             t, profile, [energy.collect_check, energy.contested_check]):
         return Violation("energy is collected across the edge of the field as on a field "
                          f"that {_kind(profile)}")
