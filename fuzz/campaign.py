@@ -2,7 +2,8 @@
 
 Each round is one Hypothesis run of the lockstep machine with a seed derived from the
 campaign seed and the round number, so `--seed S --rounds K` replays a run exactly. A rule
-found broken is muted in later rounds, so the campaign goes on to find other broken rules.
+found broken is muted in later rounds (a cause: the rule, or one named departure of it), so
+the campaign goes on to find other broken rules and other departures under the same rule.
 """
 
 from __future__ import annotations
@@ -253,7 +254,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         result.coverage.merge(opts.resume.coverage)
         for dep in opts.resume.departures:
             triage.restore(dep)
-            muted.update({dep.primary, *dep.finding.rules})
+            muted.update({dep.key, *dep.finding.causes})
     seen: list[Finding] = []  # as raised: an engine that misbehaves once may not on replay
     made: list[Lockstep] = []
     last_tick = [0.0]
@@ -308,7 +309,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             triage.add(finding)  # the same cause again: counted, not listed
             return
         if finding.trace and finding.trace.get("muted"):  # passed over then, shown now
-            finding.trace["muted"] = sorted(set(finding.trace["muted"]) - set(finding.rules))
+            finding.trace["muted"] = sorted(set(finding.trace["muted"]) - finding.causes)
         if finding.tainted:  # a known cause may have made this position: find the first
             cause = _first_cause(finding, recipe)
             if cause is not None and triage.known(cause) is not None:
@@ -333,8 +334,8 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
                 # ruled out explain nothing, whatever reading runs the short trace clean
             if dep.reading and dep.reading.variant and dep.reading.rule != dep.primary:
                 dep = triage.reattribute(dep, dep.reading.rule)  # that reading is the cause
-        muted.update(finding.rules)
-        muted.add(dep.primary)
+        muted.update(finding.causes)  # a cause, not its whole rule: keep hunting under it
+        muted.add(dep.key)
 
     reuse = declares_stateless(result.hello)
     attach = getattr(progress, "attach", None)  # a display that can ask for snapshots
@@ -483,7 +484,7 @@ def _run_round(test: Callable[[], None], seen: list[Finding],
         raise RuntimeError(f"gamecert generated an input its reference rejects: {exc}") from exc
     distinct: dict[tuple[str, ...], Finding] = {}
     for found in seen:
-        distinct.setdefault(tuple(found.rules), found)
+        distinct.setdefault(tuple(sorted(found.causes)), found)
     return list(distinct.values())
 
 

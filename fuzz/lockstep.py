@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
-from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
+from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, cause_of
 from gamecert.reference_engine.contract import (
     CHANCE,
     TERMINAL,
@@ -76,6 +76,11 @@ class Finding(Exception):
 
     def __str__(self) -> str:
         return f"[{', '.join(self.rules)}] {self.kind}: {self.message}"
+
+    @property
+    def causes(self) -> set[str]:
+        """What a campaign mutes after this finding (`cause_keys`)."""
+        return cause_keys(self.rules, self.violations)
 
     def __hash__(self) -> int:
         return id(self)
@@ -187,7 +192,7 @@ class Lockstep:
         finding = Finding(rules, kind, message, self._last_op(), self.trace(),
                           sorted(set(related)), list(bad), tainted=self.example_muted > 0,
                           expected=expected, got=got)
-        if set(rules) <= self.muted:
+        if cause_keys(rules, bad) <= self.muted:
             self.muted_findings.append(finding)
             self.example_muted += 1
             return False
@@ -496,6 +501,14 @@ class Lockstep:
     def segment(self) -> dict[str, Any]:
         """This example as one earlier game of a trace's prelude."""
         return {"start": self.start_spec, "ops": list(self.ops), "muted": sorted(self.muted)}
+
+
+def cause_keys(rules: Iterable[str], violations: Iterable[tuple[str, str]]) -> set[str]:
+    """The causes of a finding's violations: a rule, or `RULE|cause` for a violation that
+    names one of its rule's departures (`oracles.base.cause`). Muting a cause passes over
+    that departure only; the rule's other departures are still found."""
+    keys = {f"{r}|{tag}" if (tag := cause_of(m)) else r for r, m in violations}
+    return keys or set(rules)
 
 
 def _guarded(hook: Callable[..., Verdict], *args: Any) -> Verdict:

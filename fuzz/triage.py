@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
-from gamecert.oracles.base import alternatives
+from gamecert.oracles.base import alternatives, cause_of
 from gamecert.spec import Catalogue, Profile
 
 # The lockstep's own kinds that mean the same cause seen from two sides of one call.
@@ -124,6 +124,14 @@ class Departure:
         return sorted((set(self.finding.rules) | self.consequences) - {self.primary})
 
     @property
+    def key(self) -> str:
+        """What a campaign mutes for this cause: its rule, or `RULE|cause` for one named
+        departure of its rule (see `signature`)."""
+        tag = self.signature.partition("|")[2]
+        return self.signature if self.primary not in HARNESS_RULES and tag != "rule" \
+            else self.primary
+
+    @property
     def message(self) -> str:
         text, more = first_violation(self.finding, self.primary)
         if self.finding.violations and not text.startswith(self.primary):
@@ -139,13 +147,15 @@ def signature(finding: Finding, catalogue: Catalogue) -> tuple[str, str]:
     """(signature, primary rule) of a finding.
 
     A game rule's oracle speaks for its whole rule: every failure it names is one cause,
-    whatever the position, the step or the wording. A harness check (`ENGINE-*`) is split
-    by what failed: the kind of failure and the shape of its first clause (which field or
-    event differs, which request failed).
+    whatever the position, the step or the wording, unless the oracle names which of the
+    rule's distinct departures it is (`oracles.base.cause`): then each is its own. A harness
+    check (`ENGINE-*`) is split by what failed: the kind of failure and the shape of its
+    first clause (which field or event differs, which request failed).
     """
     primary = primary_rule(finding, catalogue)
     if primary not in HARNESS_RULES:
-        return f"{primary}|rule", primary
+        tag = cause_of(first_violation(finding, primary)[0])
+        return f"{primary}|{tag or 'rule'}", primary
     text, _ = first_violation(finding, primary)
     kind = _KIND_CLASS.get(finding.kind, finding.kind)
     return f"{primary}|{kind}|{shape(text.split('; ')[0])}", primary

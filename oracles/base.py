@@ -79,6 +79,24 @@ def expect(condition: bool, message: str) -> Verdict:
     return OK if condition else Violation(message)
 
 
+# How an oracle names which of its rule's distinct departures a violation is (its cause):
+# two violations of one rule with different causes are two findings, and a campaign keeps
+# hunting under a rule after its first finding for the causes it has not met. A violation
+# with no cause named is its rule's one cause.
+_CAUSE_RE = re.compile(r" \[cause: ([a-z0-9-]+)\]$")
+
+
+def cause(tag: str, message: str) -> Violation:
+    """A violation of one named departure of its rule (`tag`: lowercase words and dashes)."""
+    return Violation(f"{message} [cause: {tag}]")
+
+
+def cause_of(message: str) -> str | None:
+    """The cause a `cause` violation names, or None."""
+    found = _CAUSE_RE.search(message)
+    return found.group(1) if found else None
+
+
 # How an oracle says that one step cannot tell which of several rules an engine broke (each
 # of them would explain what it did): every one of those rules' oracles reports it, with
 # this mark, and the campaign's triage charges it to whichever of them another finding

@@ -10,7 +10,16 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from gamecert.oracles.base import (
+    NA,
+    OK,
+    Oracle,
+    Transition,
+    Verdict,
+    Violation,
+    cause,
+    expect,
+)
 from gamecert.oracles.flit import chance
 from gamecert.oracles.flit.board import (
     active_bots,
@@ -468,14 +477,17 @@ def winner(t: Transition, profile: Profile) -> Verdict:
         return NA
     counts = bot_counts(t.after["board"])
     result = t.after["result"]
+    # two departures of this rule: the counts the result reports, and whom it names
     if result["counts"] != counts:
-        return Violation(f"result counts {result['counts']} differ from the board's {counts}")
+        return cause("counts", f"result counts {result['counts']} differ from the board's "
+                               f"{counts}")
     best = max(counts)
     if counts.count(best) > 1:
         return NA
-    return expect(result["winner"] == counts.index(best) + 1,
-                  f"bot {counts.index(best) + 1} has the most pieces {counts}, "
-                  f"result says winner {result['winner']}")
+    if result["winner"] == counts.index(best) + 1:
+        return OK
+    return cause("winner", f"bot {counts.index(best) + 1} has the most pieces {counts}, "
+                           f"result says winner {result['winner']}")
 
 
 def winner_tie(t: Transition, profile: Profile) -> Verdict:

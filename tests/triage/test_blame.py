@@ -112,3 +112,33 @@ def test_the_engines_listing_settles_an_ambiguous_step() -> None:
 def test_an_ambiguous_message_names_its_rules() -> None:
     assert alternatives(AMBIGUOUS) == {"KD-PLACE-EXTENT", "KD-PLACE-CONNECT"}
     assert alternatives("PUT [1, 5, 3] breaks KD-PLACE-CONNECT but was accepted") == set()
+
+
+def test_two_departures_under_one_rule_give_two_findings() -> None:
+    """Issue 16, part 4: the campaign dedupes by cause, not by rule, and keeps hunting under
+    a rule after its first finding."""
+    from examples.engines.flit import two_winner_causes as module
+
+    engine = InProcessEngine(Session(module.ENGINE(), name="two-winner-causes"))
+    result = run_campaign("flit", engine, rounds=8, seed=0)
+    assert [d.primary for d in result.departures] == [module.RULE, module.RULE]
+    assert sorted(d.signature for d in result.departures) == [
+        f"{module.RULE}|{c}" for c in module.CAUSES]
+    assert len({d.id for d in result.departures}) == 2
+    # each finding's trace passes over what was already known, and replays on its own
+    from gamecert.fuzz.trace import replay, trace_document
+    for dep in result.departures:
+        again = replay(trace_document(dep.finding),
+                       InProcessEngine(Session(module.ENGINE(), name="again")))
+        assert again.finding is not None and again.finding.causes == dep.finding.causes
+
+
+def test_a_cause_named_by_an_oracle_is_muted_alone() -> None:
+    from gamecert.fuzz.lockstep import cause_keys
+    from gamecert.oracles.base import cause, cause_of
+
+    v = cause("counts", "result counts [1, 2] differ")
+    assert cause_of(v) == "counts" and cause_of("result counts differ") is None
+    assert cause_keys(["FLIT-WINNER"], [("FLIT-WINNER", v)]) == {"FLIT-WINNER|counts"}
+    assert cause_keys(["FLIT-WINNER"], [("FLIT-WINNER", "x")]) == {"FLIT-WINNER"}
+    assert cause_keys(["ENGINE-ALIVE"], []) == {"ENGINE-ALIVE"}
