@@ -2,7 +2,8 @@
 
 Each round is one Hypothesis run of the lockstep machine with a seed derived from the
 campaign seed and the round number, so `--seed S --rounds K` replays a run exactly. A rule
-found broken is muted in later rounds, so the campaign goes on to find other broken rules.
+found broken is muted in later rounds (a cause: the rule, or one named departure of it), so
+the campaign goes on to find other broken rules and other departures under the same rule.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from gamecert.fuzz.machine import make_machine
 from gamecert.fuzz.minimize import minimize
 from gamecert.fuzz.trace import TraceError, replay
-from gamecert.fuzz.triage import Departure, Triage, fingerprint
+from gamecert.fuzz.triage import Departure, Triage, disambiguate, fingerprint
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
 from gamecert.spec import Catalogue, Profile, load_catalogue
@@ -253,7 +254,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         result.coverage.merge(opts.resume.coverage)
         for dep in opts.resume.departures:
             triage.restore(dep)
-            muted.update({dep.primary, *dep.finding.rules})
+            muted.update({dep.key, *dep.finding.causes})
     seen: list[Finding] = []  # as raised: an engine that misbehaves once may not on replay
     made: list[Lockstep] = []
     last_tick = [0.0]
@@ -308,7 +309,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             triage.add(finding)  # the same cause again: counted, not listed
             return
         if finding.trace and finding.trace.get("muted"):  # passed over then, shown now
-            finding.trace["muted"] = sorted(set(finding.trace["muted"]) - set(finding.rules))
+            finding.trace["muted"] = sorted(set(finding.trace["muted"]) - finding.causes)
         if finding.tainted:  # a known cause may have made this position: find the first
             cause = _first_cause(finding, recipe)
             if cause is not None and triage.known(cause) is not None:
@@ -320,13 +321,21 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             finding = minimize(finding, recipe, prelude=history.prelude(finding), reuse=reuse,
                                seconds=seconds_left())
         dep, _ = triage.add(finding)
+        resolved = None
+        if dep.alternatives and seconds_left() > 0:  # one step could not tell: ask the engine
+            resolved = disambiguate(dep, lambda doc: _first_finding(recipe, doc))
+            if resolved is not None:
+                dep = triage.reattribute(dep, resolved)
         if seconds_left() > 0:
             dep.reading = fingerprint(dep, catalogue, profile,
                                       _clean_under(dep, recipe, seconds_left))
+            if resolved is not None and dep.reading and dep.reading.rule != resolved:
+                dep.reading = None  # the engine's own listing named the cause: the rules it
+                # ruled out explain nothing, whatever reading runs the short trace clean
             if dep.reading and dep.reading.variant and dep.reading.rule != dep.primary:
                 dep = triage.reattribute(dep, dep.reading.rule)  # that reading is the cause
-        muted.update(finding.rules)
-        muted.add(dep.primary)
+        muted.update(finding.causes)  # a cause, not its whole rule: keep hunting under it
+        muted.add(dep.key)
 
     reuse = declares_stateless(result.hello)
     attach = getattr(progress, "attach", None)  # a display that can ask for snapshots
@@ -387,6 +396,15 @@ def _first_cause(finding: Finding, recipe: EngineRecipe) -> Finding | None:
     except TraceError:
         return None
     return cause
+
+
+def _first_finding(recipe: EngineRecipe, doc: dict[str, Any]) -> Finding | None:
+    """The finding of a trace replayed on a fresh engine with no rule muted, or None."""
+    try:
+        found: Finding | None = _replay_fresh(recipe, doc, muted=frozenset()).finding
+    except TraceError:
+        return None
+    return found
 
 
 def _clean_under(dep: Departure, recipe: EngineRecipe,
@@ -466,7 +484,7 @@ def _run_round(test: Callable[[], None], seen: list[Finding],
         raise RuntimeError(f"gamecert generated an input its reference rejects: {exc}") from exc
     distinct: dict[tuple[str, ...], Finding] = {}
     for found in seen:
-        distinct.setdefault(tuple(found.rules), found)
+        distinct.setdefault(tuple(sorted(found.causes)), found)
     return list(distinct.values())
 
 

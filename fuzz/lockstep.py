@@ -14,10 +14,11 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
-from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
+from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, cause_of
 from gamecert.reference_engine.contract import (
     CHANCE,
     TERMINAL,
@@ -76,6 +77,11 @@ class Finding(Exception):
     def __str__(self) -> str:
         return f"[{', '.join(self.rules)}] {self.kind}: {self.message}"
 
+    @property
+    def causes(self) -> set[str]:
+        """What a campaign mutes after this finding (`cause_keys`)."""
+        return cause_keys(self.rules, self.violations)
+
     def __hash__(self) -> int:
         return id(self)
 
@@ -116,6 +122,7 @@ class Lockstep:
         self.judge_hooks = [(o.rule, o.judge) for o in self.oracles if o.judge]
         self.referee_hooks = [(o.rule, o.referee) for o in self.oracles if o.referee]
         self.listed_hooks = [(o.rule, o.listed) for o in self.oracles if o.listed]
+        self.weights_hooks = [(o.rule, o.weights) for o in self.oracles if o.weights]
         self.coverage = coverage if coverage is not None else Coverage()
         self.muted = set(muted)
         self.seed = seed
@@ -185,7 +192,7 @@ class Lockstep:
         finding = Finding(rules, kind, message, self._last_op(), self.trace(),
                           sorted(set(related)), list(bad), tainted=self.example_muted > 0,
                           expected=expected, got=got)
-        if set(rules) <= self.muted:
+        if cause_keys(rules, bad) <= self.muted:
             self.muted_findings.append(finding)
             self.example_muted += 1
             return False
@@ -455,6 +462,8 @@ class Lockstep:
             for key in g.keys() - w.keys():
                 self._judge(state, json.loads(key), True, bad)
             same = w == g
+            if not same and self.weights_hooks:
+                self._weights(state, got["outcomes"], bad)
         else:
             wa = {canon(a) for a in want["actions"]}
             try:
@@ -470,6 +479,16 @@ class Lockstep:
             self._fail(bad, "violation" if bad else "divergence",
                        "legal sets differ from the reference's", expected=state)
 
+    def _weights(self, state: JSON, outcomes: list[JSON], bad: list[tuple[str, str]]) -> None:
+        """The chance rules' oracles on the probabilities the engine lists."""
+        try:
+            listed = [(o["action"], Fraction(str(o["p"]))) for o in outcomes]
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            bad.append(("ENGINE-ALIVE", "legal outcomes' probabilities are not fractions"))
+            return
+        for rule, hook in self.weights_hooks:
+            self._count(rule, _guarded(hook, state, listed, self.profile), bad)
+
     # --- traces --------------------------------------------------------------------------
     def trace(self) -> dict[str, Any]:
         doc = {"format": "gamecert-trace/1", "game": self.game.name,
@@ -482,6 +501,14 @@ class Lockstep:
     def segment(self) -> dict[str, Any]:
         """This example as one earlier game of a trace's prelude."""
         return {"start": self.start_spec, "ops": list(self.ops), "muted": sorted(self.muted)}
+
+
+def cause_keys(rules: Iterable[str], violations: Iterable[tuple[str, str]]) -> set[str]:
+    """The causes of a finding's violations: a rule, or `RULE|cause` for a violation that
+    names one of its rule's departures (`oracles.base.cause`). Muting a cause passes over
+    that departure only; the rule's other departures are still found."""
+    keys = {f"{r}|{tag}" if (tag := cause_of(m)) else r for r, m in violations}
+    return keys or set(rules)
 
 
 def _guarded(hook: Callable[..., Verdict], *args: Any) -> Verdict:

@@ -17,8 +17,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
+from gamecert.oracles.base import alternatives, cause_of
 from gamecert.spec import Catalogue, Profile
 
 # The lockstep's own kinds that mean the same cause seen from two sides of one call.
@@ -62,9 +64,11 @@ def shape(text: str) -> str:
 
 
 def primary_rule(finding: Finding, catalogue: Catalogue) -> str:
-    """The rule a finding is charged to: the earliest of its rules in the catalogue's order
-    (the game's phase order); a harness check only when no game rule is named."""
-    order = {rid: i for i, rid in enumerate(catalogue.rule_ids)}
+    """The rule a finding is charged to: the earliest of its rules in the game's phase order
+    (`Catalogue.phase_order`: within a step, a later phase's oracle judged an input the
+    earlier departure had already made wrong); a harness check only when no game rule is
+    named."""
+    order = {rid: i for i, rid in enumerate(catalogue.phase_order)}
     for i, rid in enumerate(HARNESS_RULES, len(order)):
         order.setdefault(rid, i)
     return min(finding.rules, key=lambda r: order.get(r, len(order) + 99))
@@ -104,6 +108,9 @@ class Departure:
     reading: Reading | None = None
     accepted: str | None = None  # the baseline's reason, when the departure is accepted
     consequences: set[str] = field(default_factory=set)  # rules broken later because of it
+    # the rules one step could not tell apart (`oracles.base.ambiguous`): charged to the
+    # phase order's first until another finding shows one of them broken alone
+    alternatives: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -115,6 +122,14 @@ class Departure:
         """The rules this cause drags along: broken in the same step, or later in a position
         it had already made wrong."""
         return sorted((set(self.finding.rules) | self.consequences) - {self.primary})
+
+    @property
+    def key(self) -> str:
+        """What a campaign mutes for this cause: its rule, or `RULE|cause` for one named
+        departure of its rule (see `signature`)."""
+        tag = self.signature.partition("|")[2]
+        return self.signature if self.primary not in HARNESS_RULES and tag != "rule" \
+            else self.primary
 
     @property
     def message(self) -> str:
@@ -132,13 +147,15 @@ def signature(finding: Finding, catalogue: Catalogue) -> tuple[str, str]:
     """(signature, primary rule) of a finding.
 
     A game rule's oracle speaks for its whole rule: every failure it names is one cause,
-    whatever the position, the step or the wording. A harness check (`ENGINE-*`) is split
-    by what failed: the kind of failure and the shape of its first clause (which field or
-    event differs, which request failed).
+    whatever the position, the step or the wording, unless the oracle names which of the
+    rule's distinct departures it is (`oracles.base.cause`): then each is its own. A harness
+    check (`ENGINE-*`) is split by what failed: the kind of failure and the shape of its
+    first clause (which field or event differs, which request failed).
     """
     primary = primary_rule(finding, catalogue)
     if primary not in HARNESS_RULES:
-        return f"{primary}|rule", primary
+        tag = cause_of(first_violation(finding, primary)[0])
+        return f"{primary}|{tag or 'rule'}", primary
     text, _ = first_violation(finding, primary)
     kind = _KIND_CLASS.get(finding.kind, finding.kind)
     return f"{primary}|{kind}|{shape(text.split('; ')[0])}", primary
@@ -153,19 +170,45 @@ class Triage:
     _by_signature: dict[str, Departure] = field(default_factory=dict)
 
     def known(self, finding: Finding) -> Departure | None:
-        return self._by_signature.get(signature(finding, self.catalogue)[0])
+        sig, primary = signature(finding, self.catalogue)
+        return self._explained(finding, primary) or self._by_signature.get(sig)
+
+    def _explained(self, finding: Finding, primary: str) -> Departure | None:
+        """For a finding one step could not pin on one rule: the departure of one of its
+        rules seen broken alone, or None."""
+        alts = finding_alternatives(finding, primary)
+        return next((d for d in self.departures
+                     if alts and d.primary in alts and not d.alternatives), None)
 
     def add(self, finding: Finding) -> tuple[Departure, bool]:
         """Record a finding; returns its departure and whether the cause is new."""
         sig, primary = signature(finding, self.catalogue)
-        known = self._by_signature.get(sig)
+        alts = finding_alternatives(finding, primary)
+        known = self._explained(finding, primary) or self._by_signature.get(sig)
         if known is not None:  # keep the first: it is the one shrunk and confirmed
             known.count += 1
+            known.consequences.update(set(finding.rules) - {known.primary})
+            if not alts and known.alternatives:  # now seen broken alone
+                known.alternatives = frozenset()
+                self._fold(known)
             return known, False
-        dep = Departure(finding, sig, primary)
+        dep = Departure(finding, sig, primary, alternatives=alts)
         self._by_signature[sig] = dep
         self.departures.append(dep)
+        if not alts:
+            self._fold(dep)
         return dep, True
+
+    def _fold(self, dep: Departure) -> None:
+        """Charge to `dep` (a rule seen broken alone) the ambiguous departures it explains."""
+        for other in list(self.departures):
+            if other is not dep and dep.primary in other.alternatives:
+                self.departures.remove(other)
+                del self._by_signature[other.signature]
+                dep.count += other.count
+                dep.consequences.update(
+                    (set(other.finding.rules) | other.consequences | {other.primary})
+                    - {dep.primary})
 
 
     def restore(self, dep: Departure) -> None:
@@ -189,9 +232,39 @@ class Triage:
             return known
         dep.signature, dep.primary = sig, rule
         dep.consequences.update(old_rules - {rule})
+        dep.alternatives = frozenset()
         self._by_signature[sig] = dep
         self.departures.append(dep)
+        self._fold(dep)
         return dep
+
+
+def disambiguate(dep: Departure, probe: Callable[[dict[str, Any]], Finding | None]
+                 ) -> str | None:
+    """Which of an ambiguous departure's rules the engine breaks, asked of the engine itself:
+    its legal listing in the position before the failing step (`probe` replays a trace and
+    returns its finding). The one rule among the alternatives that the listing breaks
+    plainly (not ambiguously), or None."""
+    trace = dep.finding.trace
+    if not dep.alternatives or not trace or dep.finding.op_index < 0:
+        return None
+    ops = [*trace["ops"][: dep.finding.op_index], {"op": "legal"}]
+    found = probe({**trace, "ops": ops})
+    if found is None:
+        return None
+    plain = {r for r, message in found.violations
+             if r in dep.alternatives and not alternatives(message)}
+    return plain.pop() if len(plain) == 1 else None
+
+
+def finding_alternatives(finding: Finding, primary: str) -> frozenset[str]:
+    """The rules among which one step could not tell the finding's cause (its primary's
+    violation says so, `oracles.base.ambiguous`), or empty."""
+    for rule, message in finding.violations:
+        if rule == primary:
+            alts = alternatives(message)
+            return alts if primary in alts else frozenset()
+    return frozenset()
 
 
 def variant_profile(profile: Profile, rule: str, variant: str) -> Profile:
@@ -205,6 +278,21 @@ def open_rules(catalogue: Catalogue, first: Iterable[str]) -> tuple[list[str], l
     opened = [r.id for r in catalogue.rules if r.interpretation]
     named = [r for r in dict.fromkeys(first) if r in opened]
     return named, [r for r in opened if r not in named]
+
+
+def earlier_in_phase(catalogue: Catalogue, rule: str) -> list[str]:
+    """The open rules of `rule`'s group that a step applies before it (latest first): a
+    reading of one of them decides what `rule` is judged on (when the end conditions are
+    checked decides whether an end condition held there), so it may explain a departure
+    `rule`'s oracle saw. Rules of other groups never do: a reading that only moves a check
+    past a short trace's end would run it clean and charge a correct rule."""
+    if rule not in catalogue.rule_ids:
+        return []
+    group = catalogue.rule(rule).group
+    order = catalogue.phase_order
+    before = order[: order.index(rule)]
+    return [r for r in reversed(before)
+            if catalogue.rule(r).group == group and catalogue.rule(r).interpretation]
 
 
 def fingerprint(dep: Departure, catalogue: Catalogue, profile: Profile,
@@ -233,7 +321,8 @@ def fingerprint(dep: Departure, catalogue: Catalogue, profile: Profile,
         # check past its end (scoring at the claim instead of the placement), which would
         # charge a correct rule.
         named, _ = open_rules(catalogue, [dep.primary, *dep.also])
-        candidates = named
+        candidates = named + [r for r in earlier_in_phase(catalogue, dep.primary)
+                              if r not in named]
     for rid in candidates:
         rule = catalogue.rule(rid)
         assert rule.interpretation is not None

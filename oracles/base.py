@@ -13,6 +13,9 @@ internals, so it judges any engine. It may have up to five hooks:
   `action`, for games whose listing is not simply what the engine accepts (Bot Wars lists
   the lists of one valid move but accepts any list). A game without it has its listings
   judged by `judge`.
+* `weights(state, outcomes)`: the probabilities the engine gives its chance outcomes (each
+  `(action, Fraction)`), when they differ from the reference's: a chance rule's oracle says
+  whether each is what its rule's draw gives. Which outcomes belong in the set is `judge`'s.
 
 Each hook answers `NA` (the rule does not apply here), `OK`, or a `Violation`. Rule
 coverage counts the applicable answers, so `NA` must mean "not applicable", not "fine".
@@ -20,8 +23,10 @@ coverage counts the applicable answers, so `NA` must mean "not applicable", not 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from gamecert.spec import Profile
@@ -55,6 +60,7 @@ CheckFn = Callable[[Transition, Profile], Verdict]
 JudgeFn = Callable[[JSON, JSON, bool, Profile], Verdict]
 RefereeFn = Callable[[JSON, str, JSON, Profile], Verdict]
 ListedFn = Callable[[JSON, JSON, bool, Profile], Verdict]
+WeightsFn = Callable[[JSON, list[tuple[JSON, Fraction]], Profile], Verdict]
 
 
 @dataclass(frozen=True)
@@ -65,8 +71,47 @@ class Oracle:
     judge: JudgeFn | None = None
     referee: RefereeFn | None = None
     listed: ListedFn | None = None
+    weights: WeightsFn | None = None
 
 
 def expect(condition: bool, message: str) -> Verdict:
     """OK when `condition` holds, else a violation with `message`."""
     return OK if condition else Violation(message)
+
+
+# How an oracle names which of its rule's distinct departures a violation is (its cause):
+# two violations of one rule with different causes are two findings, and a campaign keeps
+# hunting under a rule after its first finding for the causes it has not met. A violation
+# with no cause named is its rule's one cause.
+_CAUSE_RE = re.compile(r" \[cause: ([a-z0-9-]+)\]$")
+
+
+def cause(tag: str, message: str) -> Violation:
+    """A violation of one named departure of its rule (`tag`: lowercase words and dashes)."""
+    return Violation(f"{message} [cause: {tag}]")
+
+
+def cause_of(message: str) -> str | None:
+    """The cause a `cause` violation names, or None."""
+    found = _CAUSE_RE.search(message)
+    return found.group(1) if found else None
+
+
+# How an oracle says that one step cannot tell which of several rules an engine broke (each
+# of them would explain what it did): every one of those rules' oracles reports it, with
+# this mark, and the campaign's triage charges it to whichever of them another finding
+# shows broken alone.
+_AMBIGUOUS = "one step cannot tell which of {} is broken"
+_AMBIGUOUS_RE = re.compile(r"one step cannot tell which of ([A-Z0-9-]+(?:, [A-Z0-9-]+)+) is "
+                           r"broken")
+
+
+def ambiguous(rules: Iterable[str], message: str) -> Violation:
+    """A violation that any one of `rules` explains (see `alternatives`)."""
+    return Violation(f"{message} ({_AMBIGUOUS.format(', '.join(rules))})")
+
+
+def alternatives(message: str) -> frozenset[str]:
+    """The rules an `ambiguous` violation names (empty for any other message)."""
+    found = _AMBIGUOUS_RE.search(message)
+    return frozenset(found.group(1).split(", ")) if found else frozenset()

@@ -77,6 +77,9 @@ class Catalogue:
     profiles: dict[str, Profile]
     default_profile: str
     path: str
+    phases: tuple[str, ...] = ()
+    """Every rule id in the order a step applies the rules (empty: the rules' order); the
+    loader puts the rules `phase_order` leaves out after the ones it lists."""
 
     def rule(self, rule_id: str) -> Rule:
         for rule in self.rules:
@@ -87,6 +90,12 @@ class Catalogue:
     @property
     def rule_ids(self) -> list[str]:
         return [r.id for r in self.rules]
+
+    @property
+    def phase_order(self) -> list[str]:
+        """The rule ids in the order a step applies them: within a step, the earliest
+        broken one is the cause and the later ones its consequences."""
+        return list(self.phases) or self.rule_ids
 
     def citation(self, rule: Rule) -> str:
         """Where `rule` comes from, for a reader: the public document, its section, and the
@@ -188,8 +197,14 @@ def parse_catalogue(text: str, path: str) -> Catalogue:
 
     if doc["default_profile"] not in profiles:
         raise CatalogueError(f"{path}: at default_profile: no profile {doc['default_profile']!r}")
+    phases = tuple(doc.get("phase_order", ()))
+    for rid in phases:
+        if rid not in by_id:
+            raise CatalogueError(f"{path}: at phase_order: no rule {rid!r}")
+    if phases:  # a rule it leaves out (one added later) keeps its place after the others
+        phases += tuple(r.id for r in rules if r.id not in phases)
     return Catalogue(doc["game"], doc["title"], doc["version"], dict(doc["sources"]),
-                     tuple(rules), profiles, doc["default_profile"], path)
+                     tuple(rules), profiles, doc["default_profile"], path, phases)
 
 
 def load_catalogue_file(path: str | Path) -> Catalogue:

@@ -1,10 +1,12 @@
 """Bot Wars oracles: one per rule of `spec/botwars.json`, on canonical JSON only."""
 
 from gamecert.oracles.base import Oracle
-from gamecert.oracles.botwars import battle, energy, game, moves, spawning
+from gamecert.oracles.botwars import battle, edges, energy, game, moves, spawning
+from gamecert.oracles.weights import uniform
 
 ORACLES: list[Oracle] = [
-    Oracle("BOTWARS-GRID", state=game.grid_state, check=game.grid_check),
+    Oracle("BOTWARS-GRID", state=game.grid_state, check=edges.grid_check,
+           listed=edges.grid_listed),
     Oracle("BOTWARS-SPAWN-POINTS", state=spawning.spawn_points_state,
            check=spawning.spawn_points_check),
     Oracle("BOTWARS-FIRST-BOTLETS", state=spawning.first_botlets_state,
@@ -28,7 +30,7 @@ ORACLES: list[Oracle] = [
     Oracle("BOTWARS-ENERGY-COLLECT", check=energy.collect_check),
     Oracle("BOTWARS-ENERGY-CONTESTED", check=energy.contested_check),
     Oracle("BOTWARS-ENERGY-SPAWN", check=energy.energy_spawn_check,
-           judge=energy.energy_spawn_judge),
+           judge=energy.energy_spawn_judge, weights=uniform("energy", "free mirror pairs")),
     Oracle("BOTWARS-ENERGY-SQUARES", check=energy.energy_squares_check,
            judge=energy.energy_squares_judge),
     Oracle("BOTWARS-FORMAT-DQ", check=game.format_check, judge=game.format_judge,

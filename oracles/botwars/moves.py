@@ -38,12 +38,14 @@ ENTRY_RULES = frozenset({"BOTWARS-MOVE", "BOTWARS-MOVE-STAY", "BOTWARS-MOVE-OCCU
                          "BOTWARS-MOVE-ENERGY"})
 
 
-def _charged(rule: str, want: set[str], said: str | None) -> bool:
+def _charged(rule: str, want: set[str], said: str | None, missed: bool = False) -> bool:
     """Is a disagreement on one entry `rule`'s to answer for? Each one is charged to the
     rules it is about, so a broken rule shows at its own oracle only: the rules the entry
-    breaks when the engine lets it pass; the rule the engine names when that is not one
+    breaks when the engine lets it pass, or when it names a reason of a later stage than
+    theirs (`missed`: the engine skipped the check that comes first, and its later stage
+    only judged what that mistake left); the rule the engine names when that is not one
     the entry breaks (an entry called invalid without cause, or for the wrong reason)."""
-    if said is None:
+    if said is None or (missed and want and said not in want):
         return rule in want
     named = said if said in ENTRY_RULES else "BOTWARS-MOVE"
     return named == rule and said not in want
@@ -66,16 +68,21 @@ def _first_disagreements(r: m.Readings, grid: str, side: int, judged: m.ListJudg
     for i, want in enumerate(judged.broken):
         if bool(want) == (i in said) and (i not in said or said[i] in want):
             continue
-        theirs = 9
-        if i in said:
-            theirs = REASON_STAGE.get(reasons.get(i, ""), 0)
-            to = judged.moves[i][1]
-            if (theirs == 0 and reasons.get(i) == "occupied" and r.follow_own
-                    and r.on_field(to) and grid[to] == m.LIVE[side]):
-                theirs = 3  # following an own botlet that stays is judged late
+        theirs = _their_stage(r, grid, side, judged, reasons, i) if i in said else 9
         stages[i] = min(judged.stage[i] if want else 9, theirs)
     first = min(stages.values(), default=0)
     return {i for i, s in stages.items() if s == first}
+
+
+def _their_stage(r: m.Readings, grid: str, side: int, judged: m.ListJudgement,
+                 reasons: dict[int, str], i: int) -> int:
+    """The stage of the list's judgement the engine's reason for entry `i` belongs to."""
+    theirs = REASON_STAGE.get(reasons.get(i, ""), 0)
+    to = judged.moves[i][1]
+    if (theirs == 0 and reasons.get(i) == "occupied" and r.follow_own
+            and r.on_field(to) and grid[to] == m.LIVE[side]):
+        theirs = 3  # following an own botlet that stays is judged late
+    return theirs
 
 
 def _entries_checked(t: Transition, profile: Profile, rule: str,
@@ -95,11 +102,14 @@ def _entries_checked(t: Transition, profile: Profile, rule: str,
     if not picked:
         return NA
     first = _first_disagreements(r, t.before["grid"], side, judged, t.events, player)
+    reasons = m.engine_reasons(t.events, player)
     problems = []
     for i in picked:
         f, to = judged.moves[i]
         want = judged.broken[i]
-        if i not in first or not _charged(rule, want, said.get(i)):
+        missed = i in said and bool(want) and judged.stage[i] < _their_stage(
+            r, t.before["grid"], side, judged, reasons, i)
+        if i not in first or not _charged(rule, want, said.get(i), missed):
             continue
         if bool(want) != (i in said):
             verdict = "invalid, breaking " + ", ".join(sorted(want)) if want else "valid"

@@ -10,7 +10,17 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from gamecert.oracles.base import (
+    NA,
+    OK,
+    Oracle,
+    Transition,
+    Verdict,
+    Violation,
+    cause,
+    expect,
+)
+from gamecert.oracles.flit import chance
 from gamecert.oracles.flit.board import (
     active_bots,
     available,
@@ -436,7 +446,8 @@ def passes_bookkeeping(t: Transition, profile: Profile) -> Verdict:
         return expect(a["passes"] == want, f"after a {kind} the run of turns without a real "
                       f"move should be {want}, got {a['passes']}")
     if b["phase"] == "neutral":
-        frozen_turn = a["phase"] != "over" and a["turn"] == b["turn"] + 1
+        # a frozen bot's turn followed (under after-move the game may end right after it)
+        frozen_turn = a["turn"] == b["turn"] + 1
         want = (b["passes"] + 1 if any_no_move else 0) if frozen_turn else b["passes"]
         if a["passes"] != want:
             return Violation(f"the run of turns without a real move should be {want}, "
@@ -466,14 +477,17 @@ def winner(t: Transition, profile: Profile) -> Verdict:
         return NA
     counts = bot_counts(t.after["board"])
     result = t.after["result"]
+    # two departures of this rule: the counts the result reports, and whom it names
     if result["counts"] != counts:
-        return Violation(f"result counts {result['counts']} differ from the board's {counts}")
+        return cause("counts", f"result counts {result['counts']} differ from the board's "
+                               f"{counts}")
     best = max(counts)
     if counts.count(best) > 1:
         return NA
-    return expect(result["winner"] == counts.index(best) + 1,
-                  f"bot {counts.index(best) + 1} has the most pieces {counts}, "
-                  f"result says winner {result['winner']}")
+    if result["winner"] == counts.index(best) + 1:
+        return OK
+    return cause("winner", f"bot {counts.index(best) + 1} has the most pieces {counts}, "
+                           f"result says winner {result['winner']}")
 
 
 def winner_tie(t: Transition, profile: Profile) -> Verdict:
@@ -559,7 +573,8 @@ _allpass_end = end_oracle("all-pass", allpass_holds)
 ORACLES: list[Oracle] = [
     Oracle("FLIT-BOARD-SIZE", state=board_size),
     Oracle("FLIT-BOARD-TORUS", check=torus_check, judge=torus_judge, referee=torus_referee),
-    Oracle("FLIT-SETUP-AVAILABLE", check=setup_available_check, judge=setup_available_judge),
+    Oracle("FLIT-SETUP-AVAILABLE", check=setup_available_check, judge=setup_available_judge,
+           weights=chance.setup_weights),
     Oracle("FLIT-SETUP-ORDER", check=setup_order),
     Oracle("FLIT-TURN-ORDER", check=turn_order, judge=turn_order_judge),
     Oracle("FLIT-MOVE-VALID", check=move_valid_check, judge=move_valid_judge,
@@ -567,7 +582,8 @@ ORACLES: list[Oracle] = [
     Oracle("FLIT-MOVE-NOMOVE", check=nomove_check, judge=nomove_judge),
     Oracle("FLIT-MOVE-INVALID", check=invalid_check, judge=invalid_judge),
     Oracle("FLIT-CONVERT", check=convert_check),
-    Oracle("FLIT-NEUTRAL-ADD", check=neutral_check, judge=neutral_judge),
+    Oracle("FLIT-NEUTRAL-ADD", check=neutral_check, judge=neutral_judge,
+           weights=chance.neutral_weights),
     Oracle("FLIT-TIME-LIMIT", check=time_limit),
     Oracle("FLIT-FREEZE", check=freeze),
     Oracle("FLIT-END-TURNCAP", check=end_oracle("turn-cap", turncap_holds)),

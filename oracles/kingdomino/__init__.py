@@ -12,7 +12,16 @@ import re
 from itertools import permutations
 from typing import Any
 
-from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from gamecert.oracles.base import (
+    NA,
+    OK,
+    Oracle,
+    Transition,
+    Verdict,
+    Violation,
+    ambiguous,
+    expect,
+)
 from gamecert.oracles.kingdomino import board as b
 from gamecert.spec import Profile
 
@@ -293,14 +302,15 @@ def grid_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
     return expect(not accepted, f"PUT {a['put']} leaves the 9 x 9 grid but was accepted")
 
 
-def refused_discard_blame(s: JSON, a: JSON, accepted: bool, profile: Profile) -> str | None:
-    """The rule an engine breaks by refusing the discard of a tile that fits nowhere: it
-    must have found a placement, so the first rule whose relaxing makes the tile fit."""
+def refused_discard_blame(s: JSON, a: JSON, accepted: bool, profile: Profile
+                          ) -> tuple[str, ...]:
+    """The rules an engine may break by refusing the discard of a tile that fits nowhere: it
+    must have found a placement, so the rules whose relaxing makes the tile fit."""
     if accepted or not _play(s, a) or a.get("put") is not None:
-        return None
+        return ()
     tile = _acting(s)[0]
     if tile is None or _fits(s, profile) or not _pick_ok(s, a.get("pick"), profile):
-        return None
+        return ()
     return _nofit_blame(s, profile)
 
 
@@ -313,30 +323,43 @@ def _other_squares(s: JSON, profile: Profile) -> list[tuple[str, str]]:
     return [sq for sq in b.other_lists(profile, tile) if sq != mine]
 
 
-def _nofit_blame(s: JSON, profile: Profile, put: list[int] | None = None) -> str:
+def _nofit_blame(s: JSON, profile: Profile, put: list[int] | None = None
+                 ) -> tuple[str, ...]:
     """An engine treats a tile that fits nowhere as if it fitted. When it placed it with
-    `put`, the rule that placement breaks is the one it ignores; otherwise the first rule
-    whose relaxing (no connection; a territory one square wider; any extent) makes the tile
-    fit, else KD-DISCARD itself."""
+    `put`, the rule that placement breaks is the one it ignores; otherwise the rules whose
+    relaxing (a territory one square wider, no connection; else any extent) makes the tile
+    fit, else KD-DISCARD itself. Two rules when both relaxings make it fit: one step cannot
+    tell them apart, so both oracles name it as ambiguous (`ambiguous`) and the campaign's
+    triage charges it to whichever of the two another finding shows broken."""
     tile, p = _acting(s)
     assert tile is not None
     g, squares = b.grid(s, p), b.tiles(profile)[tile]
     size = profile.param("KD-PLACE-EXTENT", "size")
+    tiles: tuple[str, ...] = ()
     if any(b.fits_somewhere(g, other, size) is not None for other in _other_squares(s, profile)):
-        return "KD-TILES"
+        tiles = ("KD-TILES",)
     if put is not None:
         faults = b.placement_faults(g, put, squares, size)
         if len(faults) == 1:
-            return faults[0]
-    # a single fact cannot always tell the two apart (both relaxings may make it fit):
-    # one square wider is the nearer miss, so it is asked first
-    if b.fits_somewhere(g, squares, size + 1) is not None:
-        return "KD-PLACE-EXTENT"
-    if b.fits_somewhere(g, squares, size, connect=False) is not None:
-        return "KD-PLACE-CONNECT"
+            return tuple(dict.fromkeys((*tiles, faults[0])))
+    # one square wider is the nearer miss, so it comes first
+    relaxed = (("KD-PLACE-EXTENT",) if b.fits_somewhere(g, squares, size + 1) is not None
+               else ()) + (("KD-PLACE-CONNECT",)
+                           if b.fits_somewhere(g, squares, size, connect=False) is not None
+                           else ())
+    if tiles or relaxed:
+        return tiles + relaxed
     if b.fits_somewhere(g, squares, b.N) is not None:
-        return "KD-PLACE-EXTENT"
-    return "KD-DISCARD"
+        return ("KD-PLACE-EXTENT",)
+    return ("KD-DISCARD",)
+
+
+def _blamed(rule: str, blamed: tuple[str, ...], text: str) -> Verdict:
+    """A violation of `rule` when it is among the `blamed`; marked ambiguous when it is
+    not alone there."""
+    if rule not in blamed:
+        return NA
+    return ambiguous(blamed, text) if len(blamed) > 1 else Violation(text)
 
 
 def _other_list_fits(s: JSON, a: JSON, profile: Profile) -> bool:
@@ -349,29 +372,41 @@ def _other_list_fits(s: JSON, a: JSON, profile: Profile) -> bool:
 
 
 def tiles_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
-    if refused_discard_blame(s, a, accepted, profile) == "KD-TILES":
-        return Violation(f"tile {_acting(s)[0]} fits nowhere, yet its discard was refused: "
-                         "the engine plays it with another tile list's squares")
-    if not _placing_put(s, a) or not accepted or not _faults(s, a, profile):
+    blamed = refused_discard_blame(s, a, accepted, profile)
+    if "KD-TILES" in blamed:
+        return _blamed("KD-TILES", blamed, f"tile {_acting(s)[0]} fits nowhere, yet its discard "
+                       "was refused: the engine plays it with another tile list's squares")
+    if not _placing_put(s, a) or not accepted:
         return NA
-    return expect(not _other_list_fits(s, a, profile),
-                  f"PUT {a['put']} accepted: it fits only with another tile list's squares "
-                  f"for tile {_acting(s)[0]}")
+    faults = _faults(s, a, profile)
+    if not faults:
+        return NA
+    if not _other_list_fits(s, a, profile):
+        return OK
+    text = (f"PUT {a['put']} accepted: it fits only with another tile list's squares for "
+            f"tile {_acting(s)[0]}")
+    # one broken placement rule explains it as well: one step cannot tell which
+    return ambiguous(("KD-TILES", faults[0]), text) if len(faults) == 1 else Violation(text)
 
 
 def _chain_judge(rule: str) -> Any:
     order = ["KD-GRID", "KD-PLACE-NO-OVERLAP", "KD-PLACE-EXTENT", "KD-PLACE-CONNECT"]
 
     def judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
-        if refused_discard_blame(s, a, accepted, profile) == rule:
-            return Violation(f"tile {_acting(s)[0]} fits nowhere, yet its discard was "
-                             f"refused: the engine places it against {rule}")
+        blamed = refused_discard_blame(s, a, accepted, profile)
+        if rule in blamed:
+            return _blamed(rule, blamed, f"tile {_acting(s)[0]} fits nowhere, yet its discard "
+                           f"was refused: the engine places it against {rule}")
         if not _placing_put(s, a):
             return NA
         faults = _faults(s, a, profile)
-        if not faults or faults[0] != rule or (accepted and (
-                _rotation_confused(s, a, profile) or _other_list_fits(s, a, profile))):
+        if not faults or faults[0] != rule or (accepted and _rotation_confused(s, a, profile)):
             return NA
+        if accepted and _other_list_fits(s, a, profile):
+            if len(faults) > 1:
+                return NA  # KD-TILES's alone
+            return ambiguous(("KD-TILES", rule), f"PUT {a['put']} breaks {rule} but was "
+                             "accepted; it fits with another tile list's squares")
         return expect(not accepted, f"PUT {a['put']} breaks {rule} but was accepted")
 
     def check(t: Transition, profile: Profile) -> Verdict:
@@ -424,7 +459,7 @@ def discard_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict
                                 "accepted")
     # a refused discard of a tile that fits nowhere means the engine thinks it fits: blamed on
     # the placement rule it must be ignoring, when relaxing one makes the tile fit
-    if refused_discard_blame(s, a, accepted, profile) == "KD-DISCARD":
+    if "KD-DISCARD" in refused_discard_blame(s, a, accepted, profile):
         return Violation(f"tile {_acting(s)[0]} fits nowhere but its discard was refused")
     return NA
 
@@ -585,16 +620,16 @@ def expected_reply(s: JSON, text: str, profile: Profile, treat: str | None = Non
     return {"type": "play", "put": put, "pick": pick}
 
 
-def placement_referee_blame(s: JSON, text: str, action: JSON, profile: Profile) -> str | None:
-    """The placement rule a referee decision breaks, when it is the decision the lines would
-    get with the PUT read as valid (or invalid) against the rules."""
+def placement_referee_blame(s: JSON, text: str, action: JSON, profile: Profile
+                            ) -> tuple[str, ...]:
+    """The placement rules a referee decision may break (one, or two a single step cannot
+    tell apart), when it is the decision the lines would get with the PUT read as valid (or
+    invalid) against the rules."""
     parsed = _reply_lines(text)
     if s["phase"] != "play" or parsed is None or _acting(s)[0] is None:
-        return None
-    if action in (expected_reply(s, text, profile),
-                  expected_reply(s, text, profile, other_league=True),
-                  expected_reply(s, text, profile, any_pick=True)):
-        return None  # right, or KD-PUT-INVALID's, or KD-PICK's
+        return ()
+    if action == expected_reply(s, text, profile):
+        return ()
     put = [int(parsed[0].group(i)) for i in (1, 2, 3)]
     a = {"type": "play", "put": put,
          "pick": action.get("pick") if isinstance(action, dict) else None}
@@ -603,22 +638,38 @@ def placement_referee_blame(s: JSON, text: str, action: JSON, profile: Profile) 
             return _nofit_blame(s, profile, put)
         if action == expected_reply(s, text, profile, treat="invalid"):
             return _nofit_blame(s, profile)
-        return None
+        return ()
     faults = _faults(s, a, profile)
     if faults and action == expected_reply(s, text, profile, treat="valid"):
-        return "KD-PLACE-ROTATION" if _rotation_confused(s, a, profile) else faults[0]
+        return ("KD-PLACE-ROTATION",) if _rotation_confused(s, a, profile) else (faults[0],)
     if not faults and action == expected_reply(s, text, profile, treat="invalid"):
-        return "KD-PLACE-ROTATION"
-    return None
+        return ("KD-PLACE-ROTATION",)
+    return ()
+
+
+def referee_suspects(s: JSON, text: str, action: JSON, profile: Profile) -> tuple[str, ...]:
+    """The rules whose misreading turns the output into the engine's decision: a placement
+    rule's (the PUT read as valid or invalid against it), KD-PUT-INVALID's (the other
+    league's handling) and KD-PICK's (any tile taken). More than one when the same decision
+    follows from each: then one step cannot tell them apart."""
+    if s["phase"] != "play" or _reply_lines(text) is None:
+        return ()
+    if action == expected_reply(s, text, profile):
+        return ()
+    out = list(placement_referee_blame(s, text, action, profile))
+    if _acting(s)[0] is not None and action == expected_reply(s, text, profile,
+                                                              other_league=True):
+        out.append("KD-PUT-INVALID")
+    if not _last(s, profile) and action == expected_reply(s, text, profile, any_pick=True):
+        out.append("KD-PICK")
+    return tuple(dict.fromkeys(out))
 
 
 def output_referee(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
     if s["phase"] != "play":
         return NA
     want = expected_reply(s, text, profile)
-    if action != want and (placement_referee_blame(s, text, action, profile)
-                           or action == expected_reply(s, text, profile, other_league=True)
-                           or action == expected_reply(s, text, profile, any_pick=True)):
+    if action != want and referee_suspects(s, text, action, profile):
         return NA  # a placement rule's, KD-PUT-INVALID's or KD-PICK's own hook judges it
     return expect(action == want, f"output {text!r:.80} means {want}; the referee made it "
                                   f"{action}")
@@ -628,9 +679,10 @@ def _placement_referee(rule: str) -> Any:
     def hook(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
         if s["phase"] != "play" or _acting(s)[0] is None or _reply_lines(text) is None:
             return NA
-        if placement_referee_blame(s, text, action, profile) == rule:
-            return Violation(f"output {text!r:.80}: the referee made it {action}, reading "
-                             f"the PUT against {rule}")
+        blamed = referee_suspects(s, text, action, profile)
+        if rule in blamed:
+            return _blamed(rule, blamed, f"output {text!r:.80}: the referee made it {action}, "
+                           f"reading the PUT against {rule}")
         return OK
     return hook
 
@@ -638,20 +690,22 @@ def _placement_referee(rule: str) -> Any:
 def pick_referee(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
     if s["phase"] != "play" or _reply_lines(text) is None or _last(s, profile):
         return NA
-    want = expected_reply(s, text, profile)
-    if action != want and action == expected_reply(s, text, profile, any_pick=True):
-        return Violation(f"output {text!r:.80}: the referee made it {action}, taking a PICK "
-                         f"of a tile that is not free (free: {_free_tiles(s)})")
+    blamed = referee_suspects(s, text, action, profile)
+    if "KD-PICK" in blamed:
+        return _blamed("KD-PICK", blamed, f"output {text!r:.80}: the referee made it {action}, "
+                       f"taking a PICK of a tile that is not free (free: {_free_tiles(s)})")
     return OK
 
 
 def put_invalid_referee(s: JSON, text: str, action: JSON, profile: Profile) -> Verdict:
     if s["phase"] != "play" or _acting(s)[0] is None or _reply_lines(text) is None:
         return NA
-    want = expected_reply(s, text, profile)
-    if action != want and action == expected_reply(s, text, profile, other_league=True):
-        return Violation(f"output {text!r:.80}: the referee made it {action}, the other "
-                         f"league's handling of an invalid PUT; this league's is {want}")
+    blamed = referee_suspects(s, text, action, profile)
+    if "KD-PUT-INVALID" in blamed:
+        want = expected_reply(s, text, profile)
+        return _blamed("KD-PUT-INVALID", blamed, f"output {text!r:.80}: the referee made it "
+                       f"{action}, the other league's handling of an invalid PUT; this "
+                       f"league's is {want}")
     return OK
 
 

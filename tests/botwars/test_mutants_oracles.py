@@ -66,6 +66,9 @@ CASES: dict[str, Case] = {
     # energy is due and both spawn points are empty: by default no energy goes there
     "energy_on_spawn": Case(state(put(EMPTY, s100="1", s300="2"), phase="energy", turns=3),
                             chance=True),
+    # the same pairs, the first listed twice as likely as each other one
+    "energy_weights": Case(state(put(EMPTY, s100="1", s300="2"), phase="energy", turns=3),
+                           chance=True),
 }
 
 
@@ -76,6 +79,9 @@ def judged_outcomes(engine: BotWars, case: Case, oracle: Oracle) -> list[Any]:
     s = engine.load(profile, case.position)
     offered = {o.action for o in engine.chance(s)}
     out: list[Any] = []
+    if oracle.weights is not None:  # the probabilities it lists, as a chance rule's draw
+        listed = [(engine.action_to_json(s, o.action), o.probability) for o in engine.chance(s)]
+        out.append(oracle.weights(case.position, listed, profile))
     if oracle.judge is None:
         return out
     for sq in range(-1, s.cfg.size // 2):

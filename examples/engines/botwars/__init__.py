@@ -17,6 +17,13 @@ MUTANTS = [
     "turn_limit_late",
     "move_onto_own",
     "energy_on_spawn",
+    "energy_weights",
 ]
 
 CRASHERS = ["crash_on_bad_json"]
+
+# Engines whose one departure makes later phases' oracles judge a position it already made
+# wrong (issue 16's cascade patterns: a game stopped early, another start position, another
+# adjacency); each must still give exactly one violated rule. They break a rule under their
+# module's `PROFILE` (default: the catalogue's), so they are kept apart from `MUTANTS`.
+CASCADES = ["late_loses_game", "start_without_botlets", "wrap_edges"]

@@ -11,4 +11,5 @@ MUTANTS = (
     "neutral_anywhere", "timeout_run_kept", "freeze_after_four", "turncap_off_by_one",
     "allpass_no_reset", "catchup_ge", "catchup_no_offset", "end_after_move",
     "winner_zero_based", "tie_lowest_wins", "reply_wraps", "silent_conversion",
+    "neutral_weights",
 )

@@ -1,0 +1,27 @@
+"""Mutant (a cascade pattern: an engine that stops the game early): a bot that answers late
+is disqualified and loses the game, where the `lenient` profile says it only loses its turn.
+Breaks BOTWARS-TIME-LIMIT, and only it: the later phases' oracles (battles, spawns, energy)
+must not be charged with the turn the reference played on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamecert.reference_engine.botwars.engine import P1, P2, BotWars, BotWarsState
+
+RULE = "BOTWARS-TIME-LIMIT"
+PROFILE = "lenient"
+
+
+class LateLosesGame(BotWars):
+    def apply(self, state: BotWarsState, action: Any) -> tuple[BotWarsState, list[Any]]:
+        if action == ("timeout",) and state.phase in (P1, P2):
+            return self._disqualify(state, "BOTWARS-TIME-LIMIT")
+        return super().apply(state, action)
+
+
+ENGINE = LateLosesGame
+
+if __name__ == "__main__":
+    from gamecert.fuzz.server import serve_engine
+    serve_engine(ENGINE(), name=__name__)
