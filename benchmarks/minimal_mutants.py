@@ -37,8 +37,11 @@ def mutants(games: tuple[str, ...] = GAMES) -> list[tuple[str, str]]:
 
 
 def minimal_campaign(game: str, name: str, rounds: int, seed: int = 0) -> CampaignResult:
+    """The mutant behind the wrapper, in the profile where its break shows (its PROFILE)."""
+    module = importlib.import_module(f"examples.engines.{game}.{name}")
     spec = f"minimal:examples.engines.{game}.{name}:ENGINE"
-    return run_campaign(game, object_recipe(game, spec), rounds=rounds, seed=seed)
+    return run_campaign(game, object_recipe(game, spec), rounds=rounds, seed=seed,
+                        profile_id=getattr(module, "PROFILE", None))
 
 
 def verdict(result: CampaignResult, rule: str) -> tuple[str, str]:
@@ -67,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.full_too:
             t0 = time.perf_counter()
             run_campaign(game, InProcessEngine(Session(module.ENGINE(), name=name)),
-                         rounds=args.rounds, seed=0)
+                         rounds=args.rounds, seed=0,
+                         profile_id=getattr(module, "PROFILE", None))
             t_full += time.perf_counter() - t0
         t0 = time.perf_counter()
         result = minimal_campaign(game, name, args.rounds)
