@@ -397,6 +397,7 @@ class SubprocessEngine:
         return self.request("hello", timeout=self.start_timeout)
 
     def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
+        self.start_events = []  # a failed new_game leaves none behind from the last one
         reply = self.request("new_game", profile=profile, seed=seed)
         events = reply.get("events", [])
         if not isinstance(events, list):

@@ -251,7 +251,8 @@ class Lockstep:
         bad: list[tuple[str, str]] = []
         events_differ = ""
         if self.follow:
-            reported = list(getattr(self.engine, "start_events", None) or [])
+            reported = [] if eng0 is ref0_json else list(
+                getattr(self.engine, "start_events", None) or [])
             ref0, want_events, _ = self._follow(ref0, [], reported, bad)
             ref0_json = self.game.observe(ref0)
             if reported != want_events:
@@ -264,6 +265,8 @@ class Lockstep:
                        "the engine's new game differs from the reference's: " + detail,
                        expected=ref0_json, got=eng0)
         self.ref, self.ref_json = ref0, ref0_json
+        if self.follow and self.game.current(ref0) == CHANCE:
+            self.dead = True  # a set-up draw left unfollowed: never send it a chance action
         if start.get("kind") == "state":
             self._load(start["state"])
 

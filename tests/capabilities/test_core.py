@@ -226,3 +226,13 @@ def test_a_finding_behind_the_wrapper_replays_from_its_trace(tmp_path: Any) -> N
     assert trace["capabilities"] == [] and "seed" in trace["start"]
     again = replay(trace, object_recipe("carcassonne", spec).open())
     assert again.reproduced, (dep.message, again.finding)
+
+
+def test_the_html_certificate_names_the_capabilities_and_the_draws(tmp_path: Any) -> None:
+    result = run_campaign("kingdomino", object_recipe("kingdomino", "minimal:reference"),
+                          rounds=1, seed=0, examples_per_round=10, steps_per_example=30)
+    write_report(result, tmp_path)
+    page = (tmp_path / "report.html").read_text()
+    assert "not checkable (a capability the engine lacks)" in page
+    assert "<dt>capabilities</dt><dd>the minimum</dd>" in page
+    assert "draws KD-DEAL" in page
