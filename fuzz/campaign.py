@@ -25,7 +25,7 @@ from hypothesis.stateful import get_state_machine_test
 
 from gamecert.fuzz.baseline import Baseline
 from gamecert.fuzz.capabilities import CHANCE as CHANCE_CAP
-from gamecert.fuzz.capabilities import FULL, capabilities_of, not_checkable
+from gamecert.fuzz.capabilities import FULL, LOAD_STATE, capabilities_of, not_checkable
 from gamecert.fuzz.chance_stats import ChanceStats, ChanceTest
 from gamecert.fuzz.checkpoint import Checkpoint
 from gamecert.fuzz.engines import (
@@ -135,6 +135,7 @@ class Progress:
 # no new round starts (an exception through Hypothesis could be taken for a finding).
 STOP = threading.Event()
 TICK_SECONDS = 0.5  # progress during a round, at most this often
+STEER_FACTOR = 4  # examples this many times longer for an engine that cannot load states
 
 
 def cache_dir() -> Path:
@@ -256,6 +257,9 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
     caps = result.capabilities = capabilities_of(result.hello)
     result.not_checkable = not_checkable(caps, oracles, game)
     chance_stats = None if CHANCE_CAP in caps else ChanceStats()
+    # without load_state, deep positions (a game's end, a full grid) are reached only by
+    # playing there from a new game: examples are STEER_FACTOR times longer
+    steps = opts.steps_per_example * (1 if LOAD_STATE in caps else STEER_FACTOR)
     deadline = None if rounds is not None or budget is None else started + budget
     if deadline is not None and budget is not None:
         result.shrink_allowance = shrink_allowance(budget)
@@ -350,7 +354,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         while more():
             machine = make_machine(plugin, profile, new_lockstep, caps)
             test = _machine_test(machine, settings=round_settings(opts.examples_per_round,
-                                                                   opts.steps_per_example))
+                                                                   steps))
             hypothesis_seed(round_seed(seed, result.rounds))(test)
             seen.clear()
             made.clear()
