@@ -419,8 +419,13 @@ class Lockstep:
                                if listing else None)
             self.coverage.applied[rule] += 1
             if act is None or not p:
-                bad.append((rule, f"the engine reported the draw {canon(outcome)[:200]}, "
-                                  "which the reference does not list as a chance outcome here"))
+                # the rule that forbids this draw, where an oracle's judge knows it (the
+                # lake drawn early is CARC-RIVER-LAKE-ENDS's); else the game's chance rule
+                judged: list[tuple[str, str]] = []
+                self._judge(game.observe(ref), outcome, True, judged)
+                bad.extend(judged or [(rule, f"the engine reported the draw "
+                                             f"{canon(outcome)[:200]}, which the reference "
+                                             "does not list as a chance outcome here")])
                 break
             if self.chance_stats is not None:
                 self.chance_stats.add(game.name, rule, (self.example_seed, self.draws),
