@@ -50,6 +50,10 @@ NOT_REPRODUCIBLE = "not reproducible"  # a fresh engine did not show it: trace a
 NONDETERMINISTIC = "nondeterministic"  # two fresh replays of one trace ended differently
 
 
+UNREPORTED = ("the rules call for a draw here and the engine reported none (follow mode: "
+              "every draw is reported as a {\"chance\": ...} event); ")
+
+
 class InvalidInput(Exception):
     """The harness's own input is not valid for the reference (a generator bug or a bad
     trace); not a finding about the engine."""
@@ -120,6 +124,7 @@ class Lockstep:
         self.example_seed = seed
         self.draws = 0  # draws followed in this example (the key of a statistics sample)
         self.blind: set[str] = set()  # oracles that cannot read a step with draws in it
+        self.unreported = False  # the last followed reply lacked a draw the rules call for
         self.engine = engine
         self.profile = profile
         self.oracles = list(oracles)
@@ -261,6 +266,8 @@ class Lockstep:
         self._state_checks(eng0, bad)
         if bad or eng0 != ref0_json or events_differ:
             detail = _diff(ref0_json, eng0) if eng0 != ref0_json else events_differ
+            if self.follow and self.unreported:
+                detail = UNREPORTED + detail
             self._fail(bad, "violation" if bad else "divergence",
                        "the engine's new game differs from the reference's: " + detail,
                        expected=ref0_json, got=eng0)
@@ -372,6 +379,8 @@ class Lockstep:
             detail = _diff(ref_after, eng_after) if eng_after != ref_after else (
                 f"events differ: reference {canon(ref_events)[:300]}, "
                 f"engine {canon(eng_events)[:300]}")
+            if self.follow and self.unreported:
+                detail = UNREPORTED + detail
             self._fail(bad, "violation" if bad else "divergence",
                        f"after {canon(action)}: {detail}", related=_event_rules(ref_events),
                        expected=ref_after, got=eng_after)
@@ -435,12 +444,10 @@ class Lockstep:
             ref, events = game.apply(ref, act)
             want += [{"chance": canonical}, *events]
             drawn.append(canonical)
-        if game.current(ref) == CHANCE and not bad:
-            listing = game.chance(ref)
-            rule = chance_rule(game.name, listing[0].action if listing else None)
-            bad.append((rule, "the rules call for a draw here, and the engine reported none "
-                              "(follow mode: every draw is reported as a {\"chance\": ...} "
-                              "event)"))
+        # A draw the rules call for that the engine did not report: its state differs from
+        # the reference's (still waiting for the draw), and the oracles that judge the step
+        # name the rule where they can; the message says what is missing.
+        self.unreported = game.current(ref) == CHANCE and not bad
         return ref, want, drawn
 
     def _advance(self, ref_next: Any, ref_after: JSON, resync: bool) -> None:

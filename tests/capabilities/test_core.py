@@ -132,11 +132,12 @@ def test_follow_mode_applies_the_engines_draws_to_the_reference() -> None:
     assert isinstance(events, list)
 
 
-def test_a_draw_not_reported_is_a_finding_under_the_chance_rule() -> None:
+def test_a_draw_not_reported_is_a_finding_that_says_so() -> None:
     ls = _lockstep(_NoReport(reference_game("carcassonne")))
     with pytest.raises(Finding) as caught:
         ls.start({"kind": "new_game", "seed": 1})
-    assert caught.value.rules == ["CARC-DECK-DRAW"]
+    assert caught.value.rules == ["ENGINE-AGREES"]
+    assert "the engine reported none" in caught.value.message
 
 
 def test_a_draw_the_reference_does_not_list_is_a_finding_under_the_chance_rule() -> None:
