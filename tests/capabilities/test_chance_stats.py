@@ -70,10 +70,9 @@ def _simulate(draw_weights: list[int], truth: list[int], n: int, rng: random.Ran
 
 
 def test_a_correct_distribution_raises_false_alarms_at_the_stated_rate() -> None:
-    """400 simulated campaigns of 300 draws over 11 unequal kinds: about 5% of p-values
-    fall under 0.05 and 1% under 0.01 (three binomial standard deviations). Under ALPHA
-    the approximation's tail is heavier than nominal with so few draws: 3,000 runs gave
-    0.0027 (0.0011 with equal kinds); bounded here at 1%."""
+    """400 simulated campaigns of 300 draws over 11 unequal kinds (grouped in tenths of
+    the listing): about 5% of p-values fall under 0.05 and 1% under 0.01 (three binomial
+    standard deviations). Under ALPHA, 3,000 such runs gave 0.0013; bounded here at 1%."""
     rng = random.Random(2026)
     truth = [9, 8, 5, 4, 4, 3, 3, 2, 2, 1, 1]
     ps = [_simulate(truth, truth, 300, rng) for _ in range(400)]
