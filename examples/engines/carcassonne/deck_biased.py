@@ -3,7 +3,7 @@ copies left say. Breaks CARC-DECK-DRAW. Every single draw is still possible, so 
 shows it: only the statistics of many draws do (follow mode, docs/capabilities.md). Not in
 MUTANTS: with the `chance` capability its draws are the harness's, and its only visible
 difference is its legal listing's probabilities; it is the statistical checks' mutant
-(`STATISTICAL`)."""
+(tests/capabilities/test_chance_stats.py, behind `minimal:`)."""
 
 from __future__ import annotations
 
