@@ -120,7 +120,8 @@ def _head(doc: dict[str, Any]) -> str:
     status = str(doc.get("status"))
     rules = [r for r in doc.get("rules") or [] if not r.get("harness_check")]
     count = {v: sum(1 for r in rules if r.get("verdict") == v)
-             for v in ("passed", "violated", "accepted", "not exercised", "not applicable")}
+             for v in ("passed", "violated", "accepted", "not exercised", "not applicable",
+                       "not checkable")}
     totals = doc.get("totals") or {}
     lines = [
         f"<h1>gamecert certificate: {e(doc.get('game'))}</h1>",
@@ -128,7 +129,10 @@ def _head(doc: dict[str, Any]) -> str:
         f"{e(HEADS.get(status, status))}</span></p>",
         f"<p class=\"meta\">{count['passed']} rules passed, {count['violated']} violated, "
         f"{count['accepted']} accepted, {count['not exercised']} not exercised, "
-        f"{count['not applicable']} not applicable; {len(doc.get('findings') or [])} findings; "
+        f"{count['not applicable']} not applicable"
+        + (f", {count['not checkable']} not checkable (a capability the engine lacks)"
+           if count["not checkable"] else "")
+        + f"; {len(doc.get('findings') or [])} findings; "
         f"{e(doc.get('rounds'))} rounds, {e(totals.get('examples'))} examples, "
         f"{e(totals.get('steps'))} steps in {e(doc.get('duration_s'))} s</p>",
         "<dl class=\"fields\">",
@@ -144,6 +148,14 @@ def _head(doc: dict[str, Any]) -> str:
     ]
     if doc.get("unusable"):
         lines.append(f"<dt>engine unusable</dt><dd>{e(doc['unusable'])}</dd>")
+    if "capabilities" in doc:
+        caps = doc.get("capabilities") or []
+        lines.append(f"<dt>capabilities</dt><dd>{e(', '.join(caps) or 'the minimum')}</dd>")
+    for t in (doc.get("chance_statistics") or {}).get("tests") or []:
+        p = t.get("p_value")
+        said = (f"{t.get('verdict')}: p = {p:.3g}, n = {t.get('samples')}" if p is not None
+                else f"not enough samples (n = {t.get('samples')})")
+        lines.append(f"<dt>draws {e(t.get('rule'))}</dt><dd>{e(said)}</dd>")
     lines.append("</dl>")
     return "\n".join(lines)
 
