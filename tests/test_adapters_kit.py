@@ -114,6 +114,23 @@ def test_wire_runner_serves_the_same_class_as_a_process() -> None:
         engine.close()
 
 
+def test_wire_runner_keeps_an_engines_prints_off_the_wire() -> None:
+    engine = SubprocessEngine([sys.executable, "-m", "gamecert.adapters.serve",
+                               f"{ADAPTER}:Chatty"], timeout=20)
+    try:
+        engine.hello()
+        engine.new_game(None, 2)
+        state = engine.observe()
+        reference = in_process(Kingdomino, "k")
+        assert reference.new_game(None, 2) == state
+        with pytest.raises(Refused):
+            engine.apply({"type": "pick", "tile": 999})  # printed first, then refused
+        assert engine.observe() == state
+        assert b"native engine: playing" in engine.stderr_tail
+    finally:
+        engine.close()
+
+
 def test_serve_refuses_what_is_not_an_adapter() -> None:
     from gamecert.adapters.serve import main
     assert main(["gamecert.adapters.helpers:Grid"]) == 2
@@ -129,6 +146,13 @@ def test_players_coordinates_rotations_ids() -> None:
     assert grid.native([2, -1]) == (5, 17)
     up = Grid(origin=(0, 0), rows_first=False, y_up=True)
     assert up.cell(3, 4) == [3, -4] and up.native([3, -4]) == (3, 4)
+    turned = Grid(origin=(6, 15), quarter_turns=2)  # a board laid the other way round
+    assert turned.cell(5, 17) == [-2, 1] and turned.native([-2, 1]) == (5, 17)
+    quarter = Grid(quarter_turns=1)
+    assert quarter.cell(-1, 0) == [1, 0]  # what was above the origin is now right of it
+    assert all(quarter.native(quarter.cell(r, c)) == (r, c) for r in range(-2, 3)
+               for c in range(-2, 3))
+    assert turned.side(0) == 2 and turned.half(1) == 5
     assert rotation(270, unit=90) == 3 and rotation(1, clockwise=False) == 3
     assert native_rotation(3, unit=90, clockwise=False) == 90
     assert all(rotation(native_rotation(r, unit=90, clockwise=False), unit=90,

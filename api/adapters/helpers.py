@@ -48,28 +48,45 @@ class Grid:
     """A native board addressed by (row, column) or (x, y), mapped to our [x, y] cells.
 
     `origin` is the native address of our [0, 0]; `rows_first` says native addresses are
-    (row, column); `y_up` says the native y (or row) grows upward where ours grows downward.
+    (row, column); `y_up` says the native y (or row) grows upward where ours grows downward;
+    `quarter_turns` turns the whole native board clockwise by that many quarter turns on its
+    way to ours (for an engine that lays its start tile another way round than we do: the
+    game is the same on a turned board; add the same turns to every tile's rotation and side).
     """
 
     origin: tuple[int, int] = (0, 0)
     rows_first: bool = True
     y_up: bool = False
+    quarter_turns: int = 0
 
     def cell(self, a: int, b: int) -> list[int]:
         """Our [x, y] for the native address (a, b)."""
         col, row = (b, a) if self.rows_first else (a, b)
         ocol, orow = (self.origin[1], self.origin[0]) if self.rows_first else self.origin
         dy = row - orow
-        return [col - ocol, -dy if self.y_up else dy]
+        x, y = col - ocol, (-dy if self.y_up else dy)
+        for _ in range(self.quarter_turns % 4):
+            x, y = -y, x  # clockwise on a board whose y grows downward
+        return [x, y]
 
     def native(self, cell: Sequence[int]) -> tuple[int, int]:
         """The native address of our cell [x, y]."""
-        if (len(cell) != 2 or any(type(v) is not int for v in cell)):
+        if len(cell) != 2 or any(type(v) is not int for v in cell):
             raise ValueError(f"a cell is [x, y] with whole numbers, not {cell!r}")
         x, y = cell
+        for _ in range(self.quarter_turns % 4):
+            x, y = y, -x  # the inverse turn
         ocol, orow = (self.origin[1], self.origin[0]) if self.rows_first else self.origin
         col, row = x + ocol, (-y if self.y_up else y) + orow
         return (row, col) if self.rows_first else (col, row)
+
+    def side(self, native_side: int) -> int:
+        """Our side (0-3 clockwise from the top) for a native side on the turned board."""
+        return (native_side + self.quarter_turns) % 4
+
+    def half(self, native_half: int) -> int:
+        """Our half-edge (0-7 clockwise from top1) for a native half-edge."""
+        return (native_half + 2 * self.quarter_turns) % 8
 
 
 def cell_key(cell: Sequence[int]) -> tuple[int, int]:

@@ -47,6 +47,9 @@ def reply_to(adapter: NativeAdapter, request: Any) -> tuple[dict[str, Any], bool
 def serve(adapter: NativeAdapter, stdin: IO[str] | None = None,
           stdout: IO[str] | None = None) -> None:
     src, out = stdin or sys.stdin, stdout or sys.stdout
+    # Native engines print (progress, debugging): stdout carries the replies only, so
+    # whatever the engine prints goes to stderr, which the harness keeps for its reports.
+    sys.stdout = sys.stderr
     for line in src:
         if not line.strip(" \t\r\n"):
             continue
@@ -75,16 +78,20 @@ def load_adapter(spec: str) -> NativeAdapter:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    replies = sys.stdout
     if len(args) != 1:
         print("usage: python -m gamecert.adapters.serve path/to/adapter.py:ClassName",
               file=sys.stderr)
         return 2
+    sys.stdout = sys.stderr  # an engine that prints while it loads must not break the wire
     try:
         adapter = load_adapter(args[0])
     except (EngineSpecError, TypeError, RuntimeError) as exc:
         print(f"gamecert.adapters.serve: {exc}", file=sys.stderr)
         return 2
-    serve(adapter)
+    finally:
+        sys.stdout = replies
+    serve(adapter, stdout=replies)
     return 0
 
 

@@ -79,3 +79,11 @@ class Carcassonne(ReferenceAsNative):
 
 class Botwars(ReferenceAsNative):
     game_name = "botwars"
+
+
+class Chatty(Kingdomino):
+    """Prints while it plays, as many native engines do: the wire must stay clean."""
+
+    def play(self, native: Any, action: JSON) -> Any:
+        print("native engine: playing", action)
+        return super().play(native, action)
