@@ -210,3 +210,16 @@ def test_a_maintainer_only_writes_four_methods() -> None:
     with pytest.raises(Refused):
         engine.apply({"type": "move"})
     assert engine.observe() == {"n": 5}
+
+
+def test_a_third_party_adapter_without_its_engine_says_what_to_set(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from gamecert.fuzz.engines import EngineSpecError, object_recipe
+
+    monkeypatch.delenv("GAMECERT_WINGEDSHEEP_PATH", raising=False)
+    spec = f"{ROOT / 'examples' / 'adapters' / 'wingedsheep_carcassonne' / 'adapter.py'}:Wingedsheep"
+    with pytest.raises(EngineSpecError, match="set GAMECERT_WINGEDSHEEP_PATH"):
+        object_recipe("carcassonne", spec)
+    monkeypatch.setenv("GAMECERT_WINGEDSHEEP_PATH", str(ROOT))  # a folder without the engine
+    with pytest.raises(EngineSpecError, match="holds no wingedsheep/carcassonne"):
+        object_recipe("carcassonne", spec)

@@ -54,9 +54,26 @@ def test_a_move_outside_the_engines_own_list_is_refused() -> None:
     assert engine.observe() == state
 
 
-def test_a_whole_game_follows_the_reference() -> None:
-    # seed 0 plays a whole game without a difference (the case study's lockstep table)
-    with contextlib.redirect_stdout(io.StringIO()):  # the engine prints its scoring
-        look = look_at(adapter_class()(), "classic-farms-2p", 0, 400)
-    assert look.steps > 0
-    assert look.departure is None or "R7" in look.departure, look.departure
+def test_the_first_difference_is_the_missing_river_tile() -> None:
+    # finding 1 of docs/case-studies/wingedsheep-carcassonne.md: their river pile lacks R7
+    look = look_at(adapter_class()(), "classic-farms-2p", 0, 50)
+    assert look.steps == 0 and look.departure is not None
+    assert "river_pile" in look.departure
+    ours, theirs = look.departure.split("river_pile: reference ")[1].split(", engine ")
+    assert '"R7": 1' in ours and '"R7"' not in theirs
+
+
+def test_with_the_river_completed_a_whole_game_follows_the_reference() -> None:
+    # the case study's what-if: give their unused R7 its count; seed 0 then plays a whole
+    # game (166 actions, farms scored) in lockstep with no difference
+    from wingedsheep.carcassonne.tile_sets import the_river_deck  # type: ignore[import-not-found]
+
+    cls = adapter_class()
+    counts = the_river_deck.the_river_tile_counts
+    counts["river_diagonal_city"] = 1
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # the engine prints its scoring
+            look = look_at(cls(), "classic-farms-2p", 0, 400)
+    finally:
+        del counts["river_diagonal_city"]
+    assert look.departure is None and look.finished and look.steps > 150
