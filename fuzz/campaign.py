@@ -24,6 +24,9 @@ from hypothesis.errors import Flaky
 from hypothesis.stateful import get_state_machine_test
 
 from gamecert.fuzz.baseline import Baseline
+from gamecert.fuzz.capabilities import CHANCE as CHANCE_CAP
+from gamecert.fuzz.capabilities import FULL, capabilities_of, not_checkable
+from gamecert.fuzz.chance_stats import ChanceStats, ChanceTest
 from gamecert.fuzz.checkpoint import Checkpoint
 from gamecert.fuzz.engines import (
     Engine,
@@ -65,6 +68,12 @@ class CampaignResult:
     interrupted: bool = False
     hello: Any = None  # what the engine said it is, in its own words
     engine_spec: dict[str, Any] = field(default_factory=dict)  # how it was opened
+    # what the engine declared in hello (fuzz.capabilities), and the rules that cannot be
+    # checked without a capability it lacks (rule -> capability): not passed, not required
+    capabilities: frozenset[str] = FULL
+    not_checkable: dict[str, str] = field(default_factory=dict)
+    # follow mode: the statistical test of each chance rule over the draws the engine made
+    chance_tests: list[ChanceTest] = field(default_factory=list)
 
     @property
     def catalogue(self) -> Catalogue:
@@ -84,7 +93,8 @@ class CampaignResult:
     def applicable(self) -> list[str]:
         """The catalogue rules a certify run must exercise under this profile."""
         return [r.id for r in self.catalogue.rules
-                if r.checked_by == "certify" and r.id not in self.profile.off]
+                if r.checked_by == "certify" and r.id not in self.profile.off
+                and r.id not in self.not_checkable]
 
     @property
     def unexercised(self) -> list[str]:
@@ -243,6 +253,9 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         engine.close()
         result.duration = time.monotonic() - started
         return result
+    caps = result.capabilities = capabilities_of(result.hello)
+    result.not_checkable = not_checkable(caps, oracles, game)
+    chance_stats = None if CHANCE_CAP in caps else ChanceStats()
     deadline = None if rounds is not None or budget is None else started + budget
     if deadline is not None and budget is not None:
         result.shrink_allowance = shrink_allowance(budget)
@@ -277,7 +290,8 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             history.next_game(engine, last[0], game, profile)
         ls = Lockstep(ref, engine, profile, oracles, coverage=result.coverage, muted=muted,
                       seed=seed, on_finding=lambda f: seen.append(history.note(f)),
-                      deadline=deadline, on_step=tick, stop=STOP)
+                      deadline=deadline, on_step=tick, stop=STOP, caps=caps,
+                      chance_stats=chance_stats)
         last[:] = [ls]
         # Once a round has a finding, Hypothesis no longer stops at max_examples and may run
         # a whole hill-climbing pass for each target label (hundreds of examples); a dead
@@ -334,7 +348,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         attach(snapshot)
     try:
         while more():
-            machine = make_machine(plugin, profile, new_lockstep)
+            machine = make_machine(plugin, profile, new_lockstep, caps)
             test = _machine_test(machine, settings=round_settings(opts.examples_per_round,
                                                                    opts.steps_per_example))
             hypothesis_seed(round_seed(seed, result.rounds))(test)
@@ -358,12 +372,30 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
                 opts.on_round(result)
     finally:
         engine.close()  # whatever happens, the engine we opened is stopped
+    if chance_stats is not None:
+        _judge_chance(result, chance_stats, triage, seed)
     result.departures = triage.departures
     if opts.baseline is not None:
         for dep in result.departures:
             dep.accepted = opts.baseline.reason_for(dep)
     result.duration = time.monotonic() - started
     return result  # no step at all is "incomplete" (see `status`): no evidence, no certificate
+
+
+def _judge_chance(result: CampaignResult, stats: ChanceStats, triage: Triage,
+                  seed: int) -> None:
+    """Test each chance rule over the campaign's followed draws; a failed test is a finding
+    under that rule. It has no step trace (it is a property of many draws, not of one
+    step): the campaign's seed and rounds replay it."""
+    result.chance_tests = stats.tests()
+    for t in result.chance_tests:
+        if t.verdict != "failed":
+            continue
+        triage.add(Finding([t.rule], "chance-statistics",
+                           f"the engine's draws do not follow the rule's distribution: "
+                           f"chi-square {t.statistic:.1f} on {t.df} df, p = {t.p_value:.3g} "
+                           f"< {t.alpha:.3g}, over {t.n} draws ({t.counts_text()}); no step "
+                           f"trace: replay with --seed {seed} --rounds {result.rounds}"))
 
 
 def _replay_fresh(recipe: EngineRecipe, doc: dict[str, Any], **how: Any) -> Any:

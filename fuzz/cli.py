@@ -125,7 +125,8 @@ def _engine_args(p: argparse.ArgumentParser) -> None:
     group.add_argument("--engine", metavar="ENGINE",
                        help="'reference' (in-process), a Python object 'package.module:attr' "
                             "or 'path/to/file.py:attr' (a Game class or instance, or a "
-                            "Session)")
+                            "Session); 'minimal:<engine>' puts it behind the minimum "
+                            "capabilities (no load_state, legal, bot_output or chance)")
     group.add_argument("--engine-cmd", metavar="COMMAND",
                        help="a command that runs an engine speaking the wire protocol on "
                             "stdin/stdout (default: the bundled reference, as a subprocess)")
@@ -209,7 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="one of: " + ", ".join(games()))
     p.add_argument("--engine", default="reference",
                    help="'reference', 'package.module:attr' or 'path/to/file.py:attr' "
-                        "(default reference)")
+                        "(default reference); 'minimal:<engine>' serves it behind the "
+                        "minimum capabilities")
     botcheck.add_parser(sub)
     return parser
 
@@ -290,6 +292,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
     from gamecert.fuzz.lockstep import Coverage
     from gamecert.fuzz.progress import progress_display
     from gamecert.fuzz.report import (
+        render_capabilities,
         render_findings,
         render_fingerprint,
         render_table,
@@ -366,6 +369,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         if result.departures:
             print("\n" + render_findings(result))
         print("\n" + render_fingerprint(result))
+        print("\n" + render_capabilities(result))
     else:
         rows = []
         print(f"ENGINE UNUSABLE: {result.unusable}")
@@ -519,7 +523,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from gamecert.reference_engine import reference_session
 
     _catalogue(args.game)
-    if args.engine == "reference":
+    if args.engine.startswith("minimal:"):  # behind the minimum capabilities (fuzz.minimal)
+        from gamecert.fuzz.engines import object_recipe
+        opened = object_recipe(args.game, args.engine).open()
+        assert isinstance(opened, InProcessEngine)
+        session = opened.session
+    elif args.engine == "reference":
         session = reference_session(args.game)
     else:
         from gamecert.fuzz.engines import _import_object

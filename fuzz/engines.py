@@ -70,6 +70,10 @@ class EngineSpecError(Exception):
 
 class Engine(Protocol):
     name: str
+    # the events of the last new_game: the draws an engine without the `chance` capability
+    # made at set-up, reported as {"chance": ...} (fuzz.capabilities); [] when none
+    @property
+    def start_events(self) -> list[JSON]: ...
 
     def hello(self) -> JSON: ...
     def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON: ...
@@ -93,6 +97,7 @@ class InProcessEngine:
     def __init__(self, session: Session[Any, Any]) -> None:
         self.session = session
         self.name = session.name
+        self.start_events: list[JSON] = []
 
     def _call(self, fn: Any, *args: Any) -> Any:
         try:
@@ -110,7 +115,10 @@ class InProcessEngine:
         return self._call(self.session.hello)
 
     def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
-        return self._call(self.session.new_game, profile, seed)
+        state = self._call(self.session.new_game, profile, seed)
+        # a Session that draws for itself keeps its set-up draws' reports here
+        self.start_events = list(getattr(self.session, "start_events", None) or [])
+        return state
 
     def load_state(self, state: JSON) -> JSON:
         return self._call(self.session.load_state, state)
@@ -216,6 +224,7 @@ class SubprocessEngine:
         # (setsid) or were orphaned, without trusting the engine to clean up.
         self.token = uuid.uuid4().hex
         self.generation = 0
+        self.start_events: list[JSON] = []
         _OPEN.add(self)
 
     # --- process life --------------------------------------------------------------------
@@ -388,7 +397,12 @@ class SubprocessEngine:
         return self.request("hello", timeout=self.start_timeout)
 
     def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
-        return self._field(self.request("new_game", profile=profile, seed=seed), "state")
+        reply = self.request("new_game", profile=profile, seed=seed)
+        events = reply.get("events", [])
+        if not isinstance(events, list):
+            raise EngineFault("protocol", "new_game reply: events is not a list")
+        self.start_events = events
+        return self._field(reply, "state")
 
     def load_state(self, state: JSON) -> JSON:
         return self._field(self.request("load_state", state=state), "state")
@@ -449,6 +463,10 @@ class _Borrowed:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.name = engine.name
+
+    @property
+    def start_events(self) -> list[JSON]:
+        return self.engine.start_events
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)
@@ -528,7 +546,10 @@ def split_command(command: str) -> list[str]:
 
 def object_recipe(game: str, spec: str) -> EngineRecipe:
     """`reference`, `package.module:attr` or `path/to/file.py:attr`; each `open()` makes a
-    new object (a Session handed over as an instance can only be shared)."""
+    new object (a Session handed over as an instance can only be shared).
+    `minimal:<spec>` is that engine behind the minimum capabilities (fuzz.minimal)."""
+    if spec.startswith("minimal:"):
+        return _minimal_recipe(game, spec)
     if spec == "reference":
         return EngineRecipe(game, "reference",
                             lambda: InProcessEngine(reference_session(game)), True,
@@ -544,6 +565,21 @@ def object_recipe(game: str, spec: str) -> EngineRecipe:
         return made.pop() if made else in_process(obj, spec)
 
     return EngineRecipe(game, spec, factory, True, {"kind": "python", "object": spec})
+
+
+def _minimal_recipe(game: str, spec: str) -> EngineRecipe:
+    from gamecert.fuzz.minimal import PREFIX, minimal_session
+
+    inner = object_recipe(game, spec[len(PREFIX):])
+
+    def factory() -> Engine:
+        opened = inner.open()
+        session = getattr(opened, "session", None)
+        if not isinstance(session, Session):
+            raise EngineSpecError(f"{spec}: only a Python game or session can be wrapped")
+        return InProcessEngine(minimal_session(session))
+
+    return EngineRecipe(game, spec, factory, inner.fresh, {"kind": "python", "object": spec})
 
 
 def shared_recipe(engine: Engine) -> EngineRecipe:

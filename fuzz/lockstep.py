@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamecert.fuzz.capabilities import CHANCE as CHANCE_CAP
+from gamecert.fuzz.capabilities import FULL, LOAD_STATE, chance_rule, is_chance_report
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
 from gamecert.reference_engine.contract import (
@@ -105,8 +107,19 @@ class Lockstep:
                  on_finding: Callable[[Finding], None] | None = None,
                  deadline: float | None = None,
                  on_step: Callable[[], None] | None = None,
-                 stop: threading.Event | None = None) -> None:
+                 stop: threading.Event | None = None,
+                 caps: frozenset[str] | None = None, chance_stats: Any = None) -> None:
         self.game = game
+        # What the engine declared (fuzz.capabilities); None: everything, today's protocol.
+        # Without `chance` it draws for itself and reports its draws: the reference follows
+        # them (follow mode). Without `load_state` nothing is loaded: no resync either.
+        self.caps = FULL if caps is None else caps
+        self.follow = CHANCE_CAP not in self.caps
+        self.can_load = LOAD_STATE in self.caps
+        self.chance_stats = chance_stats  # fuzz.chance_stats.ChanceStats: followed draws
+        self.example_seed = seed
+        self.draws = 0  # draws followed in this example (the key of a statistics sample)
+        self.blind: set[str] = set()  # oracles that cannot read a step with draws in it
         self.engine = engine
         self.profile = profile
         self.oracles = list(oracles)
@@ -218,11 +231,17 @@ class Lockstep:
                 self.stop is not None and self.stop.is_set()):
             self.dead = True  # out of budget (or a finding ended the round): ask nothing
             return
+        if start.get("kind") == "state" and not self.can_load:
+            raise InvalidInput("a state start for an engine without load_state")
         self.coverage.examples += 1
-        ref0 = self.game.initial(self.profile, self.seed)
+        seed = start.get("seed", self.seed)
+        self.example_seed, self.draws = seed, 0
+        # follow mode: the reference starts unseeded (its full distributions) and takes the
+        # engine's reported draws
+        ref0 = self.game.initial(self.profile, None if self.follow else seed)
         ref0_json = self.game.observe(ref0)
         try:
-            eng0 = self.engine.new_game(self.profile.id, self.seed)
+            eng0 = self.engine.new_game(self.profile.id, seed)
         except Refused as exc:
             self._fail([], "refused-new-game", f"new_game refused: {exc}", expected=ref0_json)
             eng0 = ref0_json
@@ -230,10 +249,20 @@ class Lockstep:
             self._fault(exc)
             return
         bad: list[tuple[str, str]] = []
+        events_differ = ""
+        if self.follow:
+            reported = list(getattr(self.engine, "start_events", None) or [])
+            ref0, want_events, _ = self._follow(ref0, [], reported, bad)
+            ref0_json = self.game.observe(ref0)
+            if reported != want_events:
+                events_differ = (f"new_game events differ: reference {canon(want_events)[:300]}"
+                                 f", engine {canon(reported)[:300]}")
         self._state_checks(eng0, bad)
-        if bad or eng0 != ref0_json:
-            self._fail(bad, "divergence", "the engine's new game differs from the reference's: "
-                       + _diff(ref0_json, eng0), expected=ref0_json, got=eng0)
+        if bad or eng0 != ref0_json or events_differ:
+            detail = _diff(ref0_json, eng0) if eng0 != ref0_json else events_differ
+            self._fail(bad, "violation" if bad else "divergence",
+                       "the engine's new game differs from the reference's: " + detail,
+                       expected=ref0_json, got=eng0)
         self.ref, self.ref_json = ref0, ref0_json
         if start.get("kind") == "state":
             self._load(start["state"])
@@ -243,6 +272,8 @@ class Lockstep:
             ref = self.game.load(self.profile, state)
         except BadState as exc:
             raise InvalidInput(f"start state rejected by the reference: {exc}") from None
+        if self.follow and self.game.current(ref) == CHANCE:
+            raise InvalidInput("a start at a draw for an engine that draws for itself")
         ref_json = self.game.observe(ref)
         self.coverage.applied["ENGINE-LOAD-STATE"] += 1
         try:
@@ -271,6 +302,9 @@ class Lockstep:
         in the trace: a replay with the same muted rules resyncs at the same place, and a
         reader sees the extra load_state the engine was sent."""
         self.ops.append({"op": "resync"})
+        if not self.can_load or (self.follow and self.game.current(self.ref) == CHANCE):
+            self.dead = True  # nothing to put it back with: this example ends here
+            return
         try:
             self.engine.load_state(self.ref_json)
         except (Refused, EngineFault):
@@ -301,9 +335,19 @@ class Lockstep:
         except EngineFault as exc:
             self._fault(exc)
             return list(ref_events)
+        if self.follow:
+            ref_next, ref_events, drawn = self._follow(ref_next, list(ref_events), eng_events,
+                                                       bad)
+            if drawn:
+                self.ops[-1]["drawn"] = drawn  # for the reader; a replay follows them anew
+            ref_after = self.game.observe(ref_next)
+            eng_events_own = [e for e in eng_events if not is_chance_report(e)] \
+                if drawn else eng_events
+        else:
+            eng_events_own, drawn = eng_events, []
         # No judges here: the reference accepted this action too, so a judge could only
         # repeat the reference's decision. Judges speak on refusals, probes and legal sets.
-        transition = Transition(before, action, eng_after, eng_events)
+        transition = Transition(before, action, eng_after, eng_events_own)
         applied, profile = self.coverage.applied, self.profile
         try:
             verdicts = [(rule, check(transition, profile)) for rule, check in self.check_hooks]
@@ -311,6 +355,9 @@ class Lockstep:
             # a reply some oracle cannot even read: find out which, one at a time
             verdicts = [(rule, _guarded(check, transition, profile))
                         for rule, check in self.check_hooks]
+        if drawn and any(v is not NA and v is not OK for _, v in verdicts):
+            verdicts = self._composite_filter(verdicts, Transition(
+                before, action, ref_after, [e for e in ref_events if not is_chance_report(e)]))
         for rule, verdict in verdicts:
             if verdict is not NA:
                 applied[rule] += 1
@@ -328,8 +375,70 @@ class Lockstep:
         self._advance(ref_next, ref_after, resync=diverged)
         return list(ref_events)
 
+    def _composite_filter(self, verdicts: list[tuple[str, Verdict]],
+                          ref_step: Transition) -> list[tuple[str, Verdict]]:
+        """Follow mode: the engine's reply to an action already includes its draws, so an
+        oracle sees the action and the draws as one step. A violation counts only where the
+        oracle finds the reference's own composite step fine; where it flags the reference
+        too, it cannot read such a step (its rule is listed in `self.blind`)."""
+        hooks = dict(self.check_hooks)
+        out: list[tuple[str, Verdict]] = []
+        for rule, verdict in verdicts:
+            if verdict is not NA and verdict is not OK:
+                ref_verdict = _guarded(hooks[rule], ref_step, self.profile)
+                if ref_verdict is not NA and ref_verdict is not OK:
+                    self.blind.add(rule)
+                    verdict = NA
+            out.append((rule, verdict))
+        return out
+
+    def _follow(self, ref: Any, want: list[JSON], reported: list[JSON],
+                bad: list[tuple[str, str]]) -> tuple[Any, list[JSON], list[JSON]]:
+        """Apply the engine's reported draws to the reference (follow mode). Returns the
+        reference's state after them, the events the engine should have sent (`want`, the
+        reference's own, then each draw's report and its events, in order) and the draws
+        followed. A draw the reference does not list, or a draw the rules call for that
+        the engine did not report, is a violation of the game's chance rule (in `bad`)."""
+        game, drawn = self.game, []
+        for event in reported:
+            if not is_chance_report(event):
+                continue
+            if game.current(ref) != CHANCE:
+                break  # a draw the rules do not call for: the events comparison shows it
+            outcome = event["chance"]
+            listing = game.chance(ref)
+            try:
+                act = game.action_from_json(ref, outcome)
+                p = next((o.probability for o in listing if o.action == act), None)
+            except (IllegalAction, KeyError, TypeError, ValueError, IndexError):
+                act, p = None, None
+            rule = chance_rule(game.name, act if act is not None else listing[0].action
+                               if listing else None)
+            self.coverage.applied[rule] += 1
+            if act is None or not p:
+                bad.append((rule, f"the engine reported the draw {canon(outcome)[:200]}, "
+                                  "which the reference does not list as a chance outcome here"))
+                break
+            if self.chance_stats is not None:
+                self.chance_stats.add(game.name, rule, (self.example_seed, self.draws),
+                                      listing, act)
+            self.draws += 1
+            canonical = game.action_to_json(ref, act)
+            ref, events = game.apply(ref, act)
+            want += [{"chance": canonical}, *events]
+            drawn.append(canonical)
+        if game.current(ref) == CHANCE and not bad:
+            listing = game.chance(ref)
+            rule = chance_rule(game.name, listing[0].action if listing else None)
+            bad.append((rule, "the rules call for a draw here, and the engine reported none "
+                              "(follow mode: every draw is reported as a {\"chance\": ...} "
+                              "event)"))
+        return ref, want, drawn
+
     def _advance(self, ref_next: Any, ref_after: JSON, resync: bool) -> None:
         self.ref, self.ref_json = ref_next, ref_after
+        if self.follow and self.game.current(ref_next) == CHANCE:
+            self.dead = True  # a draw left unfollowed: never send a chance action to it
         if resync:
             self._resync()
 
@@ -477,6 +586,8 @@ class Lockstep:
                "ops": list(self.ops)}
         if self.muted:  # a replay must pass over the same findings, and resync the same way
             doc["muted"] = sorted(self.muted)
+        if self.caps != FULL:  # a replay plans as the campaign did
+            doc["capabilities"] = sorted(self.caps)
         return doc
 
     def segment(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from hypothesis import event, reject, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
+from gamecert.fuzz.capabilities import BOT_OUTPUT, FULL, LEGAL, LOAD_STATE, seeded_new_games
 from gamecert.fuzz.games import GamePlugin
 from gamecert.fuzz.lockstep import InvalidInput, Lockstep
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
@@ -25,8 +26,13 @@ JSON = Any
 
 
 def make_machine(plugin: GamePlugin, profile: Profile,
-                 new_lockstep: Callable[[], Lockstep]) -> type[RuleBasedStateMachine]:
-    """A machine class bound to one engine campaign."""
+                 new_lockstep: Callable[[], Lockstep],
+                 caps: frozenset[str] = FULL) -> type[RuleBasedStateMachine]:
+    """A machine class bound to one engine campaign. `caps`, what the engine declared,
+    plans the rules: no `legal`, no comparison of legal sets (probes only); no `load_state`,
+    new games with a seed drawn per example and no reload; no `bot_output`, no bot text."""
+    can_list, can_load, can_referee = LEGAL in caps, LOAD_STATE in caps, BOT_OUTPUT in caps
+    starts = plugin.starts(profile) if can_load else seeded_new_games()
 
     def live(self: Any) -> bool:
         return bool(self.ls.live)
@@ -41,7 +47,7 @@ def make_machine(plugin: GamePlugin, profile: Profile,
             self.ls = new_lockstep()
             self.best: dict[str, float] = {}
 
-        @initialize(start=plugin.starts(profile))
+        @initialize(start=starts)
         def begin(self, start: JSON) -> None:
             try:
                 self.ls.start(start)
@@ -66,13 +72,13 @@ def make_machine(plugin: GamePlugin, profile: Profile,
         @rule(data=st.data())
         def probe(self, data: st.DataObject) -> None:
             """An illegal action the engine must refuse, or raw bot text for its referee."""
-            if self.ls.to_move not in (CHANCE, TERMINAL) and data.draw(st.booleans(),
-                                                                       label="bot text"):
+            if can_referee and self.ls.to_move not in (CHANCE, TERMINAL) and data.draw(
+                    st.booleans(), label="bot text"):
                 self.ls.referee(data.draw(plugin.bot_texts(profile), label="text"))
             else:
                 self.ls.probe(plugin.draw_probe(data, self.ls))
 
-        @precondition(lambda self: live(self) and cheap_to_list(self.ls))
+        @precondition(lambda self: can_list and live(self) and cheap_to_list(self.ls))
         @rule()
         def compare_legal(self) -> None:
             self.ls.compare_legal()
@@ -81,7 +87,7 @@ def make_machine(plugin: GamePlugin, profile: Profile,
         def check_state(self, reload: bool) -> None:
             """Observe (always runnable, so a finished game still has a rule) or save and
             load the state back."""
-            if reload and live(self):
+            if reload and can_load and live(self):
                 self.ls.reload()
             else:
                 self.ls.observe()

@@ -13,6 +13,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from gamecert.fuzz.campaign import CampaignResult
+from gamecert.fuzz.chance_stats import ALPHA, MIN_SAMPLES
 from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
 from gamecert.fuzz.report_html import write_html
 from gamecert.fuzz.trace import save_trace
@@ -21,6 +22,9 @@ from gamecert.spec import load_catalogue
 
 VIOLATED, ACCEPTED, PASSED = "violated", "accepted", "passed"
 UNEXERCISED, NOT_APPLICABLE = "not exercised", "not applicable"
+# the engine lacks a capability the rule's check needs (fuzz.capabilities): not passed, and
+# not counted against completeness either (no budget would exercise it)
+NOT_CHECKABLE = "not checkable"
 
 HEADLINES = {"certified": "CERTIFIED", "certified-with-departures":
              "CERTIFIED WITH DOCUMENTED DEPARTURES", "violations": "RULES VIOLATED",
@@ -64,6 +68,8 @@ def rule_rows(result: CampaignResult) -> list[RuleRow]:
             verdict = VIOLATED
         elif charged:
             verdict = ACCEPTED
+        elif rid in result.not_checkable:
+            verdict = NOT_CHECKABLE
         elif not harness and rid not in applicable:
             verdict = NOT_APPLICABLE
         elif exercised >= (1 if harness else result.min_exercised):
@@ -77,14 +83,44 @@ def rule_rows(result: CampaignResult) -> list[RuleRow]:
 def render_table(result: CampaignResult, rows: list[RuleRow]) -> str:
     width = max(len(r.rule) for r in rows)
     mark = {VIOLATED: "FAIL", ACCEPTED: "known", PASSED: "pass", UNEXERCISED: "----",
-            NOT_APPLICABLE: "n/a"}
+            NOT_APPLICABLE: "n/a", NOT_CHECKABLE: "no-cap"}
     lines = [f"{'rule':<{width}}  verdict  exercised  title", "-" * (width + 48)]
     for r in rows:
         title = r.title if len(r.title) <= 52 else r.title[:49] + "..."
         extra = f"  findings {', '.join(map(str, r.findings))}" if r.findings else ""
         if r.dragged:
             extra += f"  (also broken by {', '.join(map(str, r.dragged))})"
+        if r.verdict == NOT_CHECKABLE:
+            extra += f"  (needs {result.not_checkable[r.rule]})"
         lines.append(f"{r.rule:<{width}}  {mark[r.verdict]:<7}  {r.exercised:>9}  {title}{extra}")
+    return "\n".join(lines)
+
+
+def render_capabilities(result: CampaignResult) -> str:
+    """What the engine declared, what that left unchecked, and the chance statistics."""
+    from gamecert.fuzz.capabilities import CHANCE, KNOWN
+
+    caps = sorted(result.capabilities)
+    lines = [f"capabilities: {', '.join(caps) if caps else 'the minimum'}"
+             + (f" (missing: {', '.join(c for c in KNOWN if c not in result.capabilities)})"
+                if set(KNOWN) - result.capabilities else "")]
+    if result.not_checkable:
+        lines.append("  not checkable without a capability (neither passed nor required): "
+                     + ", ".join(f"{r} (needs {c})" for r, c in
+                                 sorted(result.not_checkable.items())))
+    if CHANCE not in result.capabilities:
+        lines.append("  follow mode: the engine drew for itself; chance rules tested by "
+                     f"chi-square over its draws, alpha {ALPHA} per campaign split over "
+                     f"the rules (Bonferroni), at least {MIN_SAMPLES} draws per rule")
+        for t in result.chance_tests:
+            if t.p_value is None:
+                what = f"not enough samples (n = {t.n} < {MIN_SAMPLES}, or too few categories)"
+            else:
+                what = (f"{t.verdict}: p = {t.p_value:.3g} (alpha {t.alpha:.3g}), "
+                        f"chi-square {t.statistic:.1f} on {t.df} df, n = {t.n}")
+            lines.append(f"  {t.rule}: {what}")
+        if not result.chance_tests:
+            lines.append("  no draw was followed")
     return "\n".join(lines)
 
 
@@ -149,7 +185,7 @@ def render_fingerprint(result: CampaignResult) -> str:
 def summary(result: CampaignResult, rows: list[RuleRow]) -> str:
     game_rows = [r for r in rows if not r.harness]
     n = {v: sum(1 for r in game_rows if r.verdict == v)
-         for v in (PASSED, VIOLATED, ACCEPTED, UNEXERCISED, NOT_APPLICABLE)}
+         for v in (PASSED, VIOLATED, ACCEPTED, UNEXERCISED, NOT_APPLICABLE, NOT_CHECKABLE)}
     c = result.coverage
     head = HEADLINES[result.status]
     if result.status == "unusable":
@@ -157,7 +193,9 @@ def summary(result: CampaignResult, rows: list[RuleRow]) -> str:
     known = f", {n[ACCEPTED]} with accepted departures" if n[ACCEPTED] else ""
     repeats = sum(d.count for d in result.departures)
     text = (f"{head}: {n[PASSED]} rules passed, {n[VIOLATED]} violated{known}, "
-            f"{n[UNEXERCISED]} not exercised, {n[NOT_APPLICABLE]} not applicable; "
+            f"{n[UNEXERCISED]} not exercised, {n[NOT_APPLICABLE]} not applicable"
+            + (f", {n[NOT_CHECKABLE]} not checkable without a capability"
+               if n[NOT_CHECKABLE] else "") + "; "
             f"{len(result.departures)} findings ({repeats} failures counted); {result.rounds} "
             f"rounds, {c.examples} examples, {c.steps} steps in {result.duration:.1f} s")
     if result.status == "incomplete":
@@ -187,6 +225,10 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
                    "exercised": r.exercised, "findings": list(r.findings),
                    "dragged": list(r.dragged), "harness_check": r.harness} for r in rows],
         "fingerprint": fingerprint_rows(result),
+        "capabilities": sorted(result.capabilities),
+        "not_checkable": [{"rule": r, "needs": c} for r, c in sorted(result.not_checkable.items())],
+        "chance_statistics": {"alpha": ALPHA, "min_samples": MIN_SAMPLES,
+                              "tests": [t.as_json() for t in result.chance_tests]},
         "findings": [{"number": i, "id": d.id, "primary": d.primary, "also": d.also,
                       "rules": d.finding.rules, "kind": d.finding.kind, "message": d.message,
                       "count": d.count, "signature": d.signature,
@@ -215,8 +257,8 @@ def junit_xml(result: CampaignResult, rows: list[RuleRow]) -> str:
                        tests=str(len(rows) + (1 if result.unusable else 0)),
                        failures=str(sum(r.verdict == VIOLATED for r in rows)
                                     + (1 if result.unusable else 0)),
-                       skipped=str(sum(r.verdict in (UNEXERCISED, NOT_APPLICABLE)
-                                       for r in rows)),
+                       skipped=str(sum(r.verdict in (UNEXERCISED, NOT_APPLICABLE,
+                                                     NOT_CHECKABLE) for r in rows)),
                        time=f"{result.duration:.3f}")
     if result.unusable:  # a CI job must see why nothing ran
         case = ET.SubElement(suite, "testcase", classname=f"gamecert.{result.game}",
@@ -233,6 +275,9 @@ def junit_xml(result: CampaignResult, rows: list[RuleRow]) -> str:
             ET.SubElement(case, "skipped", message="no applicable case was reached")
         elif r.verdict == NOT_APPLICABLE:
             ET.SubElement(case, "skipped", message="not applicable under this profile")
+        elif r.verdict == NOT_CHECKABLE:
+            ET.SubElement(case, "skipped", message=f"not checkable: the engine lacks "
+                                                   f"{result.not_checkable[r.rule]}")
         elif r.verdict == ACCEPTED:
             out = ET.SubElement(case, "system-out")
             out.text = "accepted departure: " + "; ".join(

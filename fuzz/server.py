@@ -28,7 +28,9 @@ def handle(session: Session[Any, Any], request: Any) -> tuple[dict[str, Any], bo
             return {"id": rid, "ok": True, **session.hello()}, False
         if op == "new_game":
             state = session.new_game(request.get("profile"), request.get("seed"))
-            return {"id": rid, "ok": True, "state": state}, False
+            drawn = getattr(session, "start_events", None)  # a session that draws for itself
+            return {"id": rid, "ok": True, "state": state,
+                    **({"events": drawn} if drawn else {})}, False
         if op == "load_state":
             if "state" not in request:
                 return _error(rid, "bad-request", "load_state needs 'state'"), False

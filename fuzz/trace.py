@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gamecert.fuzz.capabilities import FULL
 from gamecert.fuzz.engines import Engine
 from gamecert.fuzz.engines import handshake as engine_handshake
 from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
@@ -92,16 +93,18 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
         if problem:
             return ReplayResult(Finding(["ENGINE-ALIVE"], "start-up", problem), 0, expected,
                                 expected_kind)
+    # planned as the campaign planned it: a trace without the list ran with everything
+    caps = frozenset(doc["capabilities"]) if "capabilities" in doc else FULL
     for segment in doc.get("prelude") or []:
         ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
-                      muted=segment.get("muted") or ())
+                      muted=segment.get("muted") or (), caps=caps)
         # a finding or a rejected start ended this earlier game in the campaign too
         with contextlib.suppress(Finding, InvalidInput):
             _run_ops(ls, segment["start"], segment["ops"])
     if muted is None:
         muted = frozenset(doc.get("muted") or ())
     ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
-                  muted=muted)
+                  muted=muted, caps=caps)
     counter = [0]
     try:
         _run_ops(ls, doc["start"], doc["ops"], counter)

@@ -104,8 +104,9 @@ class Session(Generic[S, A]):
         return {"game": self.game.name, "engine": self.name,
                 "profiles": sorted(self.catalogue.profiles),
                 # stateless: a new game (or a loaded state) forgets everything before it, so
-                # the harness may reuse one process for many trial replays
-                "capabilities": ["load_state", "legal", "bot_output", "stateless"]}
+                # the harness may reuse one process for many trial replays; chance: chance
+                # outcomes are actions the caller chooses (nothing is random inside)
+                "capabilities": ["load_state", "legal", "bot_output", "chance", "stateless"]}
 
     def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
         if profile is not None and not isinstance(profile, str):

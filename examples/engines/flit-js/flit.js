@@ -738,7 +738,7 @@ function handle(req) {
   switch (req.op) {
     case 'hello':
       return [body({ game: 'flit', engine: ENGINE_NAME, profiles: Object.keys(PROFILES).sort(),
-                     capabilities: ['load_state', 'legal', 'bot_output'] }), false];
+                     capabilities: ['load_state', 'legal', 'bot_output', 'chance'] }), false];
     case 'new_game': {
       const p = hasOwn(req, 'profile') ? req.profile : null;
       if (p !== null && typeof p !== 'string') throw badRequest('profile is a string or null');

@@ -1,0 +1,115 @@
+"""What an engine declares it can do (`hello`'s `capabilities`), and what the harness plans
+from it.
+
+The minimum every engine offers is `hello`, `new_game` (with a seed), `apply` and `observe`.
+Everything else is declared: `load_state` (crafted starts, reloads, resyncs), `legal` (legal
+sets compared), `bot_output` (the referee's reading of raw bot text), `chance` (chance
+outcomes accepted as actions; without it the engine draws for itself and reports its draws:
+follow mode). A missing or malformed list means the minimum.
+
+This module only plans: which rules cannot be checked without a capability, which rule a
+chance outcome falls under, how examples start. It must not drive engines or write reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from hypothesis import strategies as st
+
+from gamecert.oracles.base import Oracle
+
+JSON = Any
+
+LOAD_STATE, LEGAL, BOT_OUTPUT, CHANCE, STATELESS = (
+    "load_state", "legal", "bot_output", "chance", "stateless")
+KNOWN = (LOAD_STATE, LEGAL, BOT_OUTPUT, CHANCE, STATELESS)
+# what an engine that declares everything can be asked (today's full protocol)
+FULL: frozenset[str] = frozenset(KNOWN)
+MINIMUM: frozenset[str] = frozenset()
+
+# Harness checks that need a capability to exist at all.
+HARNESS_NEEDS = {"ENGINE-LOAD-STATE": LOAD_STATE, "ENGINE-STATE-ROUNDTRIP": LOAD_STATE}
+
+# The rule a chance outcome is drawn under, by the kind of the reference's chance action
+# (its first element). A reported outcome the reference does not list is a finding under
+# this rule, and the statistics of the draws are charged to it.
+CHANCE_RULES: dict[str, dict[str, str]] = {
+    "carcassonne": {"draw": "CARC-DECK-DRAW"},
+    "flit": {"setup": "FLIT-SETUP-AVAILABLE", "neutral": "FLIT-NEUTRAL-ADD",
+             "neutral-list": "FLIT-NEUTRAL-ADD"},
+    "botwars": {"energy": "BOTWARS-ENERGY-SPAWN"},
+    "kingdomino": {"order": "KD-ORDER-FIRST", "deal": "KD-DEAL"},
+}
+
+# Rules an engine without `chance` gives no way to check: their oracle must see the state
+# between a player's action and the draw that follows it (the engine replies with both at
+# once), or a draw as a step of its own (set-up draws happen inside new_game). Found by
+# running the reference behind the minimum-capability wrapper (fuzz.minimal): these oracles
+# flag the reference's own combined steps, or never apply; tests/capabilities checks the
+# list stays true.
+NEEDS_CHANCE: dict[str, tuple[str, ...]] = {
+    "flit": ("FLIT-CONVERT", "FLIT-END-TIMING", "FLIT-MOVE-INVALID", "FLIT-MOVE-NOMOVE",
+             "FLIT-TIME-LIMIT", "FLIT-TURN-ORDER", "FLIT-SETUP-ORDER"),
+    "botwars": ("BOTWARS-ENERGY-SPAWN",),
+    "carcassonne": ("CARC-HAND-DEAL", "CARC-RIVER-DRAW"),
+    "kingdomino": (),
+}
+
+# seeds for new games when nothing can be loaded: Hypothesis draws them, so they shrink and
+# replay with the example
+SEEDS = st.integers(0, 2**31 - 1)
+
+
+def capabilities_of(hello: JSON) -> frozenset[str]:
+    """The capabilities `hello` declares; a missing or non-list entry means the minimum.
+    Unknown strings are kept (an engine may declare more than this harness knows)."""
+    caps = hello.get("capabilities") if isinstance(hello, dict) else None
+    if not isinstance(caps, list):
+        return MINIMUM
+    return frozenset(c for c in caps if isinstance(c, str))
+
+
+def chance_rule(game: str, action: Any) -> str:
+    """The rule a reference chance action (internal form) is drawn under."""
+    kind = action[0] if isinstance(action, tuple) and action else action
+    rules = CHANCE_RULES.get(game, {})
+    return rules.get(str(kind), next(iter(rules.values()), "ENGINE-AGREES"))
+
+
+def is_chance_report(event: JSON) -> bool:
+    """`{"chance": <outcome>}`: a draw the engine made and reports (follow mode)."""
+    return isinstance(event, dict) and len(event) == 1 and "chance" in event
+
+
+def not_checkable(caps: frozenset[str], oracles: Iterable[Oracle],
+                  game: str = "") -> dict[str, str]:
+    """Rule id -> the missing capability it needs: rules the engine gives no way to check.
+
+    A rule is listed only when every hook of its oracle needs the missing capability:
+    referee hooks need `bot_output`; `listed` hooks need `legal` (judges also speak on
+    probes, so a rule with a judge stays checkable). Without `chance`, the game's
+    `NEEDS_CHANCE`. The harness's load checks need `load_state`."""
+    out: dict[str, str] = {}
+    for o in oracles:
+        other = any((o.state, o.check, o.judge))
+        if o.referee and not other and not o.listed and BOT_OUTPUT not in caps:
+            out[o.rule] = BOT_OUTPUT
+        elif o.listed and not other and not o.referee and LEGAL not in caps:
+            out[o.rule] = LEGAL
+        elif not other and o.referee and o.listed and LEGAL not in caps \
+                and BOT_OUTPUT not in caps:
+            out[o.rule] = f"{LEGAL} or {BOT_OUTPUT}"
+    if CHANCE not in caps:
+        for rule in NEEDS_CHANCE.get(game, ()):
+            out.setdefault(rule, CHANCE)
+    for rule, cap in HARNESS_NEEDS.items():
+        if cap not in caps:
+            out[rule] = cap
+    return out
+
+
+def seeded_new_games() -> st.SearchStrategy[JSON]:
+    """Starts for an engine that cannot load states: new games, each with its own seed."""
+    return SEEDS.map(lambda s: {"kind": "new_game", "seed": s})

@@ -1,0 +1,229 @@
+"""Statistical checks of the draws an engine makes for itself (follow mode).
+
+An engine without the `chance` capability draws with its own RNG and reports each outcome;
+the lockstep checks every outcome is possible, and hands it here as a sample of its chance
+rule, with the reference's distribution at that moment. Over a campaign, each rule's
+samples are grouped into categories (a tile kind, placed or not, a band of the board); the
+expected count of a category is the sum of its reference probabilities over the samples
+(the distribution changes as a bag empties), and Pearson's chi-square test compares the
+observed counts with them.
+
+Decisions, stated in every certificate:
+
+* significance: `ALPHA` = 0.001 for the whole campaign, split evenly over the chance rules
+  tested (Bonferroni), so a correct engine fails some rule in at most 1 run in 1,000;
+* a rule with fewer than `MIN_SAMPLES` informative samples (draws with two outcomes or
+  more) is "not enough samples", neither passed nor failed;
+* categories whose expected count is under `MIN_EXPECTED` are pooled, the classical
+  condition for the chi-square approximation;
+* samples are keyed by (the example's seed, the draw's index in its game): a seed that
+  Hypothesis plays twice gives the same draws again, and they count once.
+
+The survival function of the chi-square distribution is written here (scipy is not a
+dependency): the regularized upper incomplete gamma function, by its series or continued
+fraction. This module must not drive engines.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+ALPHA = 0.001
+MIN_SAMPLES = 50
+MIN_EXPECTED = 5.0
+BANDS = 10  # positional categories: tenths of the distribution in listing order
+
+JSON = Any
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for X chi-square with `df` degrees of freedom."""
+    if df <= 0:
+        raise ValueError("degrees of freedom must be positive")
+    if x <= 0:
+        return 1.0
+    return _gamma_q(df / 2.0, x / 2.0)
+
+
+def _gamma_q(a: float, x: float) -> float:
+    """The regularized upper incomplete gamma function Q(a, x)."""
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1.0:  # the series for P(a, x) converges fast here
+        term = total = 1.0 / a
+        n = a
+        for _ in range(10000):
+            n += 1.0
+            term *= x / n
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    # continued fraction for Q(a, x), modified Lentz
+    tiny = 1e-300
+    b = x + 1.0 - a
+    c = 1.0 / tiny
+    d = 1.0 / b
+    h = d
+    for i in range(1, 10000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return min(1.0, math.exp(log_front) * h)
+
+
+def pearson(observed: dict[str, int], expected: dict[str, float],
+            min_expected: float = MIN_EXPECTED) -> tuple[float, int, dict[str, tuple[int, float]]]:
+    """Chi-square statistic and degrees of freedom after pooling small categories, with the
+    (observed, expected) of each category tested. df 0 means nothing to test."""
+    keys = sorted(set(expected) | set(observed), key=lambda k: (-expected.get(k, 0.0), k))
+    bins: dict[str, list[float]] = {}
+    small = [0.0, 0.0]
+    for k in keys:
+        e, o = expected.get(k, 0.0), float(observed.get(k, 0))
+        if e >= min_expected:
+            bins[k] = [o, e]
+        else:
+            small[0] += o
+            small[1] += e
+    if small[1] > 0 or small[0] > 0:
+        if small[1] >= min_expected or not bins:
+            bins["(pooled small)"] = small
+        else:  # too little even pooled: joined to the smallest tested category
+            last = min(bins, key=lambda k: bins[k][1])
+            bins[last] = [bins[last][0] + small[0], bins[last][1] + small[1]]
+    if len(bins) < 2:
+        return 0.0, 0, {k: (int(v[0]), v[1]) for k, v in bins.items()}
+    stat = 0.0
+    for o, e in bins.values():
+        stat += (o - e) ** 2 / e if e > 0 else (math.inf if o else 0.0)
+    return stat, len(bins) - 1, {k: (int(v[0]), v[1]) for k, v in bins.items()}
+
+
+def _by_kind(action: Any) -> str:
+    """The category of an outcome that names a thing drawn: a tile kind, an order."""
+    return str(action[1]) if isinstance(action, tuple) and len(action) > 1 else str(action)
+
+
+def _placed(action: Any) -> str:
+    """Flit's neutral step: a piece placed or not (its hit rate is the distribution's point)."""
+    if action[0] == "neutral-list":
+        return "placed" if action[1] >= 0 else "not placed"
+    return "placed" if action[2] else "not placed"
+
+
+# How each chance rule's outcomes are grouped; a rule not named here is grouped by position
+# in the reference's listing (tenths of its probability mass), which suits draws of a square.
+CATEGORY: dict[str, Callable[[Any], str]] = {
+    "CARC-DECK-DRAW": _by_kind,
+    "KD-DEAL": _by_kind,
+    "KD-ORDER-FIRST": _by_kind,
+    "FLIT-NEUTRAL-ADD": _placed,
+}
+
+
+@dataclass
+class RuleSamples:
+    n: int = 0
+    observed: Counter[str] = field(default_factory=Counter)
+    expected: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ChanceTest:
+    """The verdict of one chance rule's test."""
+
+    rule: str
+    n: int
+    statistic: float | None
+    df: int
+    p_value: float | None
+    alpha: float  # this rule's share of the campaign's significance level
+    verdict: str  # "passed", "failed" or "not enough samples"
+    categories: dict[str, tuple[int, float]]
+
+    def counts_text(self) -> str:
+        parts = [f"{k}: {o} seen, {e:.1f} expected" for k, (o, e) in
+                 sorted(self.categories.items(), key=lambda kv: -abs(kv[1][0] - kv[1][1]))]
+        return "; ".join(parts[:8]) + ("; ..." if len(parts) > 8 else "")
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "samples": self.n, "verdict": self.verdict,
+                "statistic": None if self.statistic is None else round(self.statistic, 4),
+                "df": self.df, "p_value": self.p_value, "alpha": self.alpha,
+                "min_samples": MIN_SAMPLES,
+                "categories": {k: {"observed": o, "expected": round(e, 3)}
+                               for k, (o, e) in sorted(self.categories.items())}}
+
+
+class ChanceStats:
+    """The followed draws of one campaign, per chance rule."""
+
+    def __init__(self) -> None:
+        self.rules: dict[str, RuleSamples] = {}
+        self.seen: set[tuple[Any, ...]] = set()
+
+    def add(self, game: str, rule: str, key: tuple[Any, ...], listing: Sequence[Any],
+            drawn: Any) -> None:
+        """One draw: the reference's outcomes then (`Outcome`s) and the one drawn."""
+        if len(listing) < 2 or (game, *key) in self.seen:
+            return  # a draw with one outcome says nothing; a repeated seed repeats draws
+        self.seen.add((game, *key))
+        samples = self.rules.setdefault(rule, RuleSamples())
+        grouping = CATEGORY.get(rule)
+        expected = samples.expected
+        if grouping is not None:
+            for o in listing:
+                cat = grouping(o.action)
+                expected[cat] = expected.get(cat, 0.0) + float(o.probability)
+            samples.observed[grouping(drawn)] += 1
+        else:
+            mass = 0.0
+            for o in listing:
+                p = float(o.probability)
+                cat = f"band {min(BANDS - 1, int((mass + p / 2) * BANDS))}"
+                expected[cat] = expected.get(cat, 0.0) + p
+                if o.action == drawn:
+                    samples.observed[cat] += 1
+                mass += p
+        samples.n += 1
+
+    def merge(self, other: ChanceStats) -> None:
+        for rule, s in other.rules.items():
+            mine = self.rules.setdefault(rule, RuleSamples())
+            mine.n += s.n
+            mine.observed.update(s.observed)
+            for k, e in s.expected.items():
+                mine.expected[k] = mine.expected.get(k, 0.0) + e
+
+    def tests(self, alpha: float = ALPHA, min_samples: int = MIN_SAMPLES) -> list[ChanceTest]:
+        """One test per chance rule seen, at `alpha` split over the rules tested."""
+        testable = [r for r, s in self.rules.items() if s.n >= min_samples]
+        share = alpha / max(1, len(testable))
+        out = []
+        for rule in sorted(self.rules):
+            s = self.rules[rule]
+            if s.n < min_samples:
+                out.append(ChanceTest(rule, s.n, None, 0, None, share, "not enough samples",
+                                      {}))
+                continue
+            stat, df, cats = pearson(dict(s.observed), s.expected)
+            if df == 0:
+                out.append(ChanceTest(rule, s.n, None, 0, None, share, "not enough samples",
+                                      cats))
+                continue
+            p = chi2_sf(stat, df)
+            out.append(ChanceTest(rule, s.n, stat, df, p, share,
+                                  "failed" if p < share else "passed", cats))
+        return out
