@@ -217,7 +217,7 @@ def test_a_third_party_adapter_without_its_engine_says_what_to_set(
     from gamecert.fuzz.engines import EngineSpecError, object_recipe
 
     monkeypatch.delenv("GAMECERT_WINGEDSHEEP_PATH", raising=False)
-    spec = f"{ROOT / 'examples' / 'adapters' / 'wingedsheep_carcassonne' / 'adapter.py'}:Wingedsheep"
+    spec = f"{ROOT / 'examples/adapters/wingedsheep_carcassonne/adapter.py'}:Wingedsheep"
     with pytest.raises(EngineSpecError, match="set GAMECERT_WINGEDSHEEP_PATH"):
         object_recipe("carcassonne", spec)
     monkeypatch.setenv("GAMECERT_WINGEDSHEEP_PATH", str(ROOT))  # a folder without the engine
