@@ -29,6 +29,12 @@ KNOWN = (LOAD_STATE, LEGAL, BOT_OUTPUT, CHANCE, STATELESS)
 FULL: frozenset[str] = frozenset(KNOWN)
 MINIMUM: frozenset[str] = frozenset()
 
+# Not a capability but a declared limit (extension, adapters helper): the engine reports no
+# events of its own (a real engine has none of our canonical events), so the harness compares
+# its states and its draw reports only, and its oracles read the reference's events. Kept
+# out of KNOWN and FULL: an engine that does not declare it has its events compared.
+NO_EVENTS = "no_events"
+
 # Harness checks that need a capability to exist at all.
 HARNESS_NEEDS = {"ENGINE-LOAD-STATE": LOAD_STATE, "ENGINE-STATE-ROUNDTRIP": LOAD_STATE}
 

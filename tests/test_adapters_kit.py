@@ -205,6 +205,7 @@ def test_a_maintainer_only_writes_four_methods() -> None:
             return {"n": native["n"]}
 
     engine = in_process(Counter, "counter")
+    assert engine.hello()["capabilities"] == ["no_events"]  # it writes no events of its own
     assert engine.new_game(None, 4) == {"n": 4}
     assert engine.apply({"type": "pass"}) == ({"n": 5}, [])
     with pytest.raises(Refused):
