@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamecert.adapters.base import NativeAdapter
+from gamecert.fuzz.engines import Refused
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, Game, IllegalAction
 from gamecert.spec import load_catalogue
@@ -69,10 +69,13 @@ def _differ(ref_json: JSON, eng_json: JSON) -> str:
                      f"{json.dumps(eng_json.get(k))[:160]}" for k in diffs[:4])
 
 
-def look_at(adapter: NativeAdapter, profile: str | None, seed: int, steps: int = 400) -> Look:
-    """One random game of `adapter` against the reference from new_game(profile, seed)."""
-    ref = reference_game(adapter.game_name)
-    prof = load_catalogue(adapter.game_name).profile(profile)
+def look_at(adapter: Any, profile: str | None, seed: int, steps: int = 400,
+            game: str | None = None) -> Look:
+    """One random game of `adapter` (a `NativeAdapter`, or any opened engine with `game`
+    given) against the reference from new_game(profile, seed)."""
+    name = game or adapter.game_name
+    ref = reference_game(name)
+    prof = load_catalogue(name).profile(profile)
     rng = random.Random(seed)
     look = Look(seed)
     eng_state = adapter.new_game(profile, seed)
@@ -95,7 +98,7 @@ def look_at(adapter: NativeAdapter, profile: str | None, seed: int, steps: int =
         look.trace.append(action)
         try:
             eng_state, events = adapter.apply(action)
-        except IllegalAction as exc:
+        except (IllegalAction, Refused) as exc:
             look.departure = f"the engine refused {json.dumps(action)}, a legal action: {exc}"
             break
         state, _ = ref.apply(state, ref.action_from_json(state, action))
