@@ -10,7 +10,12 @@ from typing import Any
 
 import pytest
 
-from examples.adapters.reference_native.adapter import Carcassonne, Flit, Kingdomino
+from examples.adapters.reference_native.adapter import (
+    Carcassonne,
+    Flit,
+    Kingdomino,
+    QuietKingdomino,
+)
 from gamecert.adapters import NativeAdapter, NativeRefusal
 from gamecert.adapters.check import look_at
 from gamecert.adapters.helpers import (
@@ -134,6 +139,23 @@ def test_wire_runner_keeps_an_engines_prints_off_the_wire() -> None:
 def test_serve_refuses_what_is_not_an_adapter() -> None:
     from gamecert.adapters.serve import main
     assert main(["gamecert.adapters.helpers:Grid"]) == 2
+
+
+def certify(cls: str, tmp: Path) -> str:
+    import subprocess
+    out = subprocess.run(
+        [sys.executable, "-m", "gamecert", "certify", "kingdomino", "--engine",
+         f"{ADAPTER}:{cls}", "--rounds", "2", "--quiet", "--report", str(tmp)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT)
+    return out.stdout + out.stderr
+
+
+def test_an_engine_without_events_is_certified_on_its_states_and_draws(tmp_path: Path) -> None:
+    assert QuietKingdomino().hello()["capabilities"] == ["no_events"]
+    text = certify("QuietKingdomino", tmp_path / "quiet")
+    assert "0 violated" in text and "capabilities: no_events" in text, text[-2000:]
+    wrong = certify("QuietWrongScore", tmp_path / "wrong")
+    assert "RULES VIOLATED" in wrong and "turn" in wrong, wrong[-2000:]
 
 
 def test_players_coordinates_rotations_ids() -> None:

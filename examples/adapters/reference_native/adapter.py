@@ -87,3 +87,20 @@ class Chatty(Kingdomino):
     def play(self, native: Any, action: JSON) -> Any:
         print("native engine: playing", action)
         return super().play(native, action)
+
+
+class QuietKingdomino(Kingdomino):
+    """Like most real engines: reports its draws but has none of our events (no_events)."""
+
+    events = NativeAdapter.events
+
+    def report(self, native: Any) -> list[JSON]:
+        return [e for e in super().report(native) if "chance" in e]
+
+
+class QuietWrongScore(QuietKingdomino):
+    """No events, and a state that goes wrong: the harness must still see the state."""
+
+    def canonical(self, native: Any) -> JSON:
+        state = super().canonical(native)
+        return {**state, "turn": state["turn"] + 1} if state["turn"] >= 3 else state
