@@ -58,11 +58,11 @@ class MinimalSession(Session[S, A]):
         game = self.game
         while self.state is not None and game.current(self.state) == CHANCE:
             listing = game.chance(self.state)
-            total = sum(float(o.probability) for o in listing)
-            r = self.rng.random() * total
+            weights = floats([o.probability for o in listing])
+            r = self.rng.random() * sum(weights)
             pick = listing[-1].action
-            for o in listing:
-                r -= float(o.probability)
+            for o, w in zip(listing, weights, strict=True):
+                r -= w
                 if r < 0:
                     pick = o.action
                     break
@@ -70,6 +70,19 @@ class MinimalSession(Session[S, A]):
             self.state, events = game.apply(self.state, pick)
             out += [{"chance": drawn}, *events]
         return out
+
+
+def floats(probabilities: list[Any]) -> list[float]:
+    """Exact probabilities as floats; a listing repeats a few Fraction objects many times
+    (Flit's 2,048 neutral outcomes have three), and converting each once saves the most."""
+    seen: dict[int, float] = {}
+    out = []
+    for p in probabilities:
+        f = seen.get(id(p))
+        if f is None:
+            f = seen[id(p)] = float(p)
+        out.append(f)
+    return out
 
 
 def minimal_session(session: Session[Any, Any]) -> MinimalSession[Any, Any]:
