@@ -21,9 +21,11 @@ from gamecert.adapters.check import look_at
 from gamecert.adapters.helpers import (
     Grid,
     IdMap,
+    board_string,
     carcassonne_tile,
     counts,
     feature_name,
+    kingdomino_grid,
     match_action,
     native_player,
     native_rotation,
@@ -190,6 +192,19 @@ def test_players_coordinates_rotations_ids() -> None:
     assert counts(["D", "A", "D"]) == {"A": 1, "D": 2}
     assert match_action({"n": 2}, [1, 2, 3], lambda m: {"n": m}) == 2
     assert match_action({"n": 9}, [1, 2, 3], lambda m: {"n": m}) is None
+
+
+def test_kingdomino_grids_and_board_strings() -> None:
+    grid = kingdomino_grid({(3, 2): ("w", 1), (4, 2): ("f", 0)}, castle=(2, 2))
+    assert len(grid) == 9 and all(len(r) == 18 for r in grid)
+    assert grid[4] == "_0_0_0_0*0w1f0_0_0"
+    with pytest.raises(ValueError, match="outside"):
+        kingdomino_grid({(20, 2): ("w", 0)}, castle=(2, 2))
+    with pytest.raises(ValueError, match="terrain"):
+        kingdomino_grid({(3, 2): ("x", 0)}, castle=(2, 2))
+    assert board_string([[0, 1], [None, 5]], lambda v: "0" if v is None else str(v)) == "0105"
+    with pytest.raises(ValueError):
+        board_string([[10]], str)
 
 
 def test_carcassonne_tiles_by_their_look() -> None:

@@ -225,3 +225,41 @@ def feature_name(tile: str, rotation_: int, side: str) -> str:
         raise ValueError(f"half-edge {side!r} of tile {tile} (rotation {rotation_}) is in no "
                          "field")
     raise ValueError(f"{side!r} is not a side, a half-edge or 'monastery'")
+
+
+# --- Kingdomino grids, Flit and Bot Wars boards -------------------------------------------
+KINGDOMINO_TERRAINS = "cfglwm"
+"""Our terrain letters (schemas/kingdomino-state: `_` empty, `*` the castle)."""
+
+
+def kingdomino_grid(cells: Mapping[tuple[int, int], tuple[str, int]],
+                    castle: tuple[int, int]) -> list[str]:
+    """Our 9 x 9 grid (9 strings of 9 two-character cells, castle at row 4, column 4) from a
+    native kingdom: `cells` maps native (x, y) to (our terrain letter, crowns), `castle` is
+    the native (x, y) of the castle. A cell that would fall outside the 9 x 9 is an error."""
+    rows = [["_0"] * 9 for _ in range(9)]
+    rows[4][4] = "*0"
+    for (x, y), (terrain, crowns) in cells.items():
+        if terrain not in KINGDOMINO_TERRAINS or type(crowns) is not int or \
+                not 0 <= crowns <= 3:
+            raise ValueError(f"cell {(x, y)}: terrain {terrain!r} with {crowns!r} crowns is not "
+                             f"one of {KINGDOMINO_TERRAINS!r} with 0-3 crowns")
+        col, row = x - castle[0] + 4, y - castle[1] + 4
+        if not (0 <= col < 9 and 0 <= row < 9) or (col, row) == (4, 4):
+            raise ValueError(f"cell {(x, y)} lies outside the 9 x 9 grid around the castle "
+                             "or on it")
+        rows[row][col] = f"{terrain}{crowns}"
+    return ["".join(r) for r in rows]
+
+
+def board_string(rows: Sequence[Sequence[Any]], symbol: Callable[[Any], str]) -> str:
+    """A row-major board string (Flit, Bot Wars) from native rows, one character per square:
+    `symbol` turns a native square into our character."""
+    out = []
+    for y, row in enumerate(rows):
+        for x, square in enumerate(row):
+            ch = symbol(square)
+            if len(ch) != 1:
+                raise ValueError(f"square ({x}, {y}): {square!r} gives {ch!r}, not one character")
+            out.append(ch)
+    return "".join(out)
