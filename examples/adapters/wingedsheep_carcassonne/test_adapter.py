@@ -32,7 +32,7 @@ def adapter_class() -> type:
 def test_new_game_is_our_opening_with_the_first_river_draw_reported() -> None:
     cls = adapter_class()
     engine = in_process(cls, "wingedsheep")
-    assert engine.hello()["capabilities"] == []
+    assert engine.hello()["capabilities"] == ["no_events"]  # the minimum, and no events
     state = engine.new_game("classic-farms-2p", 5)
     assert state["board"] == [{"at": [0, 0], "tile": "RS", "rotation": 0}]
     assert state["to_move"] == 1 and state["step"] == "place"
