@@ -93,6 +93,12 @@ class Ekohilas(NativeAdapter):
                           m.Direction.NORTH]
         self.draws: list[JSON] = []
 
+    def hello(self) -> JSON:
+        # its console asks a player again after a bad command: nothing in it ends a
+        # player's game, so the referee's actions (a stop) mean nothing to it
+        out = super().hello()
+        return {**out, "capabilities": [*out["capabilities"], "no_referee"]}
+
     # --- the four things an adapter writes ------------------------------------------------
     def start(self, profile: Profile, seed: int) -> Any:
         m = self.m

@@ -30,7 +30,8 @@ def adapter_class() -> Any:
 
 def test_new_game_reports_the_order_and_the_first_line() -> None:
     engine = in_process(adapter_class(), "ekohilas")
-    assert engine.hello()["capabilities"] == ["no_events"]  # the minimum, and no events
+    # the minimum, no events and no referee (its console asks again)
+    assert engine.hello()["capabilities"] == ["no_events", "no_referee"]
     state = engine.new_game(PROFILE, 3)
     order, *deals = [e["chance"] for e in engine.session.start_events]  # type: ignore[attr-defined]
     assert order["type"] == "order" and sorted(order["order"]) == [1, 1, 2, 2]

@@ -104,3 +104,21 @@ class QuietWrongScore(QuietKingdomino):
     def canonical(self, native: Any) -> JSON:
         state = super().canonical(native)
         return {**state, "turn": state["turn"] + 1} if state["turn"] >= 3 else state
+
+
+class ConsoleKingdomino(QuietKingdomino):
+    """Like a board game at a console: a bad command is asked again, so it has none of the
+    referee's actions (a stop, an invalid PUT) and refuses them."""
+
+    def play(self, native: Any, action: JSON) -> Any:
+        if action.get("type") in ("stop", "invalid-put"):
+            raise NativeRefusal("a console asks again: no player's game ever stops")
+        return super().play(native, action)
+
+
+class NoRefereeKingdomino(ConsoleKingdomino):
+    """The same, declaring it (`no_referee`): the harness then sends it no referee's action."""
+
+    def hello(self) -> JSON:
+        out = super().hello()
+        return {**out, "capabilities": [*out["capabilities"], "no_referee"]}
