@@ -5,7 +5,8 @@ folder of a checkout (the one holding `game.py`, `unionfind.py` and `kingdomino.
 README.md. Minimum capabilities only: the engine shuffles its own dominoes and draws the
 first-turn order itself (Python's `random`, seeded by new_game's seed) and this adapter
 reports each draw; a move is played through the engine's own calls and refused when the
-engine would ask its player again.
+engine would ask its player again. It declares `no_referee`: nothing in it ends a player's
+game, so it is sent none of the referee's actions (a `stop`).
 
     gamecert certify kingdomino --profile board-game-start \
         --engine examples/adapters/ekohilas_kingdomino/adapter.py:Ekohilas
