@@ -41,3 +41,23 @@ def test_an_engine_without_a_referee_declares_it_and_is_sent_no_stop(tmp_path: P
     assert "RULES VIOLATED" in console and '"type":"stop"' in console, console[-2000:]
     declared = certify("NoRefereeKingdomino", tmp_path / "declared")
     assert "0 violated" in declared and "no_referee" in declared, declared[-2000:]
+
+
+def test_longer_examples_are_asked_for_and_part_of_the_replay(tmp_path: Path) -> None:
+    # an engine without load_state starts every example from a new game: `--steps` lets its
+    # examples run to a game's end; the replay line and report.json carry it
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run(
+        [sys.executable, "-m", "gamecert", "certify", "kingdomino", "--rounds", "1",
+         "--steps", "5", "--quiet", "--report", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT)
+    text = out.stdout + out.stderr
+    assert "--seed 0 --rounds 1 --steps 5" in text, text[-2000:]
+    assert "KD-FIRST-TURN-NO-PUT" in text.split("not certified")[-1]  # 5 steps: too short
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["replay"].endswith("--rounds 1 --steps 5")
+    bad = subprocess.run([sys.executable, "-m", "gamecert", "certify", "kingdomino", "--steps",
+                          "0"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert bad.returncode == 2 and "must be between 1 and" in bad.stderr
