@@ -51,6 +51,11 @@ from gamecert.spec import Catalogue, Profile, load_catalogue
 JSON = Any
 
 
+# Steps per example unless told otherwise. An engine without load_state starts every example
+# from a new game, so a game longer than this is never finished (certify --steps raises it).
+STEPS_PER_EXAMPLE = 25
+
+
 @dataclass
 class CampaignResult:
     game: str
@@ -75,6 +80,8 @@ class CampaignResult:
     not_checkable: dict[str, str] = field(default_factory=dict)
     # follow mode: the statistical test of each chance rule over the draws the engine made
     chance_tests: list[ChanceTest] = field(default_factory=list)
+    # the most steps an example takes (Hypothesis's stateful_step_count): part of a replay
+    steps_per_example: int = STEPS_PER_EXAMPLE
 
     @property
     def catalogue(self) -> Catalogue:
@@ -195,7 +202,7 @@ class Options:
     rounds: int | None = None
     seed: int = 0
     examples_per_round: int = 20
-    steps_per_example: int = 25
+    steps_per_example: int = STEPS_PER_EXAMPLE
     max_findings: int = 25
     min_exercised: int = 1
     baseline: Baseline | None = None
@@ -206,7 +213,7 @@ class Options:
 
 def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | None = None,
                  budget: float | None = 20.0, rounds: int | None = None, seed: int = 0,
-                 examples_per_round: int = 20, steps_per_example: int = 25,
+                 examples_per_round: int = 20, steps_per_example: int = STEPS_PER_EXAMPLE,
                  max_findings: int = 25, min_exercised: int = 1,
                  baseline: Baseline | None = None, storage: Path | None = None,
                  progress: Callable[[Progress], None] | None = None,
@@ -242,7 +249,8 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
     recipe = as_recipe(engine_or_recipe)
     result = CampaignResult(game, profile, recipe.name, seed, budget, 0, 0.0, Coverage(),
                             min_exercised=min_exercised, baseline=opts.baseline,
-                            engine_spec=dict(recipe.spec))
+                            engine_spec=dict(recipe.spec),
+                            steps_per_example=opts.steps_per_example)
     try:
         engine = recipe.open()
     except EngineSpecError as exc:  # it cannot even be started: a verdict, with a report

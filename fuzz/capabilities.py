@@ -29,6 +29,19 @@ KNOWN = (LOAD_STATE, LEGAL, BOT_OUTPUT, CHANCE, STATELESS)
 FULL: frozenset[str] = frozenset(KNOWN)
 MINIMUM: frozenset[str] = frozenset()
 
+# Not a capability but a declared limit (extension, adapters helper): the engine reports no
+# events of its own (a real engine has none of our canonical events), so the harness compares
+# its states and its draw reports only, and its oracles read the reference's events. Kept
+# out of KNOWN and FULL: an engine that does not declare it has its events compared.
+NO_EVENTS = "no_events"
+
+# A declared limit too (extension, adapters): the engine has no referee, so the actions
+# only a referee makes (a bot's failure recorded as an action, such as Kingdomino's `stop`)
+# mean nothing to it, as in a board game played at a console that asks again. The harness
+# sends it none; the rules about them are then exercised by no step of this engine.
+NO_REFEREE = "no_referee"
+REFEREE_ACTIONS: dict[str, tuple[str, ...]] = {"kingdomino": ("stop", "invalid-put")}
+
 # Harness checks that need a capability to exist at all.
 HARNESS_NEEDS = {"ENGINE-LOAD-STATE": LOAD_STATE, "ENGINE-STATE-ROUNDTRIP": LOAD_STATE}
 

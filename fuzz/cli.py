@@ -54,6 +54,7 @@ EXIT_CODES = """exit codes:
 
 MAX_SECONDS = 7 * 24 * 3600.0  # a week: anything longer is a typo
 MAX_ROUNDS = 1_000_000
+MAX_STEPS = 10_000
 MAX_SEED = 2**63 - 1
 
 
@@ -167,6 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run exactly N rounds (replays a run exactly with --seed)")
     p.add_argument("--seed", type=_whole("--seed", 0, MAX_SEED), default=0,
                    help="campaign seed (default 0)")
+    p.add_argument("--steps", type=_whole("--steps", 1, MAX_STEPS), metavar="N",
+                   help="the most steps an example takes (default 25); raise it for an engine "
+                   "without load_state whose games are longer, since each of its examples "
+                   "starts a new game (give it again with --resume)")
     p.add_argument("--profile", help=profile_help)
     p.add_argument("--report", metavar="DIR", help="write report.json, report.xml, "
                                                    "report.html and trace files here "
@@ -288,7 +293,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_certify(args: argparse.Namespace) -> int:
     from gamecert.fuzz.baseline import load_baseline
-    from gamecert.fuzz.campaign import CampaignResult, run_campaign
+    from gamecert.fuzz.campaign import STEPS_PER_EXAMPLE, CampaignResult, run_campaign
     from gamecert.fuzz.lockstep import Coverage
     from gamecert.fuzz.progress import progress_display
     from gamecert.fuzz.report import (
@@ -297,6 +302,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         render_fingerprint,
         render_table,
         rule_rows,
+        steps_option,
         summary,
         write_report,
     )
@@ -348,6 +354,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         result = run_campaign(args.game, engine, profile_id=profile.id,
                               budget=None if args.rounds else args.budget, rounds=args.rounds,
                               seed=args.seed, min_exercised=args.min_exercised,
+                              steps_per_example=args.steps or STEPS_PER_EXAMPLE,
                               baseline=baseline, progress=display, resume=resume,
                               on_round=_checkpointer(report_dir),
                               storage=report_dir / ".hypothesis" if report_dir else None)
@@ -381,7 +388,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     print("\n" + summary(result, rows))
     print(f"replay this run: gamecert certify {args.game} --profile {profile.id} "
-          f"--seed {args.seed} --rounds {result.rounds}")
+          f"--seed {args.seed} --rounds {result.rounds}{steps_option(result)}")
     if result.interrupted:
         print("INTERRUPTED: the verdict above covers the rounds that ran"
               + (f"; go on with --resume {report_dir}" if report_dir else ""))

@@ -18,7 +18,13 @@ from fractions import Fraction
 from typing import Any
 
 from gamecert.fuzz.capabilities import CHANCE as CHANCE_CAP
-from gamecert.fuzz.capabilities import FULL, LOAD_STATE, chance_rule, is_chance_report
+from gamecert.fuzz.capabilities import (
+    FULL,
+    LOAD_STATE,
+    NO_EVENTS,
+    chance_rule,
+    is_chance_report,
+)
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, cause_of
 from gamecert.reference_engine.contract import (
@@ -125,6 +131,7 @@ class Lockstep:
         # them (follow mode). Without `load_state` nothing is loaded: no resync either.
         self.caps = FULL if caps is None else caps
         self.follow = CHANCE_CAP not in self.caps
+        self.events_compared = NO_EVENTS not in self.caps
         self.can_load = LOAD_STATE in self.caps
         self.chance_stats = chance_stats  # fuzz.chance_stats.ChanceStats: followed draws
         self.example_seed = seed
@@ -267,7 +274,9 @@ class Lockstep:
                 getattr(self.engine, "start_events", None) or [])
             ref0, want_events, _ = self._follow(ref0, [], reported, bad)
             ref0_json = self.game.observe(ref0)
-            if reported != want_events:
+            if reported != want_events and (self.events_compared or [
+                    e for e in reported if is_chance_report(e)] != [
+                    e for e in want_events if is_chance_report(e)]):
                 events_differ = (f"new_game events differ: reference {canon(want_events)[:300]}"
                                  f", engine {canon(reported)[:300]}")
         self._state_checks(eng0, bad)
@@ -362,6 +371,11 @@ class Lockstep:
                 if drawn else eng_events
         else:
             eng_events_own, drawn = eng_events, []
+        eng_cmp, ref_cmp = eng_events, ref_events
+        if not self.events_compared:  # the engine has no events: its oracles read ours,
+            eng_events_own = [e for e in ref_events if not is_chance_report(e)]
+            eng_cmp = [e for e in eng_events if is_chance_report(e)]  # its draws compared
+            ref_cmp = [e for e in ref_events if is_chance_report(e)]
         # No judges here: the reference accepted this action too, so a judge could only
         # repeat the reference's decision. Judges speak on refusals, probes and legal sets.
         transition = Transition(before, action, eng_after, eng_events_own)
@@ -381,11 +395,11 @@ class Lockstep:
                 if verdict is not OK:
                     bad.append((rule, str(verdict)))
         self._state_checks(eng_after, bad)
-        diverged = eng_after != ref_after or eng_events != ref_events
+        diverged = eng_after != ref_after or eng_cmp != ref_cmp
         if bad or diverged:
             detail = _diff(ref_after, eng_after) if eng_after != ref_after else (
-                f"events differ: reference {canon(ref_events)[:300]}, "
-                f"engine {canon(eng_events)[:300]}")
+                f"events differ: reference {canon(ref_cmp)[:300]}, "
+                f"engine {canon(eng_cmp)[:300]}")
             if self.follow and self.unreported:
                 detail = UNREPORTED + detail
             self._fail(bad, "violation" if bad else "divergence",

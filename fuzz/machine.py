@@ -16,7 +16,15 @@ from hypothesis import event, reject, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from gamecert.fuzz.capabilities import BOT_OUTPUT, FULL, LEGAL, LOAD_STATE, seeded_new_games
+from gamecert.fuzz.capabilities import (
+    BOT_OUTPUT,
+    FULL,
+    LEGAL,
+    LOAD_STATE,
+    NO_REFEREE,
+    REFEREE_ACTIONS,
+    seeded_new_games,
+)
 from gamecert.fuzz.games import GamePlugin
 from gamecert.fuzz.lockstep import InvalidInput, Lockstep
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
@@ -32,6 +40,8 @@ def make_machine(plugin: GamePlugin, profile: Profile,
     plans the rules: no `legal`, no comparison of legal sets (probes only); no `load_state`,
     new games with a seed drawn per example and no reload; no `bot_output`, no bot text."""
     can_list, can_load, can_referee = LEGAL in caps, LOAD_STATE in caps, BOT_OUTPUT in caps
+    # an engine that declares no referee is sent none of the referee's actions
+    no_referee = REFEREE_ACTIONS.get(profile.game, ()) if NO_REFEREE in caps else ()
     starts = plugin.starts(profile) if can_load else seeded_new_games()
 
     def live(self: Any) -> bool:
@@ -59,6 +69,12 @@ def make_machine(plugin: GamePlugin, profile: Profile,
         @rule(data=st.data())
         def play(self, data: st.DataObject) -> None:
             action = plugin.draw_action(data, self.ls)
+            for _ in range(20):  # drawn again, so the walk goes on (a quarter are stops)
+                if not (isinstance(action, dict) and action.get("type") in no_referee):
+                    break
+                action = plugin.draw_action(data, self.ls)
+            else:
+                reject()
             try:
                 events = self.ls.step(action)
             except InvalidInput:

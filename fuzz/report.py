@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from gamecert.fuzz.campaign import CampaignResult
+from gamecert.fuzz.campaign import STEPS_PER_EXAMPLE, CampaignResult
 from gamecert.fuzz.chance_stats import ALPHA, MIN_SAMPLES
 from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
 from gamecert.fuzz.report_html import write_html
@@ -238,7 +238,7 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
                       "ops": d.ops, "trace": t, **_picture(d.finding)}
                      for i, (d, t) in enumerate(zip(result.departures, traces, strict=True), 1)],
         "replay": f"gamecert certify {result.game} --profile {result.profile.id} "
-                  f"--seed {result.seed} --rounds {result.rounds}",
+                  f"--seed {result.seed} --rounds {result.rounds}{steps_option(result)}",
     }
 
 
@@ -315,3 +315,9 @@ def write_report(result: CampaignResult, directory: Path) -> Path:
     write_atomic(directory / "report.xml", junit_xml(result, rows) + "\n")
     write_html(doc, directory)
     return path
+
+
+def steps_option(result: CampaignResult) -> str:
+    """' --steps N' when the run's examples were not of the default length (for its replay)."""
+    n = result.steps_per_example
+    return "" if n == STEPS_PER_EXAMPLE else f" --steps {n}"

@@ -1,0 +1,99 @@
+"""Run an adapter class as a wire-protocol engine process.
+
+    python -m gamecert.adapters.serve path/to/adapter.py:ClassName
+    python -m gamecert.adapters.serve package.module:ClassName
+
+The same `NativeAdapter` subclass that `gamecert certify --engine` runs in-process then runs
+as its own process (`gamecert certify GAME --command "python -m gamecert.adapters.serve
+..."`), which keeps a native engine's globals, threads and crashes out of gamecert. The
+new_game reply carries the draws the engine made while setting up (`events`), and operations
+the adapter does not offer are answered 'bad-request', as the wire schema says for an
+operation an engine does not know.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from gamecert.adapters.base import NativeAdapter
+from gamecert.fuzz.engines import EngineSpecError, _import_object
+from gamecert.fuzz.server import MAX_REQUEST, _error, handle
+from gamecert.reference_engine.contract import BadState, IllegalAction
+from gamecert.spec import CatalogueError
+
+
+def reply_to(adapter: NativeAdapter, request: Any) -> tuple[dict[str, Any], bool]:
+    """One reply for one request; the flag says whether to stop."""
+    if isinstance(request, dict) and request.get("op") == "new_game":
+        rid = request.get("id")
+        try:
+            state = adapter.new_game(request.get("profile"), request.get("seed"))
+        except IllegalAction as exc:
+            return _error(rid, "illegal", str(exc)), False
+        except (BadState, CatalogueError) as exc:
+            return _error(rid, "bad-state", str(exc)), False
+        except Exception as exc:  # the native engine failed: a reply, never a crash of ours
+            return _error(rid, "internal", f"{type(exc).__name__}: {exc}"), False
+        return {"id": rid, "ok": True, "state": state, "events": adapter.start_events}, False
+    op = request.get("op") if isinstance(request, dict) else None
+    if op in ("legal", "load_state", "bot_output") and op not in adapter.hello()["capabilities"]:
+        return _error(request.get("id"), "bad-request",
+                      f"{adapter.engine} does not offer {op!r} (not in its capabilities)"), False
+    return handle(adapter, request)
+
+
+def serve(adapter: NativeAdapter, stdin: IO[str] | None = None,
+          stdout: IO[str] | None = None) -> None:
+    src, out = stdin or sys.stdin, stdout or sys.stdout
+    # Native engines print (progress, debugging): stdout carries the replies only, so
+    # whatever the engine prints goes to stderr, which the harness keeps for its reports.
+    sys.stdout = sys.stderr
+    for line in src:
+        if not line.strip(" \t\r\n"):
+            continue
+        if len(line) > MAX_REQUEST:
+            reply, stop = _error(None, "bad-request", "request too long"), False
+        else:
+            try:
+                request = json.loads(line)
+            except (json.JSONDecodeError, RecursionError) as exc:
+                reply, stop = _error(None, "bad-request", f"not JSON: {exc}"), False
+            else:
+                reply, stop = reply_to(adapter, request)
+        out.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        out.flush()
+        if stop:
+            return
+
+
+def load_adapter(spec: str) -> NativeAdapter:
+    """An instance of the adapter class named `path/file.py:Name` or `module:Name`."""
+    obj = _import_object(spec)
+    if not (isinstance(obj, type) and issubclass(obj, NativeAdapter)):
+        raise EngineSpecError(f"{spec} is not a NativeAdapter subclass")
+    return obj()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    replies = sys.stdout
+    if len(args) != 1:
+        print("usage: python -m gamecert.adapters.serve path/to/adapter.py:ClassName",
+              file=sys.stderr)
+        return 2
+    sys.stdout = sys.stderr  # an engine that prints while it loads must not break the wire
+    try:
+        adapter = load_adapter(args[0])
+    except (EngineSpecError, TypeError, RuntimeError) as exc:
+        print(f"gamecert.adapters.serve: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        sys.stdout = replies
+    serve(adapter, stdout=replies)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

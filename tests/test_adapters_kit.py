@@ -1,0 +1,263 @@
+"""The adapter kit (gamecert.adapters) on our own engines written as if they were native:
+the minimum capabilities, follow-mode draw reports, refusal and crash mapping, the wire
+runner, the first-look lockstep and the conversion helpers. No third-party code needed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from examples.adapters.reference_native.adapter import (
+    Carcassonne,
+    Flit,
+    Kingdomino,
+    QuietKingdomino,
+)
+from gamecert.adapters import NativeAdapter, NativeRefusal
+from gamecert.adapters.check import look_at
+from gamecert.adapters.helpers import (
+    Grid,
+    IdMap,
+    board_string,
+    carcassonne_tile,
+    counts,
+    feature_name,
+    kingdomino_grid,
+    match_action,
+    native_player,
+    native_rotation,
+    player_id,
+    rotation,
+)
+from gamecert.fuzz.engines import EngineFault, Refused, SubprocessEngine, in_process
+from gamecert.spec import Profile
+
+ROOT = Path(__file__).resolve().parents[1]
+ADAPTER = ROOT / "examples" / "adapters" / "reference_native" / "adapter.py"
+
+
+def test_hello_declares_the_minimum_and_new_game_reports_its_draws() -> None:
+    engine = in_process(Flit, "flit-native")
+    assert engine.hello()["capabilities"] == []
+    state = engine.new_game(None, 7)
+    draws = [e["chance"] for e in engine.session.start_events if "chance" in e]  # type: ignore[attr-defined]
+    assert len(draws) == 8 and all(d["type"] == "setup" for d in draws)
+    placed = {tuple(d["at"]) for d in draws}
+    assert len(placed) == 8 and state["phase"] != "setup"
+    again = in_process(Flit, "flit-native")
+    assert again.new_game(None, 7) == state  # the engine's own RNG is seeded by new_game
+
+
+def test_refusal_is_illegal_and_leaves_the_state_and_crash_is_a_fault() -> None:
+    engine = in_process(Kingdomino, "kd-native")
+    before = engine.new_game(None, 1)
+    with pytest.raises(Refused) as refused:
+        engine.apply({"type": "pick", "tile": 999})
+    assert refused.value.kind == "illegal"
+    assert engine.observe() == before
+    with pytest.raises(Refused):  # not offered: never a silent answer
+        engine.legal()
+
+    class Crashing(Flit):
+        def play(self, native: Any, action: Any) -> Any:
+            raise ZeroDivisionError("native bug")
+
+    crashing = in_process(Crashing, "crash")
+    crashing.new_game(None, 1)
+    with pytest.raises(EngineFault) as fault:
+        crashing.apply({"type": "pass"})
+    assert fault.value.kind == "crash" and "native bug" in fault.value.message
+
+
+@pytest.mark.parametrize("cls,profile", [(Flit, None), (Kingdomino, None),
+                                         (Kingdomino, "legend-2p"), (Carcassonne, None)])
+def test_lockstep_follows_the_engines_draws(cls: type[NativeAdapter], profile: str | None) -> None:
+    look = look_at(cls(), profile, seed=3, steps=60)
+    assert look.departure is None, look.departure
+    assert look.draws > 0 and look.steps > 0
+
+
+def test_lockstep_sees_a_draw_the_reference_does_not_allow() -> None:
+    class Cheat(Kingdomino):
+        """Deals tile 1 every time: a deck that ignores what is left."""
+
+        def report(self, native: Any) -> list[Any]:
+            return [{"chance": {"type": "deal", "tile": 1}} if e.get("chance", {}).get(
+                "type") == "deal" else e for e in super().report(native)]
+
+    look = look_at(Cheat(), None, seed=3, steps=60)
+    assert look.departure is not None and "does not list" in look.departure
+
+
+def test_lockstep_sees_a_wrong_canonical_state() -> None:
+    class Forgetful(Flit):
+        def canonical(self, native: Any) -> Any:
+            return {**super().canonical(native), "turn": 0}
+
+    look = look_at(Forgetful(), None, seed=1, steps=30)
+    assert look.departure is not None and "turn" in look.departure
+
+
+def test_wire_runner_serves_the_same_class_as_a_process() -> None:
+    engine = SubprocessEngine([sys.executable, "-m", "gamecert.adapters.serve",
+                               f"{ADAPTER}:Kingdomino"], timeout=20)
+    try:
+        hello = engine.hello()
+        assert hello["game"] == "kingdomino" and hello["capabilities"] == []
+        reply = engine.request("new_game", profile=None, seed=5)
+        chance = [e["chance"] for e in reply["events"] if "chance" in e]
+        assert chance[0]["type"] == "order" and len(chance) > 1
+        assert reply["state"] == in_process(Kingdomino, "k").new_game(None, 5)
+        with pytest.raises(Refused) as refused:
+            engine.legal()
+        assert refused.value.kind == "bad-request"
+        with pytest.raises(Refused) as refused:
+            engine.apply({"type": "pick", "tile": 999})
+        assert refused.value.kind == "illegal"
+    finally:
+        engine.close()
+
+
+def test_wire_runner_keeps_an_engines_prints_off_the_wire() -> None:
+    engine = SubprocessEngine([sys.executable, "-m", "gamecert.adapters.serve",
+                               f"{ADAPTER}:Chatty"], timeout=20)
+    try:
+        engine.hello()
+        engine.new_game(None, 2)
+        state = engine.observe()
+        reference = in_process(Kingdomino, "k")
+        assert reference.new_game(None, 2) == state
+        with pytest.raises(Refused):
+            engine.apply({"type": "pick", "tile": 999})  # printed first, then refused
+        assert engine.observe() == state
+        assert b"native engine: playing" in engine.stderr_tail
+    finally:
+        engine.close()
+
+
+def test_serve_refuses_what_is_not_an_adapter() -> None:
+    from gamecert.adapters.serve import main
+    assert main(["gamecert.adapters.helpers:Grid"]) == 2
+
+
+def certify(cls: str, tmp: Path) -> str:
+    import subprocess
+    out = subprocess.run(
+        [sys.executable, "-m", "gamecert", "certify", "kingdomino", "--engine",
+         f"{ADAPTER}:{cls}", "--rounds", "2", "--quiet", "--report", str(tmp)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT)
+    return out.stdout + out.stderr
+
+
+def test_an_engine_without_events_is_certified_on_its_states_and_draws(tmp_path: Path) -> None:
+    assert QuietKingdomino().hello()["capabilities"] == ["no_events"]
+    text = certify("QuietKingdomino", tmp_path / "quiet")
+    assert "0 violated" in text and "capabilities: no_events" in text, text[-2000:]
+    wrong = certify("QuietWrongScore", tmp_path / "wrong")
+    assert "RULES VIOLATED" in wrong and "turn" in wrong, wrong[-2000:]
+
+
+def test_players_coordinates_rotations_ids() -> None:
+    assert [player_id(i) for i in range(3)] == [1, 2, 3]
+    assert native_player(1) == 0 and player_id(2, zero_based=False) == 2
+    with pytest.raises(ValueError):
+        native_player(0)
+    grid = Grid(origin=(6, 15))  # a 2-D list [row][column] with the start at row 6, col 15
+    assert grid.cell(6, 15) == [0, 0] and grid.cell(5, 17) == [2, -1]
+    assert grid.native([2, -1]) == (5, 17)
+    up = Grid(origin=(0, 0), rows_first=False, y_up=True)
+    assert up.cell(3, 4) == [3, -4] and up.native([3, -4]) == (3, 4)
+    turned = Grid(origin=(6, 15), quarter_turns=2)  # a board laid the other way round
+    assert turned.cell(5, 17) == [-2, 1] and turned.native([-2, 1]) == (5, 17)
+    quarter = Grid(quarter_turns=1)
+    assert quarter.cell(-1, 0) == [1, 0]  # what was above the origin is now right of it
+    assert all(quarter.native(quarter.cell(r, c)) == (r, c) for r in range(-2, 3)
+               for c in range(-2, 3))
+    assert turned.side(0) == 2 and turned.half(1) == 5
+    assert rotation(270, unit=90) == 3 and rotation(1, clockwise=False) == 3
+    assert native_rotation(3, unit=90, clockwise=False) == 90
+    assert all(rotation(native_rotation(r, unit=90, clockwise=False), unit=90,
+                        clockwise=False) == r for r in range(4))
+    with pytest.raises(ValueError):
+        rotation(45, unit=90)
+    ids = IdMap({"chapel": "B", "chapel_with_road": "A"}, "tile")
+    assert ids.ours("chapel") == "B" and ids.native("A") == "chapel_with_road"
+    with pytest.raises(ValueError, match="unknown native tile"):
+        ids.ours("cathedral")
+    with pytest.raises(ValueError):
+        IdMap([("a", "X"), ("b", "X")], "tile")
+    assert counts(["D", "A", "D"]) == {"A": 1, "D": 2}
+    assert match_action({"n": 2}, [1, 2, 3], lambda m: {"n": m}) == 2
+    assert match_action({"n": 9}, [1, 2, 3], lambda m: {"n": m}) is None
+
+
+def test_kingdomino_grids_and_board_strings() -> None:
+    grid = kingdomino_grid({(3, 2): ("w", 1), (4, 2): ("f", 0)}, castle=(2, 2))
+    assert len(grid) == 9 and all(len(r) == 18 for r in grid)
+    assert grid[4] == "_0_0_0_0*0w1f0_0_0"
+    with pytest.raises(ValueError, match="outside"):
+        kingdomino_grid({(20, 2): ("w", 0)}, castle=(2, 2))
+    with pytest.raises(ValueError, match="terrain"):
+        kingdomino_grid({(3, 2): ("x", 0)}, castle=(2, 2))
+    assert board_string([[0, 1], [None, 5]], lambda v: "0" if v is None else str(v)) == "0105"
+    with pytest.raises(ValueError):
+        board_string([[10]], str)
+
+
+def test_carcassonne_tiles_by_their_look() -> None:
+    # tile B is a monastery in fields; A the monastery with a road at the bottom
+    assert carcassonne_tile(("field",) * 4, monastery=True) == [("B", 0)]
+    assert carcassonne_tile(("field", "field", "field", "road"), monastery=True) == [("A", 1)]
+    assert carcassonne_tile(("field", "field", "road", "field"), monastery=True) == [("A", 0)]
+    # the river spring: river on one side only
+    spring = carcassonne_tile(("river", "field", "field", "field"))
+    assert sorted(t for t, _ in spring) == ["RE", "RS"]  # alike: the adapter tells them apart
+    lake = carcassonne_tile(("river", "field", "field", "field"), role="lake")
+    assert [t for t, _ in lake] == ["RE"]
+    # a city's feature is named by its first side clockwise from the top
+    assert feature_name("C", 0, "left") == "top"
+    assert feature_name("B", 2, "monastery") == "monastery"
+    with pytest.raises(ValueError):
+        feature_name("B", 0, "top")  # a field edge is no road or city
+
+
+def test_a_maintainer_only_writes_four_methods() -> None:
+    class Counter(NativeAdapter):
+        """A toy 'native engine' (a dict) standing in for a real one."""
+
+        game_name = "flit"
+
+        def start(self, profile: Profile, seed: int) -> Any:
+            return {"n": seed}
+
+        def play(self, native: Any, action: Any) -> Any:
+            if action.get("type") != "pass":
+                raise NativeRefusal("only pass")
+            return {"n": native["n"] + 1}
+
+        def canonical(self, native: Any) -> Any:
+            return {"n": native["n"]}
+
+    engine = in_process(Counter, "counter")
+    assert engine.hello()["capabilities"] == ["no_events"]  # it writes no events of its own
+    assert engine.new_game(None, 4) == {"n": 4}
+    assert engine.apply({"type": "pass"}) == ({"n": 5}, [])
+    with pytest.raises(Refused):
+        engine.apply({"type": "move"})
+    assert engine.observe() == {"n": 5}
+
+
+def test_a_third_party_adapter_without_its_engine_says_what_to_set(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from gamecert.fuzz.engines import EngineSpecError, object_recipe
+
+    monkeypatch.delenv("GAMECERT_WINGEDSHEEP_PATH", raising=False)
+    spec = f"{ROOT / 'examples/adapters/wingedsheep_carcassonne/adapter.py'}:Wingedsheep"
+    with pytest.raises(EngineSpecError, match="set GAMECERT_WINGEDSHEEP_PATH"):
+        object_recipe("carcassonne", spec)
+    monkeypatch.setenv("GAMECERT_WINGEDSHEEP_PATH", str(ROOT))  # a folder without the engine
+    with pytest.raises(EngineSpecError, match="holds no wingedsheep/carcassonne"):
+        object_recipe("carcassonne", spec)
