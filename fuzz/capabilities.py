@@ -41,6 +41,10 @@ NO_EVENTS = "no_events"
 # sends it none; the rules about them are then exercised by no step of this engine.
 NO_REFEREE = "no_referee"
 REFEREE_ACTIONS: dict[str, tuple[str, ...]] = {"kingdomino": ("stop", "invalid-put")}
+# The rules about those actions: with no referee action ever sent, nothing checks them, so
+# the certificate lists them as not checkable rather than passed on steps that never met them.
+REFEREE_RULES: dict[str, tuple[str, ...]] = {"kingdomino": ("KD-STOP", "KD-PUT-INVALID")}
+REFEREE = "a referee (the engine declares no_referee)"
 
 # Harness checks that need a capability to exist at all.
 HARNESS_NEEDS = {"ENGINE-LOAD-STATE": LOAD_STATE, "ENGINE-STATE-ROUNDTRIP": LOAD_STATE}
@@ -117,6 +121,9 @@ def not_checkable(caps: frozenset[str], oracles: Iterable[Oracle],
     if CHANCE not in caps:
         for rule in NEEDS_CHANCE.get(game, ()):
             out.setdefault(rule, CHANCE)
+    if NO_REFEREE in caps:
+        for rule in REFEREE_RULES.get(game, ()):
+            out.setdefault(rule, REFEREE)
     for rule, cap in HARNESS_NEEDS.items():
         if cap not in caps:
             out[rule] = cap

@@ -41,6 +41,12 @@ def test_an_engine_without_a_referee_declares_it_and_is_sent_no_stop(tmp_path: P
     assert "RULES VIOLATED" in console and '"type":"stop"' in console, console[-2000:]
     declared = certify("NoRefereeKingdomino", tmp_path / "declared")
     assert "0 violated" in declared and "no_referee" in declared, declared[-2000:]
+    import json
+    report = json.loads((tmp_path / "declared" / "report.json").read_text())
+    # the rules about the referee's own actions are not checkable, not "passed"
+    needs = {e["rule"]: e["needs"] for e in report["not_checkable"]}
+    assert "no_referee" in needs.get("KD-STOP", "") and "no_referee" in needs.get(
+        "KD-PUT-INVALID", ""), needs
 
 
 def test_longer_examples_are_asked_for_and_part_of_the_replay(tmp_path: Path) -> None:
