@@ -101,9 +101,13 @@ def main() -> None:
     parser.add_argument("--toward", type=float, default=0.3,
                         help="how keen botlets are to head for the enemy spawn")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clock", choices=sorted(overhead.CLOCKS), default="wall",
+                    help="the overhead's clock: wall, or this process's CPU time on a busy "
+                         "machine")
     parser.add_argument("--overhead-only", action="store_true",
                         help="print only the harness overhead figures (benchmarks/overhead.py)")
     args = parser.parse_args()
+    overhead.use_clock(args.clock)
     profile = load_catalogue("botwars").profile(args.profile)
 
     def choose(state: Any, rng: random.Random) -> Any:

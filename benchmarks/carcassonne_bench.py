@@ -147,9 +147,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profiles", default="syncs-2025-base,syncs-2025-farms,syncs-2025-tower",
                         help="comma-separated profiles for the full-game figures (the first "
                              "is the baseline; placements and lockstep use it)")
+    parser.add_argument("--clock", choices=sorted(overhead.CLOCKS), default="wall",
+                    help="the overhead's clock: wall, or this process's CPU time on a busy "
+                         "machine")
     parser.add_argument("--overhead-only", action="store_true",
                         help="print only the harness overhead figures (benchmarks/overhead.py)")
     args = parser.parse_args(argv)
+    overhead.use_clock(args.clock)
     catalogue = load_catalogue("carcassonne")
     profiles = [catalogue.profile(pid) for pid in args.profiles.split(",")]
     profile = profiles[0]

@@ -28,6 +28,7 @@ oracles, only observed.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
 import time
@@ -50,6 +51,12 @@ from gamecert.spec import Profile, load_catalogue
 
 JSON = Any
 GOAL = 3.0  # issue 15: at most 3x for every game
+# The clock every timer reads: wall time (the issue's definition), or with `--clock cpu` this
+# process's CPU time, which other work on a shared machine does not inflate. In process, the
+# engine, the reference and the oracles all run on this thread, so both measure the same
+# work when the machine is idle; an engine in another process needs the wall clock.
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+now = CLOCKS["wall"]
 
 
 @dataclass
@@ -61,7 +68,7 @@ class Clock:
     def wrap(self, part: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         parts = self.parts
         parts.setdefault(part, 0.0)
-        clock = time.perf_counter
+        clock = now
 
         def timed(*args: Any, **kwargs: Any) -> Any:
             t0 = clock()
@@ -105,9 +112,19 @@ class TimedGame:
 
 
 def timed_oracles(oracles: Iterable[Oracle], clock: Clock) -> list[Oracle]:
+    """The oracles with every hook timed, each rule in its own part `oracle RULE`."""
     hooks = ("state", "check", "judge", "referee", "listed")
-    return [replace(o, **{h: clock.wrap("oracles", getattr(o, h))
+    return [replace(o, **{h: clock.wrap(f"oracle {o.rule}", getattr(o, h))
                           for h in hooks if getattr(o, h) is not None}) for o in oracles]
+
+
+def _fold_oracles(parts: dict[str, float]) -> tuple[dict[str, float], list[tuple[str, float]]]:
+    """(parts with the oracles added up as `oracles`, the oracle rules by time)."""
+    rules = sorted(((k[7:], v) for k, v in parts.items() if k.startswith("oracle ")),
+                   key=lambda kv: -kv[1])
+    out = {k: v for k, v in parts.items() if not k.startswith("oracle ")}
+    out["oracles"] = sum(v for _, v in rules)
+    return out, rules
 
 
 def record_games(game: Game[Any, Any], profile: Profile, games: int, seed: int,
@@ -134,6 +151,19 @@ def record_games(game: Game[Any, Any], profile: Profile, games: int, seed: int,
 
 def _replay(game: Any, engine: Any, profile: Profile, oracles: list[Oracle],
             scripts: list[list[JSON]]) -> int:
+    """Every recorded game through a fresh lockstep. The garbage collector is off meanwhile:
+    a collection would be charged to whichever part happened to allocate last (often the
+    engine), so the parts' times would depend on the others' garbage."""
+    gc.collect()
+    gc.disable()
+    try:
+        return _replay_games(game, engine, profile, oracles, scripts)
+    finally:
+        gc.enable()
+
+
+def _replay_games(game: Any, engine: Any, profile: Profile, oracles: list[Oracle],
+                  scripts: list[list[JSON]]) -> int:
     steps = 0
     for script in scripts:
         ls = Lockstep(game, engine, profile, oracles, coverage=Coverage())
@@ -153,6 +183,7 @@ class Figures:
     campaign: dict[str, float]  # part -> fraction of the campaign pass's wall time
     campaign_steps: int
     campaign_wall: float
+    costly: list[tuple[str, float]]  # the costliest oracles: (rule, share of pass 2's time)
 
     @property
     def overhead(self) -> float:
@@ -170,24 +201,26 @@ def measure(game_name: str, game: Game[Any, Any], profile: Profile,
     for _ in range(repeats):  # pass 1: only the engine timed
         clock = Clock()
         eng = TimedEngine(make_engine(), clock)
-        t0 = time.perf_counter()
+        t0 = now()
         steps = _replay(game, eng, profile, oracles, scripts)
-        runs.append((time.perf_counter() - t0, clock.parts["engine"]))
+        runs.append((now() - t0, clock.parts["engine"]))
         eng.close()
     wall, eng_s = min(runs, key=lambda r: r[0] / r[1]) if repeats < 3 else sorted(
         runs, key=lambda r: r[0] / r[1])[len(runs) // 2]
 
     clock = Clock()  # pass 2: every part timed
     eng = TimedEngine(make_engine(), clock)
-    t0 = time.perf_counter()
+    t0 = now()
     _replay(TimedGame(game, clock), eng, profile, timed_oracles(oracles, clock), scripts)
-    total = time.perf_counter() - t0
+    total = now() - t0
     eng.close()
-    shares = _shares(clock.parts, total, "comparison + bookkeeping")
+    parts, by_rule = _fold_oracles(clock.parts)
+    shares = _shares(parts, total, "comparison + bookkeeping")
+    costly = [(rule, v / total) for rule, v in by_rule[:5]]
 
     c_steps, c_wall, campaign = _campaign(game_name, game, profile, make_engine,
                                           campaign_examples, campaign_steps)
-    return Figures(steps, wall, eng_s, shares, campaign, c_steps, c_wall)
+    return Figures(steps, wall, eng_s, shares, campaign, c_steps, c_wall, costly)
 
 
 def _shares(parts: dict[str, float], total: float, rest: str) -> dict[str, float]:
@@ -217,11 +250,11 @@ def _campaign(game_name: str, game: Game[Any, Any], profile: Profile,
     how = settings(max_examples=examples, stateful_step_count=steps_per_example,
                    derandomize=True, database=None, deadline=None, print_blob=False,
                    suppress_health_check=list(HealthCheck))
-    t0 = time.perf_counter()
+    t0 = now()
     run_state_machine_as_test(machine, settings=how)
-    total = time.perf_counter() - t0
+    total = now() - t0
     eng.close()
-    parts = dict(clock.parts)
+    parts, _ = _fold_oracles(clock.parts)
     inside = parts.pop("lockstep")
     parts["comparison + bookkeeping"] = max(
         0.0, inside - sum(v for k, v in parts.items()))
@@ -232,12 +265,15 @@ def _campaign(game_name: str, game: Game[Any, Any], profile: Profile,
 def report(figures: Figures, label: str = "") -> None:
     """Print the figures: the headline line first, in the issue's words."""
     f = figures
-    print(f"harness overhead: {f.overhead:.1f}x{label} (lockstep wall time "
+    kind = "wall" if now is CLOCKS["wall"] else "CPU"
+    print(f"harness overhead: {f.overhead:.1f}x{label} (lockstep {kind} time "
           f"{f.wall:.3f} s over {f.steps} recorded steps / {f.engine:.3f} s inside the engine "
           f"under test; goal <= {GOAL:.0f}x)")
     print(f"lockstep steps/s: {f.steps / f.wall:,.0f} (engine alone answered at "
           f"{f.steps / f.engine:,.0f} steps/s)")
     print("time per part, recorded games (every part timed): " + _fmt(f.shares))
+    print("costliest oracles there: " + ", ".join(f"{rule} {100 * share:.0f}%"
+                                                 for rule, share in f.costly))
     print(f"time per part, Hypothesis campaign ({f.campaign_steps} steps, "
           f"{f.campaign_steps / f.campaign_wall:,.0f} steps/s with the timers on): "
           + _fmt(f.campaign))
@@ -256,8 +292,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=3, help="recorded games")
     ap.add_argument("--max-steps", type=int, default=2000, help="steps per recorded game")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                    help="wall time (default), or this process's CPU time on a busy machine")
     args = ap.parse_args(argv)
+    use_clock(args.clock)
     run(args.game, args.profile, args.games, args.repeats, args.max_steps)
+
+
+def use_clock(name: str) -> None:
+    """Time every part with the clock named (`wall` or `cpu`)."""
+    global now
+    now = CLOCKS[name]
 
 
 def run(game_name: str, profile_id: str | None, games: int, repeats: int,
