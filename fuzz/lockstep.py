@@ -153,8 +153,23 @@ class Lockstep:
                 bad.append((rule, str(verdict)))
 
     def _state_checks(self, state: JSON, bad: list[tuple[str, str]]) -> None:
-        for rule, hook in self.state_hooks:
-            self._count(rule, _guarded(hook, state, self.profile), bad)
+        profile = self.profile
+        try:  # the common case: every oracle reads the state; one call each, no wrapper
+            verdicts = [(rule, hook(state, profile)) for rule, hook in self.state_hooks]
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            # a state some oracle cannot even read: find out which, one at a time
+            verdicts = [(rule, _guarded(hook, state, profile))
+                        for rule, hook in self.state_hooks]
+        self._tally(verdicts, bad)
+
+    def _tally(self, verdicts: list[tuple[str, Verdict]], bad: list[tuple[str, str]]) -> None:
+        """Count each applicable verdict for its rule; collect the violations in `bad`."""
+        applied = self.coverage.applied
+        for rule, verdict in verdicts:
+            if verdict is not NA:
+                applied[rule] += 1
+                if verdict is not OK:
+                    bad.append((rule, str(verdict)))
 
     def _judge(self, state: JSON, action: JSON, accepted: bool,
                bad: list[tuple[str, str]]) -> None:
@@ -303,21 +318,22 @@ class Lockstep:
             return list(ref_events)
         # No judges here: the reference accepted this action too, so a judge could only
         # repeat the reference's decision. Judges speak on refusals, probes and legal sets.
-        transition = Transition(before, action, eng_after, eng_events)
-        applied, profile = self.coverage.applied, self.profile
+        diverged = eng_after != ref_after or eng_events != ref_events
+        # An oracle is a function of the JSON it is shown. When the engine's state and events
+        # equal the reference's, the reference's own objects get the very same verdicts, and
+        # this step's `after` is then the next step's `before` (the same object): oracles
+        # that analyse a state (a board's features) reuse that analysis.
+        seen, seen_events = (eng_after, eng_events) if diverged else (ref_after, ref_events)
+        transition = Transition(before, action, seen, seen_events)
+        profile = self.profile
         try:
             verdicts = [(rule, check(transition, profile)) for rule, check in self.check_hooks]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a reply some oracle cannot even read: find out which, one at a time
             verdicts = [(rule, _guarded(check, transition, profile))
                         for rule, check in self.check_hooks]
-        for rule, verdict in verdicts:
-            if verdict is not NA:
-                applied[rule] += 1
-                if verdict is not OK:
-                    bad.append((rule, str(verdict)))
-        self._state_checks(eng_after, bad)
-        diverged = eng_after != ref_after or eng_events != ref_events
+        self._tally(verdicts, bad)
+        self._state_checks(seen, bad)
         if bad or diverged:
             detail = _diff(ref_after, eng_after) if eng_after != ref_after else (
                 f"events differ: reference {canon(ref_events)[:300]}, "
