@@ -20,6 +20,8 @@ import sys
 import time
 from typing import Any
 
+import overhead  # benchmarks/overhead.py, beside this script
+
 from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
 from gamecert.fuzz.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for
@@ -99,8 +101,21 @@ def main() -> None:
     parser.add_argument("--toward", type=float, default=0.3,
                         help="how keen botlets are to head for the enemy spawn")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clock", choices=sorted(overhead.CLOCKS), default="wall",
+                    help="the overhead's clock: wall, or this process's CPU time on a busy "
+                         "machine")
+    parser.add_argument("--overhead-only", action="store_true",
+                        help="print only the harness overhead figures (benchmarks/overhead.py)")
     args = parser.parse_args()
+    overhead.use_clock(args.clock)
     profile = load_catalogue("botwars").profile(args.profile)
+
+    def choose(state: Any, rng: random.Random) -> Any:
+        return GAME.random_action(state, rng, toward=args.toward)
+
+    if args.overhead_only:
+        overhead.run("botwars", profile.id, args.lockstep_games, args.repeats, choose=choose)
+        return
 
     runs = [random_games(profile, args.games, args.seed + i, args.toward)
             for i in range(args.repeats)]
@@ -137,6 +152,7 @@ def main() -> None:
                   f"steps/s   ratio {ratio:6.3f}")
     finally:
         sub.close()
+    overhead.run("botwars", profile.id, args.lockstep_games, args.repeats, choose=choose)
 
 
 if __name__ == "__main__":

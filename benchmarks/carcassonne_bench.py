@@ -25,6 +25,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import overhead  # benchmarks/overhead.py, beside this script
+
 from gamecert.fuzz.engines import InProcessEngine
 from gamecert.fuzz.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for
@@ -145,10 +147,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profiles", default="syncs-2025-base,syncs-2025-farms,syncs-2025-tower",
                         help="comma-separated profiles for the full-game figures (the first "
                              "is the baseline; placements and lockstep use it)")
+    parser.add_argument("--clock", choices=sorted(overhead.CLOCKS), default="wall",
+                    help="the overhead's clock: wall, or this process's CPU time on a busy "
+                         "machine")
+    parser.add_argument("--overhead-only", action="store_true",
+                        help="print only the harness overhead figures (benchmarks/overhead.py)")
     args = parser.parse_args(argv)
+    overhead.use_clock(args.clock)
     catalogue = load_catalogue("carcassonne")
     profiles = [catalogue.profile(pid) for pid in args.profiles.split(",")]
     profile = profiles[0]
+    if args.overhead_only:
+        overhead.run("carcassonne", profile.id, args.lockstep_games, args.repeats)
+        return
     print(f"Carcassonne benchmarks, profiles {', '.join(p.id for p in profiles)}; Python "
           f"{platform.python_version()} on {platform.machine()}, one thread")
     baseline = bench_games(profile, args.games, args.repeats)
@@ -156,6 +167,7 @@ def main(argv: list[str] | None = None) -> None:
         bench_games(other, args.games, args.repeats, baseline)
     bench_placements(profile, args.repeats)
     bench_lockstep(profile, args.lockstep_games, args.repeats)
+    overhead.run("carcassonne", profile.id, args.lockstep_games, args.repeats)
 
 
 if __name__ == "__main__":

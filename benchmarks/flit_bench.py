@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import overhead  # benchmarks/overhead.py, beside this script
+
 from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
 from gamecert.fuzz.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for
@@ -96,8 +98,17 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--games", type=int, default=2, help="full games per repeat")
+    ap.add_argument("--clock", choices=sorted(overhead.CLOCKS), default="wall",
+                    help="the overhead's clock: wall, or this process's CPU time on a busy "
+                         "machine")
+    ap.add_argument("--overhead-only", action="store_true",
+                    help="print only the harness overhead figures (benchmarks/overhead.py)")
     args = ap.parse_args()
+    overhead.use_clock(args.clock)
     r = args.repeats
+    if args.overhead_only:
+        overhead.run("flit", PROFILE.id, args.games, r, max_steps=args.steps)
+        return
     print(f"Flit benchmarks: medians of {r} repeats, Python {sys.version.split()[0]}")
 
     games = [random_games(args.games, seed) for seed in range(r)]
@@ -131,6 +142,7 @@ def main() -> None:
           f"{bare_in:10.0f} /s; harness/bare time = {bare_in / harn_in:4.2f}x")
     print(f"differential, subprocess engine   : {harn_sub:10.0f} steps/s; bare steps driven "
           f"{bare_sub:10.0f} /s; harness/bare time = {bare_sub / harn_sub:4.2f}x")
+    overhead.run("flit", PROFILE.id, args.games, r, max_steps=args.steps)
 
 
 def _ref_only(script: list[Any]) -> float:

@@ -24,6 +24,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import overhead  # benchmarks/overhead.py, beside this script
+
 from gamecert.fuzz.engines import InProcessEngine
 from gamecert.fuzz.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for
@@ -45,6 +47,7 @@ def clear_caches() -> None:
     kd_engine._rows.cache_clear()
     kd_bitboard.clear()
     kd_board.fits_somewhere.cache_clear()
+    kd_board.extent.cache_clear()
 
 
 class HooksOnly(Kingdomino):
@@ -180,14 +183,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lockstep-games", type=int, default=5,
                         help="games played through the lockstep")
     parser.add_argument("--profile", default="legend", help="rule profile (default legend)")
+    parser.add_argument("--clock", choices=sorted(overhead.CLOCKS), default="wall",
+                    help="the overhead's clock: wall, or this process's CPU time on a busy "
+                         "machine")
+    parser.add_argument("--overhead-only", action="store_true",
+                        help="print only the harness overhead figures (benchmarks/overhead.py)")
     args = parser.parse_args(argv)
+    overhead.use_clock(args.clock)
     profile = load_catalogue("kingdomino").profile(args.profile)
+    if args.overhead_only:
+        overhead.run("kingdomino", profile.id, args.lockstep_games, args.repeats)
+        return
     print(f"Kingdomino benchmarks, profile {profile.id}; Python {platform.python_version()} "
           f"on {platform.machine()}, one thread")
     rate = bench_games(profile, args.games, args.repeats)
     bench_baseline(profile, args.games, args.repeats, rate)
     bench_placements(profile, args.repeats)
     bench_lockstep(profile, args.lockstep_games, args.repeats)
+    overhead.run("kingdomino", profile.id, args.lockstep_games, args.repeats)
 
 
 if __name__ == "__main__":

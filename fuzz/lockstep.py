@@ -185,8 +185,23 @@ class Lockstep:
                 bad.append((rule, str(verdict)))
 
     def _state_checks(self, state: JSON, bad: list[tuple[str, str]]) -> None:
-        for rule, hook in self.state_hooks:
-            self._count(rule, _guarded(hook, state, self.profile), bad)
+        profile = self.profile
+        try:  # the common case: every oracle reads the state; one call each, no wrapper
+            verdicts = [(rule, hook(state, profile)) for rule, hook in self.state_hooks]
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            # a state some oracle cannot even read: find out which, one at a time
+            verdicts = [(rule, _guarded(hook, state, profile))
+                        for rule, hook in self.state_hooks]
+        self._tally(verdicts, bad)
+
+    def _tally(self, verdicts: list[tuple[str, Verdict]], bad: list[tuple[str, str]]) -> None:
+        """Count each applicable verdict for its rule; collect the violations in `bad`."""
+        applied = self.coverage.applied
+        for rule, verdict in verdicts:
+            if verdict is not NA:
+                applied[rule] += 1
+                if verdict is not OK:
+                    bad.append((rule, str(verdict)))
 
     def _judge(self, state: JSON, action: JSON, accepted: bool,
                bad: list[tuple[str, str]]) -> None:
@@ -378,8 +393,18 @@ class Lockstep:
             ref_cmp = [e for e in ref_events if is_chance_report(e)]
         # No judges here: the reference accepted this action too, so a judge could only
         # repeat the reference's decision. Judges speak on refusals, probes and legal sets.
-        transition = Transition(before, action, eng_after, eng_events_own)
-        applied, profile = self.coverage.applied, self.profile
+        diverged = eng_after != ref_after or eng_cmp != ref_cmp
+        # An oracle is a function of the JSON it is shown. When the engine's state and events
+        # equal the reference's, the reference's own objects get the very same verdicts, and
+        # this step's `after` is then the next step's `before` (the same object): oracles
+        # that analyse a state (a board's features) reuse that analysis.
+        if diverged:
+            seen, seen_events = eng_after, eng_events_own
+        else:
+            seen = ref_after
+            seen_events = ref_events if eng_events_own is eng_events else eng_events_own
+        transition = Transition(before, action, seen, seen_events)
+        profile = self.profile
         try:
             verdicts = [(rule, check(transition, profile)) for rule, check in self.check_hooks]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
@@ -389,13 +414,8 @@ class Lockstep:
         if drawn and any(v is not NA and v is not OK for _, v in verdicts):
             verdicts = self._composite_filter(verdicts, Transition(
                 before, action, ref_after, [e for e in ref_events if not is_chance_report(e)]))
-        for rule, verdict in verdicts:
-            if verdict is not NA:
-                applied[rule] += 1
-                if verdict is not OK:
-                    bad.append((rule, str(verdict)))
-        self._state_checks(eng_after, bad)
-        diverged = eng_after != ref_after or eng_cmp != ref_cmp
+        self._tally(verdicts, bad)
+        self._state_checks(seen, bad)
         if bad or diverged:
             detail = _diff(ref_after, eng_after) if eng_after != ref_after else (
                 f"events differ: reference {canon(ref_cmp)[:300]}, "

@@ -62,6 +62,12 @@ class Readings:
     def size(self) -> int:
         return self.rows * self.cols
 
+    def __hash__(self) -> int:
+        # `spawn` is a dict, so the generated hash would raise and every cache keyed by the
+        # readings (`_judged`) would miss; `readings()` makes one per profile, so identity
+        # will do (an equal copy elsewhere only misses the cache)
+        return id(self)
+
     def on_field(self, square: Any) -> bool:
         return isinstance(square, int) and 0 <= square < self.size
 

@@ -133,6 +133,12 @@ class Feature:
     def tile_list(self) -> list[list[int]]:
         return sorted([x, y] for x, y in self.tiles)
 
+    def blank(self, players: int) -> Feature:
+        """The same feature with no meeples on it: its shape (parts, tiles, sides, banners)
+        is shared, never changed once the flood fill that found it is over."""
+        return Feature(self.kind, self.parts, self.tiles, self.open_sides, self.banners,
+                       [0] * players, self.present)
+
 
 @dataclass(frozen=True)
 class Course:
@@ -320,6 +326,51 @@ class Board:
         return out
 
     def _flood(self) -> list[Feature]:
+        """The roads, towns and monasteries with their meeples. Their shapes depend on the
+        tiles alone, and most steps (a draw, a claim, a pass) leave the tiles as they were:
+        the shapes of the last few tile layouts are kept and reused (`_shapes`)."""
+        templates, index = self._shapes()
+        fresh = {id(f): f.blank(self.players) for f in templates}
+        found = list(fresh.values())
+        self._index = {at: fresh[id(f)] for at, f in index.items()}
+        for m in self.state["meeples"]:
+            cell = (m["at"][0], m["at"][1])
+            part = self.part_at(cell, m["on"]) if cell in self.cells else None
+            if part is not None:
+                self._index[(cell, part)].meeples[m["player"] - 1] += 1
+        return found
+
+    def _shapes(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
+        """The features' shapes (no meeples: read only), from the cache when the same tiles
+        were seen lately."""
+        key = frozenset(self.cells.items())
+        shapes = _shapes.get(key)
+        if shapes is None:
+            shapes = self._flood_shapes()
+            _shapes[key] = shapes
+            if len(_shapes) > 8:
+                del _shapes[next(iter(_shapes))]
+        return shapes
+
+    def completes_any(self, cell: Cell) -> bool:
+        """Is a feature of the tile at `cell`, or a monastery on or around it, complete?
+        Completion is a matter of shapes alone, so this needs no meeple count: the same
+        answer as looking for a complete one in `features_on(cell) + monasteries_near(cell)`."""
+        _, index = self._shapes()
+        tile, rot = self.cells[cell]
+        if any(index[(cell, i)].complete for i in range(len(parts(tile, rot)))):
+            return True
+        for dx, dy in [(0, 0), *AROUND]:
+            c = (cell[0] + dx, cell[1] + dy)
+            if c in self.cells:
+                i = self.part_at(c, "monastery")
+                if i is not None and index[(c, i)].complete:
+                    return True
+        return False
+
+    def _flood_shapes(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
+        """The flood fill itself, from scratch: every feature of the tiles, no meeples."""
+        self._index = {}
         found: list[Feature] = []
         for cell, (tile, rot) in sorted(self.cells.items()):
             for i, (kind, _, _, _) in enumerate(parts(tile, rot)):
@@ -354,12 +405,13 @@ class Board:
                             if back in sides3 and k3 == k2 and (n, m) not in self._index:
                                 self._index[(n, m)] = f
                                 todo.append((n, m))
-        for m in self.state["meeples"]:
-            cell = (m["at"][0], m["at"][1])
-            part = self.part_at(cell, m["on"]) if cell in self.cells else None
-            if part is not None:
-                self._index[(cell, part)].meeples[m["player"] - 1] += 1
-        return found
+        return found, self._index
+
+
+# tile layout (cell -> (tile, rotation), as a frozenset) -> (features, their index): the
+# shapes of the last few layouts, oldest first
+_shapes: dict[frozenset[tuple[Cell, tuple[str, int]]],
+              tuple[list[Feature], dict[tuple[Cell, int], Feature]]] = {}
 
 
 @cache
@@ -387,7 +439,20 @@ def hand_fits(board: Board, tiles: Iterable[str]) -> list[tuple[str, Cell, int]]
     return out
 
 
+_totals: list[tuple[JSON, dict[str, int]]] = []  # the last state counted, held: its id stays
+
+
 def tile_totals(state: JSON) -> dict[str, int]:
+    """How many of each tile the state holds anywhere. Shared by the oracles that count the
+    same state (land and Tower tiles): do not change the answer."""
+    if _totals and _totals[0][0] is state:
+        return _totals[0][1]
+    found = _count_tiles(state)
+    _totals[:] = [(state, found)]
+    return found
+
+
+def _count_tiles(state: JSON) -> dict[str, int]:
     found: dict[str, int] = {}
 
     def add(tile: str, n: int = 1) -> None:

@@ -6,6 +6,7 @@ import json
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
@@ -76,13 +77,19 @@ def _action_of(action: JSON, kind: str) -> bool:
 # --- equipment, players, board ---------------------------------------------------------------
 def tiles_conserved(s: JSON, p: Profile) -> Verdict:
     """The land and River tiles are all somewhere (the Tower tiles: CARC-TOWER-TILES)."""
-    want = {tid: info.count for tid, info in catalogue().items() if info.set != "tower"}
-    got = {k: n for k, n in tile_totals(s).items()
-           if k not in catalogue() or catalogue()[k].set != "tower"}
+    want = _land_counts()
+    cat = catalogue()
+    got = {k: n for k, n in tile_totals(s).items() if k not in cat or cat[k].set != "tower"}
     diff = {k: got.get(k, 0) - n for k, n in want.items() if got.get(k, 0) != n}
     extra = sorted(set(got) - set(want))
     return expect(not diff and not extra, f"tile counts off by {diff} {extra or ''} (board + "
                                            f"hands + piles + discards must hold the set)")
+
+
+@cache
+def _land_counts() -> dict[str, int]:
+    """The land and River tiles of the catalogue, with their counts (read only)."""
+    return {tid: info.count for tid, info in catalogue().items() if info.set != "tower"}
 
 
 def players_sized(a: JSON, p: Profile) -> Verdict:
@@ -631,18 +638,27 @@ def _turn_scoring(t: Transition, p: Profile) -> TurnScoring | None:
     bd = board(t.after)
     if cell not in bd.cells:
         return None  # the tile is not on the board: CARC-BOARD-COORDS's finding
+    after_claim = p.variant("CARC-SCORE-TIMING") == "after-claim"
+    events: dict[tuple[str, tuple[tuple[int, ...], ...]], JSON] = {
+        _key(e["feature"], e["tiles"]): e for e in _events(t, "feature-completed")}
+    if not bd.completes_any(cell):  # most turns: nothing completed, nothing due (shapes only)
+        out = TurnScoring([])
+        if at_place and after_claim:
+            out.early += [f"the {e['feature']} at {e['tiles'][0]} (after-claim scores after "
+                          f"the claim step)" for e in events.values()]
+        return out
     on_tile = bd.features_on(cell)
     completed: list[Feature] = []
     for f in on_tile + bd.monasteries_near(cell):
         if f.complete and all(f is not g for g in completed):
             completed.append(f)
-    events: dict[tuple[str, tuple[tuple[int, ...], ...]], JSON] = {
-        _key(e["feature"], e["tiles"]): e for e in _events(t, "feature-completed")}
-    keys = {_key(f.kind, f.tile_list()) for f in bd.features()}
     # an event naming no board feature is CARC-FEATURE-JOIN's: do not call its kind missing
-    unjoined = {k[0] for k in events if k not in keys}
+    # (no event, the common case: no need to key every feature of the board)
+    unjoined: set[str] = set()
+    if events:
+        keys = {_key(f.kind, f.tile_list()) for f in bd.features()}
+        unjoined = {k[0] for k in events if k not in keys}
     out = TurnScoring(completed)
-    after_claim = p.variant("CARC-SCORE-TIMING") == "after-claim"
     ended = bool(_events(t, "game-ended"))
 
     def where(f: Feature) -> str:
@@ -667,6 +683,8 @@ def _turn_scoring(t: Transition, p: Profile) -> TurnScoring | None:
                 out.early.append(f"{where(f)}, held by nobody, scored at the placement "
                                  f"before its claim step")
         return out
+    if not completed:
+        return out  # nothing completed: nothing to be missing, early or late
     before = {_key(f.kind, f.tile_list()): f for f in board(t.before).features()}
     blocked = set()
     for spot in t.before["claim_blocked"]:

@@ -101,15 +101,35 @@ def occupied(g: str) -> list[tuple[int, int]]:
     return [(i % N, i // N) for i in range(N * N) if g[2 * i] != "_"]
 
 
+@lru_cache(maxsize=256)
+def extent(g: str) -> tuple[int, int, int, int] | None:
+    """(least x, greatest x, least y, greatest y) of the occupied cells, or None. Cached:
+    `fits_somewhere` asks it of one grid for every placement it tries."""
+    cells = occupied(g)
+    if not cells:
+        return None
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
 def within(g: str, put: list[int], size: int) -> bool:
     x, y, r = put
-    cells = [*occupied(g), (x, y), second(x, y, r)]
-    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
-    return max(xs) - min(xs) < size and max(ys) - min(ys) < size
+    x2, y2 = second(x, y, r)
+    box = extent(g)
+    lo_x, hi_x, lo_y, hi_y = box if box is not None else (x, x, y, y)
+    return (max(hi_x, x, x2) - min(lo_x, x, x2) < size
+            and max(hi_y, y, y2) - min(lo_y, y, y2) < size)
 
 
 def touches(g: str, x: int, y: int, terrain: str) -> bool:
     return any(cell(g, a, b)[0] in ("*", terrain) for a, b in around(x, y))
+
+
+def _near(g: str) -> list[frozenset[str]]:
+    """For each cell (index 9y + x), the terrains (and `*`, the castle) of its orthogonal
+    neighbours: `touches` for every cell of one grid at once."""
+    return [frozenset(cell(g, a, b)[0] for a, b in around(i % N, i // N))
+            for i in range(N * N)]
 
 
 def connected(g: str, put: list[int], squares: tuple[str, str]) -> bool:
@@ -138,12 +158,22 @@ def fits_somewhere(g: str, squares: tuple[str, str], size: int,
     """A placement of the tile, or None; `connect=False` leaves out the connection rule.
     Cached (bounded): several oracles ask it about the same position in one step; the
     caller must not change the list it returns."""
+    # `placement_faults` inlined, the grid's facts worked out once: the same placements are
+    # tried in the same order and the first one it finds no fault with (or only
+    # KD-PLACE-CONNECT's, when `connect` is off) is returned
+    near = _near(g)
     for y in range(N):
         for x in range(N):
             for r in range(4):
-                faults = placement_faults(g, [x, y, r], squares, size)
-                if not faults or (not connect and faults == ["KD-PLACE-CONNECT"]):
-                    return [x, y, r]
+                put = [x, y, r]
+                if not on_grid(put) or not free(g, put) or not within(g, put, size):
+                    continue
+                if not connect:
+                    return put
+                x2, y2 = second(x, y, r)
+                one, two = near[y * N + x], near[y2 * N + x2]
+                if "*" in one or squares[0][0] in one or "*" in two or squares[1][0] in two:
+                    return put
     return None
 
 
@@ -185,5 +215,10 @@ def crowns(g: str) -> int:
 
 
 def changed_cells(before: str, after: str) -> dict[tuple[int, int], str]:
+    if before == after:  # most steps change no grid, or one of several
+        return {}
+    if len(before) == len(after) == 2 * N * N:  # the common shape: compare characters
+        return {(i % N, i // N): after[2 * i:2 * i + 2] for i in range(N * N)
+                if before[2 * i] != after[2 * i] or before[2 * i + 1] != after[2 * i + 1]}
     return {(i % N, i // N): after[2 * i:2 * i + 2] for i in range(N * N)
             if before[2 * i:2 * i + 2] != after[2 * i:2 * i + 2]}

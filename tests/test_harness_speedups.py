@@ -1,0 +1,161 @@
+"""The harness's speed-ups (issue 15) give the answers the plain computations give.
+
+Each cache or shortcut in the oracles is checked against the computation it stands in for,
+on states of random games; the lockstep's reuse of the reference's objects is checked to
+leave a diverging engine's own state under judgement; the overhead benchmark prints its
+headline line.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.oracles.base import NA, Oracle, Transition, Verdict
+from gamecert.oracles.botwars import model as bw
+from gamecert.oracles.carcassonne import board as cb
+from gamecert.oracles.kingdomino import board as kb
+from gamecert.reference_engine import reference_game, reference_session
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, Game
+from gamecert.spec import Profile, load_catalogue
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _states(game: Game[Any, Any], profile: Profile, seed: int, games: int = 2) -> list[Any]:
+    """Canonical states of random games, in order."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        s = game.initial(profile)
+        while (who := game.current(s)) != TERMINAL:
+            a = (game.random_chance(s, rng) if who == CHANCE  # type: ignore[attr-defined]
+                 else game.random_action(s, rng))  # type: ignore[attr-defined]
+            s, _ = game.apply(s, a)
+            out.append(game.observe(s))
+    return out
+
+
+def _feature_facts(board: cb.Board) -> list[tuple[Any, ...]]:
+    return sorted((f.kind, tuple(f.tile_list()), f.open_sides, f.banners, tuple(f.meeples),
+                   f.present) for f in board.features())
+
+
+def test_carcassonne_shapes_from_the_cache_equal_a_fresh_flood() -> None:
+    game = reference_game("carcassonne")
+    states = _states(game, load_catalogue("carcassonne").profile(), seed=3, games=1)
+    for state in states[::3]:
+        cached = cb.Board(state)
+        got = _feature_facts(cached)
+        cb._shapes.clear()  # the same state, flooded from scratch
+        fresh = cb.Board(state)
+        assert _feature_facts(fresh) == got
+        for cell in list(fresh.cells)[-3:]:
+            slow = any(f.complete for f in fresh.features_on(cell)
+                       + fresh.monasteries_near(cell))
+            assert cached.completes_any(cell) == slow
+
+
+def test_carcassonne_tile_totals_follow_the_state() -> None:
+    game = reference_game("carcassonne")
+    for state in _states(game, load_catalogue("carcassonne").profile(), seed=5, games=1)[::7]:
+        assert cb.tile_totals(state) == cb._count_tiles(state)
+        assert cb.tile_totals(dict(state)) == cb._count_tiles(state)  # a copy: counted anew
+
+
+def _fits_slowly(g: str, squares: tuple[str, str], size: int, connect: bool) -> list[int] | None:
+    for y in range(kb.N):
+        for x in range(kb.N):
+            for r in range(4):
+                faults = kb.placement_faults(g, [x, y, r], squares, size)
+                if not faults or (not connect and faults == ["KD-PLACE-CONNECT"]):
+                    return [x, y, r]
+    return None
+
+
+def test_kingdomino_fits_somewhere_equals_trying_every_placement() -> None:
+    game = reference_game("kingdomino")
+    profile = load_catalogue("kingdomino").profile("legend")
+    tiles = kb.tiles(profile)
+    rng = random.Random(1)
+    states = _states(game, profile, seed=9, games=2)
+    for state in states[::5]:
+        for player in range(1, len(state["grids"]) + 1):
+            g = kb.grid(state, player)
+            for tile in rng.sample(sorted(tiles), 4):
+                for size, connect in ((5, True), (5, False), (3, True), (kb.N, True)):
+                    kb.fits_somewhere.cache_clear()
+                    assert kb.fits_somewhere(g, tiles[tile], size, connect) == \
+                        _fits_slowly(g, tiles[tile], size, connect)
+
+
+def test_kingdomino_changed_cells_reads_characters_and_odd_shapes_alike() -> None:
+    a = "c0" * 81
+    b = "c0" * 40 + "w1" + "c0" * 40
+    assert kb.changed_cells(a, a) == {}
+    assert kb.changed_cells(a, b) == {(4, 4): "w1"}
+    assert kb.changed_cells(a, a[:-2]) == {(8, 8): ""}  # a short grid: the slicing reading
+
+
+def test_botwars_move_list_judgements_are_cached() -> None:
+    profile = load_catalogue("botwars").profile()
+    r = bw.readings(profile)
+    assert hash(r) == hash(bw.readings(profile))
+    grid = "." * r.size
+    bw._judged.cache_clear()
+    first = bw.judge_list(r, grid, 1, [(0, 1)])
+    assert bw.judge_list(r, grid, 1, [(0, 1)]) is first
+    assert bw._judged.cache_info().hits == 1
+
+
+def test_a_diverging_engine_is_judged_on_its_own_state() -> None:
+    """When the engine's state equals the reference's the oracles are shown the reference's
+    objects; when it differs they must see the engine's."""
+    seen: list[Any] = []
+
+    def spy(t: Transition, p: Profile) -> Verdict:
+        seen.append(t.after)
+        return NA
+
+    class Off:  # the reference, but its turn counter is off after every apply
+        def __init__(self) -> None:
+            self.inner = InProcessEngine(reference_session("flit"))
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+        def apply(self, action: Any) -> Any:
+            state, events = self.inner.apply(action)
+            return {**state, "turn": state["turn"] + 100}, events
+
+    game = reference_game("flit")
+    profile = load_catalogue("flit").profile()
+    ls = Lockstep(game, Off(), profile, [Oracle("SPY", check=spy)],  # type: ignore[arg-type]
+                  coverage=Coverage())
+    ls.start({"kind": "new_game"})
+    rng = random.Random(0)
+    action = game.action_to_json(ls.ref, game.random_chance(ls.ref, rng))  # type: ignore[attr-defined]
+    try:
+        ls.step(action)
+    except Finding as finding:
+        assert finding.rules == ["ENGINE-AGREES"]
+    assert seen and seen[0]["turn"] == ls.ref_json["turn"] + 100
+
+
+def test_the_overhead_benchmark_prints_its_headline() -> None:
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "overhead.py"), "flit",
+                          "--games", "1", "--max-steps", "40", "--repeats", "1",
+                          "--clock", "cpu"],
+                         capture_output=True, text=True, timeout=300, check=True)
+    lines = run.stdout.splitlines()
+    assert re.match(r"harness overhead: \d+\.\dx ", lines[0]), run.stdout
+    assert any(line.startswith("lockstep steps/s: ") for line in lines)
+    parts = next(line for line in lines if line.startswith("time per part, Hypothesis"))
+    for part in ("engine", "reference", "oracles", "comparison", "Hypothesis"):
+        assert part in parts
