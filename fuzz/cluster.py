@@ -143,17 +143,18 @@ class DaskRunner:
         self.futures[future] = job.round_no
 
     def next_outcome(self) -> RoundOutcome:
-        wait = _dask().wait
+        last_wait = time.monotonic()
         while True:
             if self.campaign_stop is not None and self.campaign_stop.is_set():
                 self.stop_event.set()
-            done, _ = wait(list(self.futures), timeout=POLL_SECONDS,
-                           return_when="FIRST_COMPLETED")
+            done = [f for f in self.futures if f.done()]
             if not done:
-                if self.on_wait is not None:
+                time.sleep(0.05)
+                if self.on_wait is not None and time.monotonic() - last_wait >= POLL_SECONDS:
+                    last_wait = time.monotonic()
                     self.on_wait()
                 continue
-            future = next(iter(done))
+            future = min(done, key=lambda f: self.futures[f])
             del self.futures[future]
             try:
                 doc = future.result()

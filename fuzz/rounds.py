@@ -265,6 +265,10 @@ class RoundPlayer:
             cast(Any, test)._hypothesis_internal_database_key = database_key(
                 setup.game, setup.profile_id)
         hypothesis_seed(round_seed(setup.seed, job.round_no))(test)
+        if self.database is not None:  # @seed turns the database off; a campaign's is wanted
+            t = cast(Any, test)
+            t._hypothesis_internal_use_settings = settings(
+                t._hypothesis_internal_use_settings, database=self.database)
         try:
             with same_draws_everywhere():
                 raised = _run_round(test, seen, late=lambda: (
