@@ -396,7 +396,10 @@ def cmd_certify(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     print("\n" + summary(result, rows))
     print(f"replay this run: gamecert certify {args.game} --profile {profile.id} "
-          f"--seed {args.seed} --rounds {result.rounds}")
+          f"--seed {args.seed} --rounds {result.rounds}" +
+          (f" (from the same starting example database: {result.database['examples_at_start']}"
+           f" examples, snapshot {result.database['snapshot_sha256'][:12]})"
+           if result.database and result.database["examples_at_start"] else ""))
     if result.interrupted:
         print("INTERRUPTED: the verdict above covers the rounds that ran"
               + (f"; go on with --resume {report_dir}" if report_dir else ""))

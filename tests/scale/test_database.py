@@ -15,6 +15,7 @@ from gamecert.fuzz.cli import EXIT_VIOLATIONS
 from gamecert.fuzz.database import SNAPSHOT_FILE, load_snapshot, take_snapshot
 from gamecert.fuzz.engines import engine_recipe
 from gamecert.fuzz.rounds import database_key
+from gamecert.schemas import first_error
 
 ROOT = Path(__file__).resolve().parents[2]
 MUTANT = "examples.engines.flit.convert_no_wrap:ENGINE"  # several rounds from scratch
@@ -76,6 +77,7 @@ def test_the_report_folder_holds_the_database_and_its_snapshot(tmp_path: Path) -
     assert first["database"]["examples_at_start"] == 0
     assert where.is_dir() and any(where.rglob("*")), "nothing was saved"
     assert first["round_seeds"] and len(first["round_seeds"]) == first["rounds"]
+    assert first_error("report", first) is None
     # a repeated campaign into the same folder starts from what the first saved
     again = _certify(report)
     assert again["database"]["examples_at_start"] > 0
