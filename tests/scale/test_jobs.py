@@ -147,3 +147,13 @@ def test_stopping_a_campaign_with_jobs_stops_everything(tmp_path: Path, how: int
         assert json.loads((report / "report.json").read_text())["interrupted"] is True
     assert _settled(lambda: _session(proc.pid)) == [], "a worker outlived the campaign"
     assert _settled(_ours) == [], "an engine outlived the campaign"
+    if how == signal.SIGKILL:  # the checkpoint holds: resume, with jobs, to the end
+        rounds = int(json.loads((report / "checkpoint.json").read_text())["rounds"])
+        again = subprocess.run([sys.executable, "-m", "gamecert", "certify", "flit",
+                                "--resume", str(report), "--rounds", str(rounds + 2),
+                                "--jobs", "2", "--quiet"], cwd=ROOT, capture_output=True,
+                               timeout=300)
+        assert f"resuming after round {rounds}".encode() in again.stdout, again.stderr
+        after = json.loads((report / "checkpoint.json").read_text())
+        assert after["finished"] is True and after["rounds"] == rounds + 2
+        assert _settled(_ours) == []
