@@ -131,6 +131,7 @@ class DaskRunner:
             self.client.close()
             raise RoundError(f"the Dask cluster at {address} has no workers")
         self.slots = threads
+        self.prefetch = threads  # the scheduler holds them until a thread is free
         self.label = f"dask {address} ({threads} worker threads)"
         self.futures: dict[Any, int] = {}
         self.pending: list[Any] = []

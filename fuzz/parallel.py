@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 import traceback
 import uuid
 import weakref
@@ -117,6 +118,7 @@ class ProcessRunner:
                  on_wait: Callable[[], None] | None = None) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.slots = jobs
+        self.prefetch = jobs  # one round waiting in the queue for each worker
         self.label = f"{jobs} local processes"
         self.campaign_stop = stop
         self.on_wait = on_wait
@@ -139,6 +141,22 @@ class ProcessRunner:
         _RUNNING.add(self)
 
     def _start(self, ctx: Any, setup: RoundSetup, jobs: int) -> None:
+        # Workers get plain data only (the setup, the jobs), nothing defined in the main
+        # module: so `spawn` need not run the main module again in each of them (cheaper
+        # start-up, and a script without an `if __name__ == "__main__":` guard works).
+        main = sys.modules.get("__main__")
+        saved = {k: getattr(main, k) for k in ("__spec__", "__file__") if hasattr(main, k)}
+        try:
+            if main is not None:
+                main.__spec__ = None
+                if hasattr(main, "__file__"):
+                    del main.__file__
+            self._spawn(ctx, setup, jobs)
+        finally:
+            for k, v in saved.items():
+                setattr(main, k, v)
+
+    def _spawn(self, ctx: Any, setup: RoundSetup, jobs: int) -> None:
         for i in range(jobs):
             proc = ctx.Process(target=_worker, name=f"gamecert-worker-{i}",
                                args=(setup, self.tasks, self.results, self.stop, self.tag,

@@ -287,6 +287,9 @@ class RoundRunner(Protocol):
     """Plays the rounds `in_order` submits; outcomes come back in any order."""
 
     slots: int  # rounds it can play at once
+    # rounds it may hold queued beside those, so a worker that finishes starts the next
+    # one at once, while the campaign is busy shrinking a finding (0: none)
+    prefetch: int
     label: str  # for the certificate: "serial", "2 local processes", "dask tcp://..."
 
     def submit(self, job: RoundJob) -> None: ...
@@ -300,6 +303,7 @@ class SerialRunner:
     its outcome is asked for."""
 
     slots = 1
+    prefetch = 0  # a queued round would be played with the muted set of its queuing time
     label = "serial"
 
     def __init__(self, player: RoundPlayer) -> None:
@@ -329,16 +333,18 @@ def in_order(runner: RoundRunner, first: int, schedule: Callable[[int], bool],
     whether the next outcome is still wanted (it is asked again after the caller has taken
     in the one before, e.g. enough findings). Up to `runner.slots` rounds run at once; one
     played with rules muted that are no longer the rules muted when its turn comes is played
-    again (rare: only a round that was running when an earlier one found something new).
+    again (rare: only a round that was running or queued when an earlier one found
+    something new).
     """
     next_round = first  # the next round not yet submitted
     waiting = first  # the next round to hand back
     running: set[int] = set()
     done: dict[int, RoundOutcome] = {}
+    limit = runner.slots + runner.prefetch
     while True:
         if not accept():
             return
-        while (len(running) < runner.slots and next_round - waiting < 4 * runner.slots
+        while (len(running) < limit and next_round - waiting < 4 * limit
                and schedule(next_round)):
             runner.submit(RoundJob(next_round, muted()))
             running.add(next_round)

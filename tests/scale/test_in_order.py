@@ -13,6 +13,7 @@ class Shuffled:
 
     def __init__(self, slots: int) -> None:
         self.slots = slots
+        self.prefetch = 0
         self.label = "test"
         self.queue: list[RoundJob] = []
         self.played: list[RoundJob] = []
