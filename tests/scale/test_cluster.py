@@ -108,6 +108,7 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, str, list[subprocess.Popen[by
         yield address, f"redis://127.0.0.1:{rport}/0", procs
     finally:
         _stop(procs)
+    assert all(p.returncode is not None for p in procs), "a cluster process is still running"
 
 
 def _certify(report: Path, *how: str) -> dict[str, Any]:
