@@ -2,4 +2,5 @@
 
 from gamecert.fuzz.cli import run
 
-run()
+if __name__ == "__main__":  # not again in a worker process (multiprocessing spawn)
+    run()

@@ -4,25 +4,22 @@ Each round is one Hypothesis run of the lockstep machine with a seed derived fro
 campaign seed and the round number, so `--seed S --rounds K` replays a run exactly. A rule
 found broken is muted in later rounds (a cause: the rule, or one named departure of it), so
 the campaign goes on to find other broken rules and other departures under the same rule.
+
+Who plays the rounds is a seam (fuzz.rounds.RoundRunner): this process (`jobs=1`), worker
+processes on this machine (fuzz.parallel) or a Dask cluster (fuzz.cluster). Whoever plays
+them, outcomes come back in round order, each played with the rules muted by the rounds
+before it, so the findings are the same for the same seed and rounds.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
-
-from hypothesis import HealthCheck, Phase, Verbosity, settings
-from hypothesis import configuration as hypothesis_configuration
-from hypothesis import seed as hypothesis_seed
-from hypothesis.errors import Flaky
-from hypothesis.stateful import get_state_machine_test
+from typing import Any
 
 from gamecert.fuzz.baseline import Baseline
 from gamecert.fuzz.capabilities import CHANCE as CHANCE_CAP
@@ -35,18 +32,29 @@ from gamecert.fuzz.engines import (
     EngineSpecError,
     as_recipe,
     declares_stateless,
-    generation,
     handshake,
 )
-from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
-from gamecert.fuzz.machine import make_machine
+from gamecert.fuzz.lockstep import Coverage, Finding
 from gamecert.fuzz.minimize import minimize
+from gamecert.fuzz.rounds import (
+    DatabaseOpener,
+    RoundPlayer,
+    RoundRunner,
+    RoundSetup,
+    SerialRunner,
+    hypothesis_home,
+    in_order,
+    reopenable,
+    round_seed,
+    round_settings,
+)
 from gamecert.fuzz.trace import TraceError, replay
 from gamecert.fuzz.triage import Departure, Triage, disambiguate, fingerprint
 from gamecert.oracles import oracles_for
-from gamecert.reference_engine import reference_game
 from gamecert.spec import Catalogue, Profile, load_catalogue
+
+__all__ = ["CampaignResult", "Progress", "hypothesis_home", "round_seed", "round_settings",
+           "run_campaign"]
 
 JSON = Any
 
@@ -82,6 +90,9 @@ class CampaignResult:
     chance_tests: list[ChanceTest] = field(default_factory=list)
     # the most steps an example takes (Hypothesis's stateful_step_count): part of a replay
     steps_per_example: int = STEPS_PER_EXAMPLE
+    runner: str = "serial"  # who played the rounds: serial, N local processes, a cluster
+    runner_note: str | None = None  # why fewer jobs than asked ran, if so
+    database: dict[str, Any] | None = None  # the example database the rounds started from
 
     @property
     def catalogue(self) -> Catalogue:
@@ -152,40 +163,10 @@ def cache_dir() -> Path:
     return Path(base) / "gamecert"
 
 
-@contextmanager
-def hypothesis_home(directory: Path) -> Iterator[None]:
-    """Hypothesis writes its `.hypothesis` files here, never into the user's current folder;
-    the previous home is restored after (a campaign may run inside someone's test suite)."""
-    previous = getattr(hypothesis_configuration, "__hypothesis_home_directory", None)
-    hypothesis_configuration.set_hypothesis_home_dir(directory)
-    try:
-        yield
-    finally:
-        hypothesis_configuration.set_hypothesis_home_dir(previous)
-
-
 def shrink_allowance(budget: float) -> float:
     """Seconds a budgeted run may spend past its budget shrinking and fingerprinting what it
     found: a quarter of the budget, at least 5 s, at most 30 s."""
     return min(30.0, max(5.0, budget / 4))
-
-
-# Typed here because Hypothesis versions differ on whether they type it themselves.
-_machine_test = cast(Callable[..., Callable[[], None]], get_state_machine_test)
-
-
-def round_seed(seed: int, round_no: int) -> int:
-    digest = hashlib.sha256(f"gamecert:{seed}:{round_no}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
-def round_settings(examples: int, steps: int) -> settings:
-    return settings(
-        max_examples=examples, stateful_step_count=steps, deadline=None, database=None,
-        derandomize=False, verbosity=Verbosity.quiet, report_multiple_bugs=True,
-        suppress_health_check=list(HealthCheck),
-        # no Phase.shrink: fuzz.minimize shrinks traces far cheaper than re-running examples
-        phases=[Phase.explicit, Phase.generate, Phase.target])
 
 
 def check_usable(game: str, engine: Engine, profile: Profile) -> str | None:
@@ -209,6 +190,10 @@ class Options:
     progress: Callable[[Progress], None] | None = None
     on_round: Callable[[CampaignResult], None] | None = None
     resume: Checkpoint | None = None
+    jobs: int = 1
+    cluster: str | None = None
+    database: DatabaseOpener | None = None
+    database_info: dict[str, Any] | None = None
 
 
 def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | None = None,
@@ -218,7 +203,9 @@ def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | 
                  baseline: Baseline | None = None, storage: Path | None = None,
                  progress: Callable[[Progress], None] | None = None,
                  on_round: Callable[[CampaignResult], None] | None = None,
-                 resume: Checkpoint | None = None) -> CampaignResult:
+                 resume: Checkpoint | None = None, jobs: int = 1, cluster: str | None = None,
+                 database: DatabaseOpener | None = None,
+                 database_info: dict[str, Any] | None = None) -> CampaignResult:
     """Fuzz `engine` against the reference until the budget (seconds) or `rounds` is spent.
 
     A budget is a wall-clock promise: no new work starts after it, and shrinking and
@@ -227,22 +214,50 @@ def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | 
     the result so far after every round (to checkpoint it); `resume` goes on from a
     checkpoint: its rounds, time spent, coverage and departures. Ctrl-C ends the campaign
     at once with what it found (`result.interrupted`).
+
+    `jobs` > 1 plays rounds in that many worker processes, each with its own engine opened
+    from the recipe (an engine handed over open runs with one job: `result.runner_note`
+    says so); `cluster` (tcp://host:port) sends them to a Dask scheduler instead. Either
+    way the findings are those of `jobs=1` for the same seed and rounds. `database`
+    (fuzz.database) is the Hypothesis example database the rounds replay first and save
+    to; `database_info` describes it for the certificate.
     """
     opts = Options(profile_id, budget, rounds, seed, examples_per_round, steps_per_example,
-                   max_findings, min_exercised, baseline, progress, on_round, resume)
-    with hypothesis_home(storage or cache_dir() / "hypothesis"):
-        return _campaign(game, engine, opts)
+                   max_findings, min_exercised, baseline, progress, on_round, resume,
+                   max(1, jobs), cluster, database, database_info)
+    home = storage or cache_dir() / "hypothesis"
+    with hypothesis_home(home):
+        return _campaign(game, engine, opts, home)
+
+
+def _runner(opts: Options, setup: RoundSetup, recipe: EngineRecipe, player: RoundPlayer,
+            wait: Callable[[], None]) -> tuple[RoundRunner, str | None]:
+    """Who plays the rounds (the seam between a campaign and its machinery), and why it is
+    fewer jobs than asked, if so."""
+    why = reopenable(recipe)
+    if opts.cluster is not None:
+        if why is not None:
+            raise EngineSpecError(f"--cluster: {why}; name it as a command or a "
+                                  f"module:attr the workers can open")
+        from gamecert.fuzz.cluster import DaskRunner
+
+        return DaskRunner(opts.cluster, setup, stop=STOP, on_wait=wait), None
+    if opts.jobs > 1:
+        if why is not None:
+            return SerialRunner(player), f"runs with 1 job, not {opts.jobs}: {why}"
+        from gamecert.fuzz.parallel import ProcessRunner
+
+        return ProcessRunner(setup, opts.jobs, stop=STOP, on_wait=wait), None
+    return SerialRunner(player), None
 
 
 def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
-              opts: Options) -> CampaignResult:
+              opts: Options, home: Path) -> CampaignResult:
     profile_id, budget, rounds, seed = opts.profile_id, opts.budget, opts.rounds, opts.seed
     min_exercised, max_findings, progress = opts.min_exercised, opts.max_findings, opts.progress
     catalogue = load_catalogue(game)
     profile = catalogue.profile(profile_id)
     oracles = oracles_for(game)
-    plugin = plugin_for(game)
-    ref = reference_game(game)
     started = time.monotonic() - (opts.resume.elapsed if opts.resume else 0.0)
     # a recipe: the minimiser and the confirmation replays open fresh engines from it; an
     # engine handed over open is shared (its traces are confirmed on it, not fresh)
@@ -250,7 +265,8 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
     result = CampaignResult(game, profile, recipe.name, seed, budget, 0, 0.0, Coverage(),
                             min_exercised=min_exercised, baseline=opts.baseline,
                             engine_spec=dict(recipe.spec),
-                            steps_per_example=opts.steps_per_example)
+                            steps_per_example=opts.steps_per_example,
+                            database=opts.database_info)
     try:
         engine = recipe.open()
     except EngineSpecError as exc:  # it cannot even be started: a verdict, with a report
@@ -280,14 +296,15 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         for dep in opts.resume.departures:
             triage.restore(dep)
             muted.update({dep.key, *dep.finding.causes})
-    seen: list[Finding] = []  # as raised: an engine that misbehaves once may not on replay
-    made: list[Lockstep] = []
     last_tick = [0.0]
-    history = _History(generation(engine))
-    last: list[Lockstep] = []  # the example before, across rounds: the engine's history
+    live: list[RoundRunner] = []
 
     def snapshot() -> Progress:
-        c = result.coverage
+        c = Coverage()
+        c.merge(result.coverage)
+        running = live[0].live() if live else None
+        if running is not None:  # the round being played in this process, so far
+            c.merge(running)
         left = tuple(r for r in result.applicable if c.applied.get(r, 0) < min_exercised)
         return Progress(time.monotonic() - started, budget, result.rounds, c.examples,
                         c.steps, len(triage.departures), left)
@@ -298,29 +315,17 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             last_tick[0] = now
             progress(snapshot())
 
-    def new_lockstep() -> Lockstep:
-        if last:
-            history.next_game(engine, last[0], game, profile)
-        ls = Lockstep(ref, engine, profile, oracles, coverage=result.coverage, muted=muted,
-                      seed=seed, on_finding=lambda f: seen.append(history.note(f)),
-                      deadline=deadline, on_step=tick, stop=STOP, caps=caps,
-                      chance_stats=chance_stats)
-        last[:] = [ls]
-        # Once a round has a finding, Hypothesis no longer stops at max_examples and may run
-        # a whole hill-climbing pass for each target label (hundreds of examples); a dead
-        # lockstep makes those examples cost nothing. The findings are kept as raised.
-        ls.dead = bool(seen)
-        made.append(ls)
-        return ls
-
-    def more() -> bool:
+    def accept() -> bool:
         if STOP.is_set():  # Ctrl-C: end with what was found, a partial report
             result.interrupted = True
             return False
-        if len(triage.departures) >= max_findings:
+        return len(triage.departures) < max_findings
+
+    def schedule(round_no: int) -> bool:
+        if STOP.is_set():
             return False
         if rounds is not None:
-            return result.rounds < rounds
+            return round_no < rounds
         return deadline is None or time.monotonic() < deadline
 
     def seconds_left() -> float:
@@ -330,7 +335,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             return 10.0
         return min(10.0, deadline + result.shrink_allowance - time.monotonic())
 
-    def record(finding: Finding) -> None:
+    def record(finding: Finding, prelude: list[dict[str, Any]]) -> None:
         if triage.known(finding) is not None:
             triage.add(finding)  # the same cause again: counted, not listed
             return
@@ -344,7 +349,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
                 return
             finding = cause or finding
         if seconds_left() > 0:
-            finding = minimize(finding, recipe, prelude=history.prelude(finding), reuse=reuse,
+            finding = minimize(finding, recipe, prelude=prelude, reuse=reuse,
                                seconds=seconds_left())
         dep, _ = triage.add(finding)
         resolved = None
@@ -367,23 +372,31 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
     attach = getattr(progress, "attach", None)  # a display that can ask for snapshots
     if attach is not None:
         attach(snapshot)
+    setup = RoundSetup(game, dict(recipe.spec), profile.id, seed, opts.examples_per_round,
+                       steps,
+                       None if deadline is None else time.time() + deadline - time.monotonic(),
+                       str(home), opts.database, caps)
     try:
-        while more():
-            machine = make_machine(plugin, profile, new_lockstep, caps)
-            test = _machine_test(machine, settings=round_settings(opts.examples_per_round,
-                                                                   steps))
-            hypothesis_seed(round_seed(seed, result.rounds))(test)
-            seen.clear()
-            made.clear()
-            try:
-                raised = _run_round(test, seen, late=lambda: deadline is not None
-                                    and time.monotonic() > deadline)
-            except KeyboardInterrupt:  # end now, with what was found: a partial report
+        player = RoundPlayer(setup, engine, STOP, on_step=tick)
+        runner, result.runner_note = _runner(opts, setup, recipe, player, tick)
+    except BaseException:
+        engine.close()
+        raise
+    live.append(runner)
+    result.runner = runner.label
+    if not isinstance(runner, SerialRunner):
+        engine.close()  # the workers open their own; this one only said hello
+    try:
+        for outcome in in_order(runner, result.rounds, schedule, accept,
+                                lambda: frozenset(muted)):
+            if outcome.interrupted:
                 result.interrupted = True
                 break
-            passed_over = [f for ls in made for f in ls.muted_findings]
-            for finding in raised + passed_over:
-                record(finding)
+            result.coverage.merge(outcome.coverage)
+            if chance_stats is not None and outcome.chance is not None:
+                chance_stats.merge(outcome.chance)  # in round order: as a serial run adds
+            for finding, prelude in outcome.found:
+                record(finding, prelude)
             result.rounds += 1
             if progress:
                 progress(snapshot())
@@ -391,7 +404,10 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
                 result.departures = triage.departures
                 result.duration = time.monotonic() - started
                 opts.on_round(result)
+    except KeyboardInterrupt:  # a second Ctrl-C while waiting for workers: end now
+        result.interrupted = True
     finally:
+        runner.close()  # workers stopped, their engines with them
         engine.close()  # whatever happens, the engine we opened is stopped
     if chance_stats is not None:
         _judge_chance(result, chance_stats, triage, seed)
@@ -466,74 +482,3 @@ def _clean_under(dep: Departure, recipe: EngineRecipe,
         return again.finding is None and again.ops_run == len(doc.get("ops", []))
 
     return clean_under
-
-
-class _History:
-    """The games one engine process has played, in order. A finding that depends on the
-    process's history replays them first (its trace's prelude). A new process (after a
-    crash) starts a new history, with the same handshake as the first."""
-
-    def __init__(self, life: int) -> None:
-        self.life = life
-        self.games: list[dict[str, Any]] = []
-        self.at: dict[int, tuple[list[dict[str, Any]], int]] = {}
-
-    def next_game(self, engine: Engine, done: Lockstep, game: str, profile: Profile) -> None:
-        if generation(engine) == self.life:
-            if done.start_spec is not None:
-                self.games.append(done.segment())
-            return
-        self.life, self.games = generation(engine), []
-        handshake(engine, game, profile.id)
-
-    def note(self, finding: Finding) -> Finding:
-        self.at[id(finding)] = (self.games, len(self.games))
-        return finding
-
-    def prelude(self, finding: Finding) -> list[dict[str, Any]]:
-        games, n = self.at.pop(id(finding), ([], 0))
-        return games[:n]
-
-
-def _run_round(test: Callable[[], None], seen: list[Finding],
-               late: Callable[[], bool] = lambda: False) -> list[Finding]:
-    """Run one Hypothesis round; the findings it raised, one per set of rules.
-
-    Findings are taken as they were raised rather than from Hypothesis's final replay: an
-    engine that crashed or hung once may well behave on the replay (Hypothesis then calls
-    the test flaky), and what it did the first time is the finding.
-    """
-    try:
-        test()
-    except Flaky as exc:
-        # past the budget the lockstep stops mid-example, which Hypothesis sees as
-        # inconsistent data, not as an engine that behaves differently
-        if not seen and not late():
-            return [Finding(["ENGINE-AGREES"], "flaky",
-                            f"the engine did not behave the same on a replay of the same "
-                            f"inputs: {exc}")]
-    except Finding as finding:
-        if not seen:
-            return [finding]
-    except BaseExceptionGroup as group:
-        leaves = _leaves(group)
-        if any(isinstance(e, KeyboardInterrupt) for e in leaves):
-            raise KeyboardInterrupt from group  # Ctrl-C stops the campaign, found or not
-        others = [e for e in leaves if not isinstance(e, Finding | Flaky)]
-        if others and not seen:
-            raise others[0] from group
-        if not seen:
-            seen.extend(e for e in leaves if isinstance(e, Finding))
-    except InvalidInput as exc:  # a generator bug of ours, never the engine's fault
-        raise RuntimeError(f"gamecert generated an input its reference rejects: {exc}") from exc
-    distinct: dict[tuple[str, ...], Finding] = {}
-    for found in seen:
-        distinct.setdefault(tuple(sorted(found.causes)), found)
-    return list(distinct.values())
-
-
-def _leaves(group: BaseExceptionGroup[Any]) -> list[BaseException]:
-    out: list[BaseException] = []
-    for e in group.exceptions:
-        out.extend(_leaves(e) if isinstance(e, BaseExceptionGroup) else [e])
-    return out

@@ -187,52 +187,74 @@ class ChanceTest:
 
 
 class ChanceStats:
-    """The followed draws of one campaign, per chance rule."""
+    """The followed draws of one campaign, per chance rule. Each draw is kept as its own
+    sample, keyed by (game, example seed, draw index): rounds played in other processes
+    merge into the same set, and a draw seen twice (a seed played again) counts once."""
 
     def __init__(self) -> None:
-        self.rules: dict[str, RuleSamples] = {}
-        self.seen: set[tuple[Any, ...]] = set()
+        # key -> (rule, expected mass per category, the category drawn or None)
+        self.samples: dict[tuple[Any, ...], tuple[str, dict[str, float], str | None]] = {}
+
+    @property
+    def rules(self) -> dict[str, RuleSamples]:
+        out: dict[str, RuleSamples] = {}
+        for rule, expected, observed in self.samples.values():
+            s = out.setdefault(rule, RuleSamples())
+            s.n += 1
+            if observed is not None:
+                s.observed[observed] += 1
+            for k, e in expected.items():
+                s.expected[k] = s.expected.get(k, 0.0) + e
+        return out
 
     def add(self, game: str, rule: str, key: tuple[Any, ...], listing: Sequence[Any],
             drawn: Any) -> None:
         """One draw: the reference's outcomes then (`Outcome`s) and the one drawn."""
-        if len(listing) < 2 or (game, *key) in self.seen:
+        full = (game, *key)
+        if len(listing) < 2 or full in self.samples:
             return  # a draw with one outcome says nothing; a repeated seed repeats draws
-        self.seen.add((game, *key))
-        samples = self.rules.setdefault(rule, RuleSamples())
         grouping = CATEGORY.get(rule)
-        expected = samples.expected
+        expected: dict[str, float] = {}
+        observed: str | None = None
         weights = _floats([o.probability for o in listing])
         if grouping is not None:
             for o, p in zip(listing, weights, strict=True):
                 cat = grouping(o.action)
                 expected[cat] = expected.get(cat, 0.0) + p
-            samples.observed[grouping(drawn)] += 1
+            observed = grouping(drawn)
         else:
             mass = 0.0
             for o, p in zip(listing, weights, strict=True):
                 cat = f"band {min(BANDS - 1, int((mass + p / 2) * BANDS))}"
                 expected[cat] = expected.get(cat, 0.0) + p
                 if o.action == drawn:
-                    samples.observed[cat] += 1
+                    observed = cat
                 mass += p
-        samples.n += 1
+        self.samples[full] = (rule, expected, observed)
 
     def merge(self, other: ChanceStats) -> None:
-        for rule, s in other.rules.items():
-            mine = self.rules.setdefault(rule, RuleSamples())
-            mine.n += s.n
-            mine.observed.update(s.observed)
-            for k, e in s.expected.items():
-                mine.expected[k] = mine.expected.get(k, 0.0) + e
+        for key, sample in other.samples.items():
+            self.samples.setdefault(key, sample)
+
+    def portable(self) -> list[Any]:
+        """As plain data, for a round played in another process."""
+        return [[list(k), r, e, o] for k, (r, e, o) in self.samples.items()]
+
+    @staticmethod
+    def from_portable(doc: list[Any]) -> ChanceStats:
+        stats = ChanceStats()
+        for k, r, e, o in doc:
+            stats.samples[tuple(k)] = (r, dict(e), o)
+        return stats
 
     def tests(self, alpha: float = ALPHA, min_samples: int = MIN_SAMPLES) -> list[ChanceTest]:
         """One test per chance rule seen, at `alpha` split over the rules tested."""
-        testable = [r for r, s in self.rules.items() if s.n >= min_samples]
+        rules = self.rules
+        testable = [r for r, s in rules.items() if s.n >= min_samples]
         share = alpha / max(1, len(testable))
         out = []
-        for rule in sorted(self.rules):
-            s = self.rules[rule]
+        for rule in sorted(rules):
+            s = rules[rule]
             if s.n < min_samples:
                 out.append(ChanceTest(rule, s.n, None, 0, None, share, "not enough samples",
                                       {}))

@@ -34,6 +34,7 @@ from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue, load
 
 if TYPE_CHECKING:
     from gamecert.fuzz.campaign import CampaignResult
+    from gamecert.fuzz.database import RoundDatabase
     from gamecert.fuzz.trace import ReplayResult
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
@@ -189,6 +190,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="go on with a campaign that was killed: DIR is its --report folder "
                         "(its seed, profile, budget, rounds and findings are kept; give the "
                         "same engine)")
+    p.add_argument("--jobs", "-j", type=_whole("--jobs", 1, 4096), metavar="N",
+                   help="play rounds in N worker processes, each with its own engine "
+                        "(default: every core); the findings are the same whatever N")
+    p.add_argument("--cluster", metavar="tcp://HOST:PORT",
+                   help="play rounds on a Dask cluster (dask-scheduler's address; see "
+                        "docs/cluster.md); needs gamecert[cluster]")
+    p.add_argument("--db", metavar="PATH|none|redis://HOST:PORT/DB",
+                   help="the Hypothesis example database rounds replay first and save to "
+                        "(default: DIR/.hypothesis/examples with --report, else the cache "
+                        "folder); redis:// shares it between machines")
 
     p = command("baseline", "write a baseline accepting every departure of a report, to "
                             "edit and pass to certify --baseline")
@@ -332,12 +343,16 @@ def cmd_certify(args: argparse.Namespace) -> int:
                                     unusable=str(exc), min_exercised=args.min_exercised)
             write_report(failed, report_dir)
         raise
+    jobs, database = _scale_options(args, report_dir, resume is not None)
     print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}, "
           f"seed {args.seed}, " + (f"{args.rounds} rounds" if args.rounds else
                                    f"budget {args.budget:g} s") +
           (f", baseline {args.baseline}" if baseline else "") +
           (f", resuming after round {resume.rounds} ({resume.elapsed:.1f} s spent, "
-           f"{len(resume.departures)} findings)" if resume else ""), flush=True)
+           f"{len(resume.departures)} findings)" if resume else "") +
+          (f", {args.cluster}" if args.cluster else f", {jobs} jobs") +
+          f", example database {database.info()['location'] if database else 'none'}",
+          flush=True)
     display = progress_display(args.quiet)
     from gamecert.fuzz import campaign
 
@@ -357,12 +372,16 @@ def cmd_certify(args: argparse.Namespace) -> int:
                               steps_per_example=args.steps or STEPS_PER_EXAMPLE,
                               baseline=baseline, progress=display, resume=resume,
                               on_round=_checkpointer(report_dir),
-                              storage=report_dir / ".hypothesis" if report_dir else None)
+                              storage=report_dir / ".hypothesis" if report_dir else None,
+                              jobs=jobs, cluster=args.cluster, database=database,
+                              database_info=database.info() if database else None)
     finally:
         display.close()
         if previous is signal.default_int_handler:
             with contextlib.suppress(ValueError):
                 signal.signal(signal.SIGINT, previous)
+    if result.runner_note:
+        print(f"note: {result.runner_note}")
     final = _checkpointer(report_dir, finished=not result.interrupted)
     if final is not None and not result.unusable:
         final(result)
@@ -388,13 +407,46 @@ def cmd_certify(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     print("\n" + summary(result, rows))
     print(f"replay this run: gamecert certify {args.game} --profile {profile.id} "
-          f"--seed {args.seed} --rounds {result.rounds}{steps_option(result)}")
+          f"--seed {args.seed} --rounds {result.rounds}{steps_option(result)}" +
+          (f" (from the same starting example database: {result.database['examples_at_start']}"
+           f" examples, snapshot {result.database['snapshot_sha256'][:12]})"
+           if result.database and result.database["examples_at_start"] else ""))
     if result.interrupted:
         print("INTERRUPTED: the verdict above covers the rounds that ran"
               + (f"; go on with --resume {report_dir}" if report_dir else ""))
         return EXIT_INTERRUPTED
     return {"violations": EXIT_VIOLATIONS, "incomplete": EXIT_INCOMPLETE}.get(result.status,
                                                                                EXIT_OK)
+
+
+def _scale_options(args: argparse.Namespace, report_dir: Path | None,
+                   resuming: bool) -> tuple[int, RoundDatabase | None]:
+    """--jobs and --db: how many worker processes, and the example database's snapshot
+    (a resumed campaign reads the snapshot its first part took, kept in its folder)."""
+    from gamecert.fuzz.campaign import cache_dir
+    from gamecert.fuzz.database import (
+        database_spec,
+        load_snapshot,
+        save_snapshot,
+        take_snapshot,
+    )
+    from gamecert.fuzz.parallel import default_jobs
+    from gamecert.fuzz.rounds import database_key
+
+    if args.cluster is not None and not args.cluster.startswith(("tcp://", "tls://")):
+        raise UsageError(f"--cluster {args.cluster!r}: give the scheduler's address, "
+                         f"tcp://HOST:PORT")
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    spec = database_spec(args.db, report_dir, cache_dir())
+    if not spec:
+        return jobs, None
+    profile = _catalogue(args.game).profile(args.profile).id
+    snap = load_snapshot(report_dir, spec) if resuming and report_dir else None
+    if snap is None:
+        snap = take_snapshot(spec, database_key(args.game, profile))
+        if report_dir is not None:
+            save_snapshot(snap, report_dir)
+    return jobs, snap
 
 
 def _checkpointer(report_dir: Path | None,
@@ -554,6 +606,8 @@ COMMANDS = {"rules": cmd_rules, "certify": cmd_certify, "baseline": cmd_baseline
 def main(argv: list[str] | None = None) -> int:
     from gamecert.fuzz.baseline import BaselineError
     from gamecert.fuzz.checkpoint import CheckpointError
+    from gamecert.fuzz.database import DatabaseError
+    from gamecert.fuzz.rounds import RoundError
     from gamecert.fuzz.trace import TraceError
 
     parser = build_parser()
@@ -563,7 +617,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         return COMMANDS[args.command](args)
-    except (UsageError, CatalogueError, TraceError, BaselineError, CheckpointError) as exc:
+    except (UsageError, CatalogueError, TraceError, BaselineError, CheckpointError,
+            DatabaseError, RoundError) as exc:
         print(f"gamecert: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except EngineSpecError as exc:
@@ -587,7 +642,9 @@ def _terminate(signum: int, frame: object) -> None:
     """Stopped from outside (a cancelled CI job): stop every engine we started, then exit
     at once. Not by raising: Hypothesis, running the engine, may catch that and go on."""
     from gamecert.fuzz.engines import close_all
+    from gamecert.fuzz.parallel import stop_all_workers
 
+    stop_all_workers()  # worker processes, and the engines they started
     close_all()
     with contextlib.suppress(Exception):
         sys.stdout.flush()

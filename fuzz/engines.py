@@ -175,10 +175,11 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
-def kill_tagged(token: str) -> None:
-    """Kill every process of ours whose environment carries this engine's token: the
-    descendants that escaped the engine's process group and lost their parent."""
-    needle = f"{TOKEN_VAR}={token}".encode()
+def kill_tagged(token: str, var: str = TOKEN_VAR) -> None:
+    """Kill every process of ours whose environment carries this engine's token (or `var`
+    set to `token`): the descendants that escaped the engine's process group and lost
+    their parent."""
+    needle = f"{var}={token}".encode()
     me = os.getpid()
     with contextlib.suppress(OSError):
         for entry in os.scandir("/proc"):

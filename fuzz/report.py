@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from gamecert.fuzz.campaign import STEPS_PER_EXAMPLE, CampaignResult
+from gamecert.fuzz.campaign import STEPS_PER_EXAMPLE, CampaignResult, round_seed
 from gamecert.fuzz.chance_stats import ALPHA, MIN_SAMPLES
 from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
 from gamecert.fuzz.report_html import write_html
@@ -239,6 +239,10 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
                      for i, (d, t) in enumerate(zip(result.departures, traces, strict=True), 1)],
         "replay": f"gamecert certify {result.game} --profile {result.profile.id} "
                   f"--seed {result.seed} --rounds {result.rounds}{steps_option(result)}",
+        # who played the rounds, what they started from, and each round's seed: with a
+        # time budget, `--rounds K --seed S` (and the same database) replays these rounds
+        "runner": result.runner, "database": result.database,
+        "round_seeds": [round_seed(result.seed, k) for k in range(result.rounds)],
     }
 
 

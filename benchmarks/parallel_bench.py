@@ -1,0 +1,138 @@
+"""`--jobs` speed figures: what worker processes buy on this machine.
+
+    python benchmarks/parallel_bench.py [--jobs 2] [--rounds 24] [--repeat 2]
+                                        [--mutants slow|all|NAME,...]
+
+1. Speed-up: the same campaign (the reference engine, so nothing is found and no time goes
+   to shrinking; `--rounds` rounds, seed 0) with `--jobs 1` (the baseline, measured in this
+   run) and with `--jobs N`, alternated `--repeat` times; medians and their ratio. Worker
+   start-up (a process each, importing gamecert, opening its engine) is inside the figure.
+   Goal: at least 1.7x with 2 jobs on 2 cores.
+2. Time to first finding over public Flit mutants: wall time from the campaign's start to
+   the end of the round that found the first departure (max_findings=1, up to 12 rounds),
+   with 1 and with N jobs.
+
+Both runs of a pair find the same things (same seed and rounds); the script checks it.
+The machine's load average is printed before and after: figures on a shared machine are
+only comparable within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from gamecert.fuzz.campaign import CampaignResult, run_campaign
+from gamecert.fuzz.engines import engine_recipe
+
+ROOT = Path(__file__).resolve().parents[1]
+SLOW = ["no_wrap_x", "invalid_disqualifies", "convert_no_wrap", "freeze_after_four",
+        "turncap_off_by_one", "catchup_ge"]  # found after several rounds from seed 0
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (the workers)."""
+    me, children = (resource.getrusage(resource.RUSAGE_SELF),
+                    resource.getrusage(resource.RUSAGE_CHILDREN))
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def campaign(game: str, engine: str, rounds: int, jobs: int,
+             **how: Any) -> tuple[float, CampaignResult, float | None]:
+    """Wall seconds, the result, and seconds to the first finding (or None)."""
+    first: list[float] = []
+    t0 = time.perf_counter()
+
+    def on_round(result: CampaignResult) -> None:
+        if result.departures and not first:
+            first.append(time.perf_counter() - t0)
+
+    result = run_campaign(game, engine_recipe(game, engine=engine), rounds=rounds, seed=0,
+                          jobs=jobs, on_round=on_round, **how)
+    return time.perf_counter() - t0, result, first[0] if first else None
+
+
+def found(result: CampaignResult) -> list[tuple[str, int]]:
+    return [(d.signature, d.count) for d in result.departures]
+
+
+def speedup(game: str, jobs: int, rounds: int, repeat: int) -> None:
+    times: dict[int, list[float]] = {1: [], jobs: []}
+    cpu: dict[int, list[float]] = {1: [], jobs: []}
+    seen: dict[int, Any] = {}
+    for _ in range(repeat):
+        for n in (1, jobs):
+            c0 = cpu_seconds()
+            wall, result, _ = campaign(game, "reference", rounds, n)
+            cpu[n].append(cpu_seconds() - c0)
+            times[n].append(wall)
+            seen[n] = (result.coverage.steps, result.coverage.examples, found(result))
+    assert seen[1] == seen[jobs], f"--jobs {jobs} found something else than --jobs 1"
+    one, many = statistics.median(times[1]), statistics.median(times[jobs])
+    steps = seen[1][0]
+    print(f"{game}, reference engine, {rounds} rounds ({steps} steps), median of {repeat}:")
+    print(f"  --jobs 1:  {one:6.2f} s  ({steps / one:7.1f} steps/s)")
+    print(f"  --jobs {jobs}:  {many:6.2f} s  ({steps / many:7.1f} steps/s)")
+    print(f"  speed-up: {one / many:.2f}x with {jobs} jobs (goal: >= 1.7x with 2 on 2 cores)")
+    c1, cn = statistics.median(cpu[1]), statistics.median(cpu[jobs])
+    # With Linux's autogroup scheduling, all of one session's processes share one share of
+    # a busy machine: there the wall speed-up says little, the CPU figures still do.
+    print(f"  CPU seconds (campaign + workers): {c1:.2f} with 1 job, {cn:.2f} with {jobs} "
+          f"(the workers' start-up and the hand-over cost {cn - c1:+.2f} s); on {jobs} idle "
+          f"cores that bounds the speed-up at about {jobs * c1 / cn:.2f}x")
+
+
+def first_findings(names: list[str], jobs: int) -> None:
+    print(f"time to first finding, Flit mutants, seed 0, up to 12 rounds (1 vs {jobs} jobs):")
+    ratios = []
+    for name in names:
+        engine = f"examples.engines.flit.{name}:ENGINE"
+        row = []
+        results = []
+        for n in (1, jobs):
+            _, result, t = campaign("flit", engine, 12, n, max_findings=1)
+            row.append(t)
+            results.append(found(result))
+        assert results[0] == results[1], f"{name}: --jobs {jobs} found something else"
+        t1, tn = row
+        if t1 is not None and tn is not None:
+            ratios.append(t1 / tn)
+        shown = " ".join("   none" if t is None else f"{t:6.2f}s" for t in row)
+        print(f"  {name:24} {shown}")
+    if ratios:
+        print(f"  median ratio (1 job / {jobs} jobs): {statistics.median(ratios):.2f}x")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=24)
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--game", default="flit")
+    ap.add_argument("--mutants", default="slow",
+                    help="slow (a few found only after several rounds), all, or names")
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT))  # examples/ for the mutants
+    from examples.engines.flit import MUTANTS
+
+    names = (SLOW if args.mutants == "slow" else list(MUTANTS) if args.mutants == "all"
+             else args.mutants.split(","))
+    print(f"before: {load()}")
+    speedup(args.game, args.jobs, args.rounds, args.repeat)
+    first_findings(names, args.jobs)
+    print(f"after: {load()}")
+
+
+if __name__ == "__main__":
+    main()

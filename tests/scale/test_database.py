@@ -1,0 +1,90 @@
+"""The Hypothesis example database: a repeated campaign starts from what earlier ones found,
+and a seed still replays a run exactly (rounds read a snapshot taken at the start)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from gamecert.fuzz.campaign import CampaignResult, run_campaign
+from gamecert.fuzz.cli import EXIT_VIOLATIONS
+from gamecert.fuzz.database import SNAPSHOT_FILE, load_snapshot, take_snapshot
+from gamecert.fuzz.engines import engine_recipe
+from gamecert.fuzz.rounds import database_key
+from gamecert.schemas import first_error
+
+ROOT = Path(__file__).resolve().parents[2]
+MUTANT = "examples.engines.flit.convert_no_wrap:ENGINE"  # several rounds from scratch
+KEY = database_key("flit", "standard")
+
+
+def _run(spec: str, **how: Any) -> CampaignResult:
+    db = take_snapshot(spec, KEY)
+    return run_campaign("flit", engine_recipe("flit", engine=MUTANT), rounds=12, seed=0,
+                        max_findings=1, database=db, database_info=db.info(), **how)
+
+
+def _found(result: CampaignResult) -> list[tuple[str, int, Any]]:
+    return [(d.signature, d.count, d.finding.trace) for d in result.departures]
+
+
+def test_a_second_campaign_starts_from_what_the_first_found(tmp_path: Path) -> None:
+    spec = f"dir:{tmp_path / 'db'}"
+    first = _run(spec)
+    assert [d.primary for d in first.departures] == ["FLIT-CONVERT"]
+    assert first.database is not None and first.database["examples_at_start"] == 0
+    second = _run(spec)
+    assert [d.primary for d in second.departures] == ["FLIT-CONVERT"]
+    assert second.database is not None and second.database["examples_at_start"] > 0
+    # the saved failing example is replayed first: found in far fewer examples
+    assert second.coverage.examples * 4 <= first.coverage.examples, \
+        (second.coverage.examples, first.coverage.examples)
+
+
+def test_same_seed_and_same_starting_database_give_the_same_findings(tmp_path: Path) -> None:
+    spec = f"dir:{tmp_path / 'db'}"
+    _run(spec)  # something to start from
+    snapshot = take_snapshot(spec, KEY)
+    assert snapshot.examples > 0
+    runs = []
+    for _ in range(2):  # each writes to the live database; both read the same snapshot
+        runs.append(run_campaign("flit", engine_recipe("flit", engine=MUTANT), rounds=3,
+                                 seed=5, database=snapshot))
+    a, b = runs
+    assert _found(a) == _found(b) and a.coverage == b.coverage
+    assert a.departures, "the comparison compares something"
+
+
+def _certify(report: Path, *extra: str) -> dict[str, Any]:
+    run = subprocess.run([sys.executable, "-m", "gamecert", "certify", "flit", "--engine",
+                          MUTANT, "--rounds", "12", "--seed", "0", "--report", str(report),
+                          "--quiet", "--jobs", "1", *extra], cwd=ROOT, capture_output=True,
+                         timeout=300, env={**os.environ, "PYTHONHASHSEED": "0"})
+    assert run.returncode == EXIT_VIOLATIONS, run.stderr.decode()[-2000:]
+    doc: dict[str, Any] = json.loads((report / "report.json").read_text())
+    return doc
+
+
+def test_the_report_folder_holds_the_database_and_its_snapshot(tmp_path: Path) -> None:
+    report = tmp_path / "out"
+    first = _certify(report)
+    where = report / ".hypothesis" / "examples"
+    assert first["database"]["location"] == f"dir:{where.resolve()}"
+    assert first["database"]["examples_at_start"] == 0
+    assert where.is_dir() and any(where.rglob("*")), "nothing was saved"
+    assert first["round_seeds"] and len(first["round_seeds"]) == first["rounds"]
+    assert first_error("report", first) is None
+    # a repeated campaign into the same folder starts from what the first saved
+    again = _certify(report)
+    assert again["database"]["examples_at_start"] > 0
+    assert again["totals"]["examples"] < first["totals"]["examples"]
+    snap = load_snapshot(report, f"dir:{where.resolve()}")
+    assert snap is not None and snap.digest == again["database"]["snapshot_sha256"]
+    assert (report / SNAPSHOT_FILE).is_file()
+    # --db none: no database, and the certificate says so
+    none = _certify(tmp_path / "none", "--db", "none")
+    assert none["database"] is None

@@ -1,0 +1,74 @@
+"""`fuzz.rounds.in_order`, the scheduler every runner shares: outcomes in round order, each
+played with the muted rules the rounds before it left, whatever order they finish in."""
+
+from __future__ import annotations
+
+from gamecert.fuzz.lockstep import Coverage
+from gamecert.fuzz.rounds import RoundJob, RoundOutcome, in_order
+
+
+class Shuffled:
+    """Plays the rounds it was given, the newest first (out of order on purpose), and
+    remembers every job it played."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self.prefetch = 0
+        self.label = "test"
+        self.queue: list[RoundJob] = []
+        self.played: list[RoundJob] = []
+
+    def submit(self, job: RoundJob) -> None:
+        self.queue.append(job)
+
+    def next_outcome(self) -> RoundOutcome:
+        job = self.queue.pop()  # the last submitted first
+        self.played.append(job)
+        return RoundOutcome(job.round_no, job.muted, Coverage(steps=job.round_no))
+
+    def live(self) -> Coverage | None:
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def _campaign(slots: int, rounds: int, finds: dict[int, str]) -> tuple[list[int], Shuffled,
+                                                                        list[frozenset[str]]]:
+    runner = Shuffled(slots)
+    muted: set[str] = set()
+    order, used = [], []
+    for outcome in in_order(runner, 0, lambda k: k < rounds, lambda: True,
+                            lambda: frozenset(muted)):
+        order.append(outcome.round_no)
+        used.append(outcome.muted)
+        if outcome.round_no in finds:  # this round found a rule broken: muted from now on
+            muted.add(finds[outcome.round_no])
+    return order, runner, used
+
+
+def test_outcomes_come_in_round_order_with_the_serial_muted_sets() -> None:
+    finds = {1: "A", 4: "B"}
+    serial_order, serial, serial_used = _campaign(1, 8, finds)
+    order, runner, used = _campaign(3, 8, finds)
+    assert order == serial_order == list(range(8))
+    assert used == serial_used  # each round as a serial campaign would have played it
+    assert used[2] == frozenset({"A"}) and used[5] == frozenset({"A", "B"})
+    # rounds that ran while an earlier one found something were played again
+    assert len(runner.played) > 8 and len(serial.played) == 8
+
+
+def test_nothing_is_scheduled_past_the_budget() -> None:
+    runner = Shuffled(4)
+    got = [o.round_no for o in in_order(runner, 5, lambda k: k < 7, lambda: True,
+                                        lambda: frozenset())]
+    assert got == [5, 6] and sorted(j.round_no for j in runner.played) == [5, 6]
+
+
+def test_enough_findings_stop_the_campaign() -> None:
+    runner = Shuffled(2)
+    taken: list[int] = []
+    for outcome in in_order(runner, 0, lambda k: True, lambda: len(taken) < 3,
+                            lambda: frozenset()):
+        taken.append(outcome.round_no)
+    assert taken == [0, 1, 2]
