@@ -8,6 +8,7 @@ set as given and asks only whether each weight is what the rule's draw gives tha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from gamecert.oracles.base import JSON, NA, OK, Verdict, Violation, WeightsFn
@@ -33,6 +34,32 @@ def uniform(kind: str, what: str) -> WeightsFn:
     return hook
 
 
+def by_copies(kind: str, key: str, pile_of: Callable[[JSON], JSON], what: str) -> WeightsFn:
+    """A hook for a rule that draws one copy at random from a pile (`pile_of(state)`: a
+    mapping from an outcome's `key` to the copies left, or None where the rule does not
+    draw): among the listed outcomes of type `kind`, each has its copies over theirs."""
+
+    def hook(state: JSON, outcomes: list[tuple[JSON, Fraction]], profile: Profile) -> Verdict:
+        mine = [(a, p) for a, p in outcomes if isinstance(a, dict) and a.get("type") == kind]
+        pile = pile_of(state) if mine else None
+        if not isinstance(pile, dict):
+            return NA
+        total = sum(int(pile.get(a.get(key), 0)) for a, _ in mine)
+        if total <= 0:
+            return NA  # none of them is in the pile: which outcomes belong is the judges'
+        for a, p in mine:
+            want = Fraction(int(pile.get(a.get(key), 0)), total)
+            if p != want:
+                return Violation(f"{what}: each is drawn with its copies left over all "
+                                 f"listed ({total}); {a.get(key)} has {want}, the engine "
+                                 f"gives {p}")
+        return OK
+
+    return hook
+
+
 def _short(action: JSON) -> str:
-    at = action.get("at") if isinstance(action, dict) else None
-    return f"{action.get('type')} at {at}" if isinstance(action, dict) else str(action)
+    if not isinstance(action, dict):
+        return str(action)
+    what = {k: v for k, v in action.items() if k != "type"}
+    return f"{action.get('type')} {what}"

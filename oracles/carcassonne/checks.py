@@ -21,6 +21,7 @@ from gamecert.oracles.carcassonne.board import (
     river_sides,
     tile_totals,
 )
+from gamecert.oracles.weights import by_copies
 from gamecert.schemas import first_error
 from gamecert.spec import Profile
 
@@ -975,14 +976,18 @@ ORACLES: list[Oracle] = [
     Oracle("CARC-TURN-ORDER", check=turn_order),
     Oracle("CARC-BOARD-COORDS", check=coords),
     Oracle("CARC-RIVER-SPRING", state=spring),
-    Oracle("CARC-RIVER-DRAW", check=river_draw),
+    Oracle("CARC-RIVER-DRAW", check=river_draw,
+           weights=by_copies("draw", "tile", lambda s: s["river_pile"] if s["phase"] == "river"
+                             else None, "river tiles")),
     Oracle("CARC-RIVER-CONTIGUOUS", check=river_contiguous,
            judge=_place_judge(_river_cell_problem)),
     Oracle("CARC-RIVER-MEETS-RIVER", check=river_meets_river,
            judge=_place_judge(lambda s, a, p: _edge_problem(s, a, river=True))),
     Oracle("CARC-RIVER-NO-UTURN", check=river_no_uturn, judge=_place_judge(_uturn_problem)),
     Oracle("CARC-RIVER-LAKE-ENDS", check=lake_ends, judge=lake_judge),
-    Oracle("CARC-DECK-DRAW", check=deck_draw),
+    Oracle("CARC-DECK-DRAW", check=deck_draw,
+           weights=by_copies("draw", "tile", lambda s: s["deck"] if s["phase"] != "river"
+                             else None, "land tiles")),
     Oracle("CARC-HAND-DEAL", check=opening_deal),
     Oracle("CARC-HAND-SIZE", state=hand_bound, check=hand_size),
     Oracle("CARC-HAND-NOFIT", check=nofit, judge=nofit_judge),

@@ -24,6 +24,7 @@ from gamecert.oracles.base import (
     expect,
 )
 from gamecert.oracles.kingdomino import board as b
+from gamecert.oracles.weights import uniform
 from gamecert.spec import Profile
 
 JSON = Any
@@ -737,8 +738,10 @@ ORACLES = [
     Oracle("KD-PLAYERS", state=players_state),
     Oracle("KD-TILES-IN-PLAY", state=in_play_state, check=in_play_check),
     Oracle("KD-KINGS", state=kings_state),
-    Oracle("KD-DEAL", judge=deal_judge, check=deal_check),
-    Oracle("KD-ORDER-FIRST", judge=order_first_judge, check=order_first_check),
+    Oracle("KD-DEAL", judge=deal_judge, check=deal_check,
+           weights=uniform("deal", "tiles not yet drawn")),
+    Oracle("KD-ORDER-FIRST", judge=order_first_judge, check=order_first_check,
+           weights=uniform("order", "orders of the kings")),
     Oracle("KD-ORDER", check=order_check),
     Oracle("KD-FIRST-TURN-NO-PUT", judge=first_turn_judge, check=first_turn_check),
     Oracle("KD-PICK", judge=pick_judge, check=pick_check, referee=pick_referee),

@@ -42,6 +42,10 @@ LIMITS: dict[tuple[str, str], str] = {
     ("carcassonne", "deal_to_mover"): "chance",  # seen, but as CARC-HAND-SIZE
     # It differs only in what it accepts: found by comparing legal sets, rarely by probes.
     ("kingdomino", "pick_on_last_turn"): "legal",
+    # It differs only in the probabilities it lists; behind the wrapper its biased draws
+    # are left to the statistics, which may or may not reach significance in 3 rounds.
+    ("carcassonne", "draw_by_kind"): "legal",
+    ("kingdomino", "deal_weights"): "legal",
     # It differs only in how it reads raw bot text.
     ("botwars", "lenient_format"): "bot_output",
     ("flit", "silent_conversion"): "bot_output",  # FLIT-PROTO-UPDATES: what bots are told

@@ -87,3 +87,50 @@ def test_neutral_weights_follow_the_square_then_the_hit() -> None:
     verdict = flit_chance.neutral_weights(position, _listed(NeutralWeights(), position,
                                                             profile), profile)
     assert isinstance(verdict, Violation) and "probability" in verdict
+
+
+def _draw_hooks(game: str) -> dict[str, Any]:
+    from gamecert.oracles import oracles_for
+    return {o.rule: o.weights for o in oracles_for(game) if o.weights is not None}
+
+
+def _random_listings(engine: Any, game: str, seed: int) -> list[tuple[Any, Any]]:
+    """(position, the engine's listing) at every chance step of one random game."""
+    import random
+
+    profile = load_catalogue(game).profile()
+    rng = random.Random(seed)
+    ref = engine.__class__.__mro__[1]() if engine.__class__.__name__ == "Mutant" else engine
+    s = ref.initial(profile, None)
+    out = []
+    while ref.current(s) != -1:
+        if ref.current(s) == 0:
+            position = ref.observe(s)
+            out.append((position, _listed(engine, position, profile)))
+            action = rng.choice(ref.chance(s)).action
+        else:
+            action = rng.choice(list(ref.legal(s)))
+        s, _ = ref.apply(s, action)
+    return out
+
+
+def test_carcassonne_and_kingdomino_draws_weigh_the_copies_left() -> None:
+    # the reference's listings pass every weights hook at every chance step of a game; the
+    # mutants' wrong weights are named by the chance rule they break
+    from examples.engines.carcassonne.draw_by_kind import Mutant as DrawByKind
+    from examples.engines.kingdomino.deal_weights import Mutant as DealWeights
+    from gamecert.reference_engine.carcassonne import Carcassonne
+    from gamecert.reference_engine.kingdomino import Kingdomino
+
+    for game, ref, mutant, rule in (("carcassonne", Carcassonne(), DrawByKind(),
+                                     "CARC-DECK-DRAW"),
+                                    ("kingdomino", Kingdomino(), DealWeights(), "KD-DEAL")):
+        hooks, profile = _draw_hooks(game), load_catalogue(game).profile()
+        assert rule in hooks
+        for position, listing in _random_listings(ref, game, 1):
+            for name, hook in hooks.items():
+                assert hook(position, listing, profile) in (OK, NA), (name, position["phase"])
+        named = {name for position, listing in _random_listings(mutant, game, 1)
+                 for name, hook in hooks.items()
+                 if isinstance(hook(position, listing, profile), Violation)}
+        assert named == {rule}, named

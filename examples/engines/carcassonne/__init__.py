@@ -43,6 +43,7 @@ MUTANTS = (
     "frame_length_unchecked",
     "player_id_unchecked",
     "claim_without_meeple",
+    "draw_by_kind",
     # the farms stage: each module names its PROFILE (syncs-2025-farms)
     "farmers_go_home",
     "field_crosses_road",

@@ -34,4 +34,5 @@ MUTANTS = (
     "lenient_output",
     "timeout_ignored",
     "overlap_allowed",
+    "deal_weights",
 )
