@@ -23,7 +23,13 @@ from typing import Any
 
 from gamecert.fuzz.baseline import Baseline
 from gamecert.fuzz.capabilities import CHANCE as CHANCE_CAP
-from gamecert.fuzz.capabilities import FULL, LOAD_STATE, capabilities_of, not_checkable
+from gamecert.fuzz.capabilities import (
+    FULL,
+    LOAD_STATE,
+    capabilities_of,
+    checked_in_part,
+    not_checkable,
+)
 from gamecert.fuzz.chance_stats import ChanceStats, ChanceTest
 from gamecert.fuzz.checkpoint import Checkpoint
 from gamecert.fuzz.engines import (
@@ -86,6 +92,9 @@ class CampaignResult:
     # checked without a capability it lacks (rule -> capability): not passed, not required
     capabilities: frozenset[str] = FULL
     not_checkable: dict[str, str] = field(default_factory=dict)
+    # rules checked, but not whole, for want of a capability (rule -> capability): a pass
+    # says nothing of the part that needs it
+    in_part: dict[str, str] = field(default_factory=dict)
     # follow mode: the statistical test of each chance rule over the draws the engine made
     chance_tests: list[ChanceTest] = field(default_factory=list)
     # the most steps an example takes (Hypothesis's stateful_step_count): part of a replay
@@ -281,6 +290,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         return result
     caps = result.capabilities = capabilities_of(result.hello)
     result.not_checkable = not_checkable(caps, oracles, game)
+    result.in_part = checked_in_part(caps, oracles, game, result.not_checkable)
     chance_stats = None if CHANCE_CAP in caps else ChanceStats()
     # without load_state, deep positions (a game's end, a full grid) are reached only by
     # playing there from a new game: examples are STEER_FACTOR times longer

@@ -130,6 +130,38 @@ def not_checkable(caps: frozenset[str], oracles: Iterable[Oracle],
     return out
 
 
+def checked_in_part(caps: frozenset[str], oracles: Iterable[Oracle], game: str = "",
+                    unchecked: dict[str, str] | None = None) -> dict[str, str]:
+    """Rule id -> the missing capability a part of it needs: rules still checked, but not
+    whole. Derived from what each oracle's hooks need, never from a run:
+
+    * a chance rule without `chance`: the draws are followed and tested, but which outcomes
+      the engine would accept (an outcome the rules forbid, one it never draws) only a
+      harness that chooses outcomes can offer;
+    * a rule with a `listed` or `weights` hook without `legal`: what the engine would list
+      (moves, probabilities) is never seen, only what it does;
+    * a rule with a `referee` hook without `bot_output`: raw bot text is never read.
+
+    A rule already not checkable at all (`unchecked`) is not listed again; a rule with
+    parts needing two capabilities names both ("chance and legal")."""
+    out: dict[str, list[str]] = {}
+    skip = unchecked or {}
+
+    def add(rule: str, cap: str) -> None:
+        if cap not in out.setdefault(rule, []):
+            out[rule].append(cap)
+
+    if CHANCE not in caps:
+        for rule in CHANCE_RULES.get(game, {}).values():
+            add(rule, CHANCE)
+    for o in oracles:
+        if (o.listed or o.weights) and LEGAL not in caps:
+            add(o.rule, LEGAL)
+        if o.referee and BOT_OUTPUT not in caps:
+            add(o.rule, BOT_OUTPUT)
+    return {r: " and ".join(c) for r, c in out.items() if r not in skip}
+
+
 def seeded_new_games() -> st.SearchStrategy[JSON]:
     """Starts for an engine that cannot load states: new games, each with its own seed."""
     return SEEDS.map(lambda s: {"kind": "new_game", "seed": s})

@@ -92,6 +92,8 @@ def render_table(result: CampaignResult, rows: list[RuleRow]) -> str:
             extra += f"  (also broken by {', '.join(map(str, r.dragged))})"
         if r.verdict == NOT_CHECKABLE:
             extra += f"  (needs {result.not_checkable[r.rule]})"
+        elif r.rule in result.in_part and r.verdict in (PASSED, UNEXERCISED):
+            extra += f"  (checked in part: the rest needs {result.in_part[r.rule]})"
         lines.append(f"{r.rule:<{width}}  {mark[r.verdict]:<7}  {r.exercised:>9}  {title}{extra}")
     return "\n".join(lines)
 
@@ -108,6 +110,10 @@ def render_capabilities(result: CampaignResult) -> str:
         lines.append("  not checkable without a capability (neither passed nor required): "
                      + ", ".join(f"{r} (needs {c})" for r, c in
                                  sorted(result.not_checkable.items())))
+    if result.in_part:
+        lines.append("  checked in part (a pass says nothing of the part that needs the "
+                     "capability): " + ", ".join(f"{r} (the rest needs {c})" for r, c in
+                                                  sorted(result.in_part.items())))
     if CHANCE not in result.capabilities:
         lines.append("  follow mode: the engine drew for itself; chance rules tested by "
                      f"chi-square over its draws, alpha {ALPHA} per campaign split over "
@@ -227,6 +233,7 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
         "fingerprint": fingerprint_rows(result),
         "capabilities": sorted(result.capabilities),
         "not_checkable": [{"rule": r, "needs": c} for r, c in sorted(result.not_checkable.items())],
+        "checked_in_part": [{"rule": r, "needs": c} for r, c in sorted(result.in_part.items())],
         "chance_statistics": {"alpha": ALPHA, "min_samples": MIN_SAMPLES,
                               "tests": [t.as_json() for t in result.chance_tests]},
         "findings": [{"number": i, "id": d.id, "primary": d.primary, "also": d.also,

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from gamecert.fuzz import campaign as fuzz_campaign
+from gamecert.fuzz import rounds as fuzz_rounds
 from gamecert.fuzz.campaign import run_campaign
 from gamecert.fuzz.engines import InProcessEngine
 from gamecert.oracles import oracles_for
@@ -51,6 +52,7 @@ def test_z3_model_agrees_on_every_fuzzed_board(profile: str,
         return [*oracles_for(game), Oracle("BOTWARS-BATTLE", check=z3_agrees)]
 
     monkeypatch.setattr(fuzz_campaign, "oracles_for", with_z3)
+    monkeypatch.setattr(fuzz_rounds, "oracles_for", with_z3)  # where rounds get theirs
     checked.clear()
     deaths.clear()
     result = run_campaign("botwars", InProcessEngine(reference_session("botwars")),

@@ -15,6 +15,7 @@ from gamecert.fuzz.capabilities import (
     MINIMUM,
     NEEDS_CHANCE,
     capabilities_of,
+    checked_in_part,
     not_checkable,
 )
 from gamecert.fuzz.engines import (
@@ -69,10 +70,25 @@ def test_without_capabilities_the_rules_they_check_are_named() -> None:
     assert "BOTWARS-MOVE" not in legal_only  # it has a transition check too
 
 
+def test_rules_checked_only_in_part_name_the_capability_the_rest_needs() -> None:
+    flit = checked_in_part(MINIMUM, oracles_for("flit"), "flit")
+    # which outcomes an engine accepts needs chance; the probabilities it lists need legal
+    assert flit["FLIT-NEUTRAL-ADD"] == "chance and legal"
+    assert flit["FLIT-SETUP-AVAILABLE"] == "chance and legal"
+    no_legal = checked_in_part(FULL - {"legal"}, oracles_for("carcassonne"), "carcassonne")
+    assert no_legal["CARC-DECK-DRAW"] == "legal"
+    botwars = checked_in_part(FULL - {"bot_output"}, oracles_for("botwars"), "botwars")
+    assert botwars["BOTWARS-FORMAT-DQ"] == "bot_output"
+    assert checked_in_part(FULL, oracles_for("botwars"), "botwars") == {}
+    unchecked = not_checkable(MINIMUM, oracles_for("carcassonne"), "carcassonne")
+    both = checked_in_part(MINIMUM, oracles_for("carcassonne"), "carcassonne", unchecked)
+    assert not set(both) & set(unchecked)
+
+
 def test_a_full_engine_campaign_has_no_follow_mode() -> None:
     result = run_campaign("flit", InProcessEngine(reference_session("flit")), rounds=1, seed=0,
                           examples_per_round=3, steps_per_example=5)
-    assert result.capabilities == FULL and result.not_checkable == {}
+    assert result.capabilities == FULL and result.not_checkable == {} and result.in_part == {}
     assert result.chance_tests == []
 
 
@@ -214,6 +230,9 @@ def test_the_certificate_lists_the_unchecked_rules_and_validates(tmp_path: Any) 
     stats = doc["chance_statistics"]
     assert stats["alpha"] == 0.001 and stats["tests"]
     assert {t["rule"] for t in stats["tests"]} <= {"KD-DEAL", "KD-ORDER-FIRST"}
+    # the chance rules are still checked (draws followed and tested) but not whole
+    part = {e["rule"]: e["needs"] for e in doc["checked_in_part"]}
+    assert part["KD-DEAL"] == "chance and legal" and "KD-DEAL" not in needs
 
 
 def test_a_finding_behind_the_wrapper_replays_from_its_trace(tmp_path: Any) -> None:
