@@ -113,8 +113,9 @@ def pearson(observed: dict[str, int], expected: dict[str, float],
     return stat, len(bins) - 1, {k: (int(v[0]), v[1]) for k, v in bins.items()}
 
 
-def _floats(probabilities: list[Any]) -> list[float]:
-    """Exact probabilities as floats, each distinct Fraction object converted once."""
+def floats(probabilities: list[Any]) -> list[float]:
+    """Exact probabilities as floats; a listing repeats a few Fraction objects many times
+    (Flit's 2,048 neutral outcomes have three), and converting each once saves the most."""
     seen: dict[int, float] = {}
     out = []
     for p in probabilities:
@@ -216,7 +217,7 @@ class ChanceStats:
         grouping = CATEGORY.get(rule)
         expected: dict[str, float] = {}
         observed: str | None = None
-        weights = _floats([o.probability for o in listing])
+        weights = floats([o.probability for o in listing])
         if grouping is not None:
             for o, p in zip(listing, weights, strict=True):
                 cat = grouping(o.action)

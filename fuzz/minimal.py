@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any, TypeVar
 
+from gamecert.fuzz.chance_stats import floats
 from gamecert.reference_engine.contract import CHANCE, IllegalAction, Session
 
 JSON = Any
@@ -70,19 +71,6 @@ class MinimalSession(Session[S, A]):
             self.state, events = game.apply(self.state, pick)
             out += [{"chance": drawn}, *events]
         return out
-
-
-def floats(probabilities: list[Any]) -> list[float]:
-    """Exact probabilities as floats; a listing repeats a few Fraction objects many times
-    (Flit's 2,048 neutral outcomes have three), and converting each once saves the most."""
-    seen: dict[int, float] = {}
-    out = []
-    for p in probabilities:
-        f = seen.get(id(p))
-        if f is None:
-            f = seen[id(p)] = float(p)
-        out.append(f)
-    return out
 
 
 def minimal_session(session: Session[Any, Any]) -> MinimalSession[Any, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import IO, Any
 
 from gamecert.reference_engine.contract import BadState, Game, IllegalAction, Session
@@ -65,9 +66,13 @@ def _error(rid: Any, kind: str, message: str) -> dict[str, Any]:
 
 
 def serve(session: Session[Any, Any], stdin: IO[str] | None = None,
-          stdout: IO[str] | None = None) -> None:
+          stdout: IO[str] | None = None,
+          reply_to: Callable[[Any], tuple[dict[str, Any], bool]] | None = None) -> None:
+    """Answer requests line by line until `bye` or end of input; `reply_to` (default:
+    `handle` on the session) makes one reply from one parsed request."""
     src = stdin or sys.stdin
     out = stdout or sys.stdout
+    answer = reply_to or (lambda request: handle(session, request))
     for line in src:
         if not line.strip(" \t\r\n"):
             continue
@@ -81,7 +86,7 @@ def serve(session: Session[Any, Any], stdin: IO[str] | None = None,
             except RecursionError:
                 reply, stop = _error(None, "bad-request", "JSON nested too deeply"), False
             else:
-                reply, stop = handle(session, request)
+                reply, stop = answer(request)
         out.write(json.dumps(reply, separators=(",", ":")) + "\n")
         out.flush()
         if stop:

@@ -13,13 +13,13 @@ operation an engine does not know.
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import IO, Any
 
 from gamecert.adapters.base import NativeAdapter
 from gamecert.fuzz.engines import EngineSpecError, _import_object
-from gamecert.fuzz.server import MAX_REQUEST, _error, handle
+from gamecert.fuzz.server import _error, handle
+from gamecert.fuzz.server import serve as serve_session
 from gamecert.reference_engine.contract import BadState, IllegalAction
 from gamecert.spec import CatalogueError
 
@@ -50,22 +50,7 @@ def serve(adapter: NativeAdapter, stdin: IO[str] | None = None,
     # Native engines print (progress, debugging): stdout carries the replies only, so
     # whatever the engine prints goes to stderr, which the harness keeps for its reports.
     sys.stdout = sys.stderr
-    for line in src:
-        if not line.strip(" \t\r\n"):
-            continue
-        if len(line) > MAX_REQUEST:
-            reply, stop = _error(None, "bad-request", "request too long"), False
-        else:
-            try:
-                request = json.loads(line)
-            except (json.JSONDecodeError, RecursionError) as exc:
-                reply, stop = _error(None, "bad-request", f"not JSON: {exc}"), False
-            else:
-                reply, stop = reply_to(adapter, request)
-        out.write(json.dumps(reply, separators=(",", ":")) + "\n")
-        out.flush()
-        if stop:
-            return
+    serve_session(adapter, src, out, reply_to=lambda request: reply_to(adapter, request))
 
 
 def load_adapter(spec: str) -> NativeAdapter:
