@@ -24,7 +24,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import overhead  # benchmarks/overhead.py, beside this script
+try:  # run as a script, benchmarks/ is on the path; loaded from the tests, the repository
+    import overhead  # benchmarks/overhead.py, beside this script
+except ImportError:
+    from benchmarks import overhead
 
 from gamecert.fuzz.engines import InProcessEngine
 from gamecert.fuzz.lockstep import Coverage, Lockstep
