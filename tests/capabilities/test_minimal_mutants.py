@@ -61,6 +61,9 @@ LIMITS: dict[tuple[str, str], str] = {
         ("botwars", "contested_to_p1"), ("botwars", "winner_by_energy"),
         ("botwars", "turn_limit_late"), ("botwars", "move_onto_own"),
         ("botwars", "energy_on_spawn"), ("botwars", "spawn_when_razed"),
+        # caught in the first tally, missed in 3 rounds after the merge that pinned
+        # Hypothesis's draws (fuzz.rounds.same_draws_everywhere): energy beside botlets
+        ("botwars", "collect_diagonal"),
         ("carcassonne", "banners_ignored_at_end"), ("carcassonne", "incomplete_monastery_9"),
         ("carcassonne", "no_stop_at_50"), ("carcassonne", "road_loop_open"),
         ("carcassonne", "monastery_8"), ("carcassonne", "end_when_deck_empty"),
