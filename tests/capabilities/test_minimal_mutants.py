@@ -92,7 +92,9 @@ def _check(game: str, name: str, rounds: int = ROUNDS) -> None:
         return
     assert (game, name) in LIMITS, (what, [d.message for d in result.departures])
     need = LIMITS[(game, name)]
-    if module.RULE in result.in_part:  # the certificate says which part went unchecked
+    if need != "load_state" and module.RULE in result.in_part:
+        # the certificate says which part went unchecked (crafted starts are not a part of
+        # a rule: a load_state limit is a position not reached, listed here only)
         assert need in result.in_part[module.RULE], (result.in_part[module.RULE], need)
 
 
