@@ -286,7 +286,8 @@ class SubprocessEngine:
         self.start()
 
     def __del__(self) -> None:
-        with contextlib.suppress(Exception):
+        # at shutdown, a signal may arrive mid-close: nothing may escape a finaliser
+        with contextlib.suppress(BaseException):
             self.close()
 
     # --- one request, one reply ----------------------------------------------------------

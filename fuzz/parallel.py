@@ -77,6 +77,9 @@ def _worker(setup: RoundSetup, tasks: Any, results: Any, stop: Any, tag: str,
     os.environ[WORKER_TAG] = tag  # inherited by the engines it starts
 
     def on_term(signum: int, frame: object) -> None:
+        # once: a second SIGTERM (the campaign's, then the parent-death signal) must not
+        # interrupt the `finally` that closes the engine
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise SystemExit(0)  # through `finally`: the engine is closed
 
     signal.signal(signal.SIGTERM, on_term)
@@ -133,12 +136,17 @@ class ProcessRunner:
         # whatever N, and the same as --jobs 1 run with that PYTHONHASHSEED.
         hash_seed = os.environ.get("PYTHONHASHSEED")
         os.environ["PYTHONHASHSEED"] = hash_seed or "0"
+        # Known to `stop_all_workers` before the first worker starts, and each worker tagged
+        # from its first instant (the tag is in the environment it is spawned with): a
+        # SIGTERM while workers are still starting kills them too, silently.
+        _RUNNING.add(self)
+        os.environ[WORKER_TAG] = self.tag
         try:
             self._start(ctx, setup, jobs)
         finally:
+            del os.environ[WORKER_TAG]  # engines this process opens later are not workers'
             if hash_seed is None:
                 del os.environ["PYTHONHASHSEED"]
-        _RUNNING.add(self)
 
     def _start(self, ctx: Any, setup: RoundSetup, jobs: int) -> None:
         # Workers get plain data only (the setup, the jobs), nothing defined in the main

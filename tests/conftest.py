@@ -31,6 +31,15 @@ def mutant_engine(game: str, name: str, mode: str) -> Engine:
     return engine
 
 
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path_factory: pytest.TempPathFactory,
+              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test its own cache folder: a campaign without a report folder keeps its example
+    database in the user's cache, and a test must not start from what the developer's
+    earlier runs, or the tests before it, saved there (the same seed would play otherwise)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+
+
 @pytest.fixture
 def engines() -> Iterator[list[Any]]:
     """Engines opened by a test, closed after it whatever happens."""
