@@ -75,11 +75,14 @@ class Bot:
             self.queries += 1
             for key in sorted(msg.get("update", {}), key=int):
                 self.see(msg["update"][key])
-            reply = (self.place() if msg["query_type"] == "query_place_tile"
-                     else self.claim())
+            reply = self.answer(msg)
             self.before_reply()
             out.write(self.frame(reply))
             out.flush()
+
+    def answer(self, msg: Msg) -> Msg:
+        """The reply to one query (a bot for a later stage answers more kinds)."""
+        return self.place() if msg["query_type"] == "query_place_tile" else self.claim()
 
     def before_reply(self) -> None:
         pass

@@ -224,19 +224,8 @@ class TowerBot(Bot):
                 return {"pos": list(at), "placed_on": "TOWER"}
         return None
 
-    def run(self) -> None:
-        inp, out = self.connect()
-        while True:
-            msg = self.read(inp)
-            if msg is None:
-                return
-            self.queries += 1
-            for key in sorted(msg.get("update", {}), key=int):
-                self.see(msg["update"][key])
-            reply = self.run_query(msg)
-            self.before_reply()
-            out.write(self.frame(reply))
-            out.flush()
+    def answer(self, msg: Msg) -> Msg:
+        return self.run_query(msg)
 
 
 def placed_reading() -> bool:
