@@ -26,7 +26,18 @@ from gamecert.fuzz.capabilities import (
     is_chance_report,
 )
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
-from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, cause_of
+from gamecert.oracles import action_kind_for
+from gamecert.oracles.base import (
+    NA,
+    OK,
+    CheckFn,
+    Oracle,
+    Transition,
+    Verdict,
+    Violation,
+    cause_of,
+    checks_by_kind,
+)
 from gamecert.reference_engine.contract import (
     CHANCE,
     TERMINAL,
@@ -144,6 +155,11 @@ class Lockstep:
         # (rule, hook) pairs: the step loop runs them thousands of times a second
         self.state_hooks = [(o.rule, o.state) for o in self.oracles if o.state]
         self.check_hooks = [(o.rule, o.check) for o in self.oracles if o.check]
+        # A check that says `on` which kinds of step it judges is asked only at those (it
+        # would answer NA at any other): the game's `action_kind` names a step's kind.
+        self.action_kind = action_kind_for(game.name) if any(
+            o.on is not None for o in self.oracles) else None
+        self.checks_on: dict[str, list[tuple[str, CheckFn]]] = {}
         self.judge_hooks = [(o.rule, o.judge) for o in self.oracles if o.judge]
         self.referee_hooks = [(o.rule, o.referee) for o in self.oracles if o.referee]
         self.listed_hooks = [(o.rule, o.listed) for o in self.oracles if o.listed]
@@ -405,12 +421,12 @@ class Lockstep:
             seen_events = ref_events if eng_events_own is eng_events else eng_events_own
         transition = Transition(before, action, seen, seen_events)
         profile = self.profile
+        checks = self._checks_for(action)
         try:
-            verdicts = [(rule, check(transition, profile)) for rule, check in self.check_hooks]
+            verdicts = [(rule, check(transition, profile)) for rule, check in checks]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a reply some oracle cannot even read: find out which, one at a time
-            verdicts = [(rule, _guarded(check, transition, profile))
-                        for rule, check in self.check_hooks]
+            verdicts = [(rule, _guarded(check, transition, profile)) for rule, check in checks]
         if drawn and any(v is not NA and v is not OK for _, v in verdicts):
             verdicts = self._composite_filter(verdicts, Transition(
                 before, action, ref_after, [e for e in ref_events if not is_chance_report(e)]))
@@ -427,6 +443,19 @@ class Lockstep:
                        expected=ref_after, got=eng_after)
         self._advance(ref_next, ref_after, resync=diverged)
         return list(ref_events)
+
+    def _checks_for(self, action: JSON) -> list[tuple[str, CheckFn]]:
+        """The (rule, check) pairs to ask about a step made by `action`."""
+        if self.action_kind is None:
+            return self.check_hooks
+        try:
+            kind = self.action_kind(action)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return self.check_hooks  # an action it cannot name: every check is asked
+        checks = self.checks_on.get(kind)
+        if checks is None:
+            checks = self.checks_on[kind] = checks_by_kind(self.oracles, [kind])[kind]
+        return checks
 
     def _composite_filter(self, verdicts: list[tuple[str, Verdict]],
                           ref_step: Transition) -> list[tuple[str, Verdict]]:

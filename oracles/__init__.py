@@ -1,13 +1,15 @@
 """Executable invariants, one or more per rule id, per game.
 
-Convention: `oracles.<game>` exports `ORACLES`, a list of `Oracle`.
+Convention: `oracles.<game>` exports `ORACLES`, a list of `Oracle`, and, where some of its
+checks say `on` which kinds of step they judge, `action_kind(action) -> str`, the kind of
+an action from the action alone.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
+from gamecert.oracles.base import NA, OK, ActionKindFn, Oracle, Transition, Verdict, Violation
 
 
 def oracles_for(game: str) -> list[Oracle]:
@@ -18,4 +20,15 @@ def oracles_for(game: str) -> list[Oracle]:
     return list(module.ORACLES)
 
 
-__all__ = ["NA", "OK", "Oracle", "Transition", "Verdict", "Violation", "oracles_for"]
+def action_kind_for(game: str) -> ActionKindFn | None:
+    """The game's `action_kind`, or None for a game whose checks all judge every step."""
+    try:
+        module = importlib.import_module(f"gamecert.oracles.{game}")
+    except ModuleNotFoundError:
+        return None
+    kind: ActionKindFn | None = getattr(module, "action_kind", None)
+    return kind
+
+
+__all__ = ["NA", "OK", "Oracle", "Transition", "Verdict", "Violation", "action_kind_for",
+           "oracles_for"]

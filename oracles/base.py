@@ -19,6 +19,12 @@ internals, so it judges any engine. It may have up to five hooks:
 
 Each hook answers `NA` (the rule does not apply here), `OK`, or a `Violation`. Rule
 coverage counts the applicable answers, so `NA` must mean "not applicable", not "fine".
+
+`on` says, for a `check` that judges only some kinds of step, which: the kinds of action
+(as the game's `action_kind` names them, from the action alone) at whose steps it can
+answer anything but `NA`. The lockstep does not ask it about any other step, which saves a
+call per oracle per step and changes no verdict: the game's tests show each such check
+answering `NA` on every step of another kind, whatever the engine replied.
 """
 
 from __future__ import annotations
@@ -72,6 +78,19 @@ class Oracle:
     referee: RefereeFn | None = None
     listed: ListedFn | None = None
     weights: WeightsFn | None = None
+    on: frozenset[str] | None = None  # the action kinds `check` judges; None: every step
+
+
+ActionKindFn = Callable[[JSON], str]
+
+
+def checks_by_kind(oracles: Iterable[Oracle], kinds: Iterable[str]
+                   ) -> dict[str, list[tuple[str, CheckFn]]]:
+    """For each action kind, the (rule, check) pairs to ask at a step of that kind: every
+    check without `on`, and those whose `on` names it (in the oracles' order)."""
+    pairs = [(o.rule, o.check, o.on) for o in oracles if o.check is not None]
+    return {kind: [(rule, fn) for rule, fn, on in pairs if on is None or kind in on]
+            for kind in kinds}
 
 
 def expect(condition: bool, message: str) -> Verdict:

@@ -43,8 +43,18 @@ PHASE_OF = {"move": "move", "pass": "move", "timeout": "move", "invalid": "move"
             "setup": "setup", "neutral": "neutral", "neutral-list": "neutral"}
 
 
+def action_kind(action: JSON) -> str:
+    """The kind of a step, from its action alone (the oracles' `on` sets name these)."""
+    return str(action.get("type", ""))
+
+
 def _kind(t: Transition) -> str:
-    return str(t.action.get("type", ""))
+    return action_kind(t.action)
+
+
+# The kinds of step each phase takes: the reference accepted the action in `before`.
+MOVE, SETUP, NEUTRAL = (frozenset(PLAYER_ACTIONS), frozenset({"setup"}),
+                        frozenset({"neutral", "neutral-list"}))
 
 
 def _bot(t: Transition) -> int:
@@ -572,19 +582,21 @@ _allpass_end = end_oracle("all-pass", allpass_holds)
 
 ORACLES: list[Oracle] = [
     Oracle("FLIT-BOARD-SIZE", state=board_size),
-    Oracle("FLIT-BOARD-TORUS", check=torus_check, judge=torus_judge, referee=torus_referee),
+    Oracle("FLIT-BOARD-TORUS", check=torus_check, judge=torus_judge, referee=torus_referee,
+           on=frozenset({"move"})),
     Oracle("FLIT-SETUP-AVAILABLE", check=setup_available_check, judge=setup_available_judge,
-           weights=chance.setup_weights),
-    Oracle("FLIT-SETUP-ORDER", check=setup_order),
-    Oracle("FLIT-TURN-ORDER", check=turn_order, judge=turn_order_judge),
+           weights=chance.setup_weights, on=SETUP),
+    Oracle("FLIT-SETUP-ORDER", check=setup_order, on=SETUP),
+    Oracle("FLIT-TURN-ORDER", check=turn_order, judge=turn_order_judge, on=MOVE | NEUTRAL),
     Oracle("FLIT-MOVE-VALID", check=move_valid_check, judge=move_valid_judge,
-           referee=move_valid_referee),
-    Oracle("FLIT-MOVE-NOMOVE", check=nomove_check, judge=nomove_judge),
-    Oracle("FLIT-MOVE-INVALID", check=invalid_check, judge=invalid_judge),
-    Oracle("FLIT-CONVERT", check=convert_check),
+           referee=move_valid_referee, on=frozenset({"move"})),
+    Oracle("FLIT-MOVE-NOMOVE", check=nomove_check, judge=nomove_judge, on=frozenset({"pass"})),
+    Oracle("FLIT-MOVE-INVALID", check=invalid_check, judge=invalid_judge,
+           on=frozenset({"invalid"})),
+    Oracle("FLIT-CONVERT", check=convert_check, on=frozenset({"move"})),
     Oracle("FLIT-NEUTRAL-ADD", check=neutral_check, judge=neutral_judge,
-           weights=chance.neutral_weights),
-    Oracle("FLIT-TIME-LIMIT", check=time_limit),
+           weights=chance.neutral_weights, on=NEUTRAL),
+    Oracle("FLIT-TIME-LIMIT", check=time_limit, on=MOVE),
     Oracle("FLIT-FREEZE", check=freeze),
     Oracle("FLIT-END-TURNCAP", check=end_oracle("turn-cap", turncap_holds)),
     Oracle("FLIT-END-ALLPASS", check=passes_bookkeeping),
