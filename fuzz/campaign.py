@@ -40,6 +40,7 @@ from gamecert.fuzz.engines import (
     declares_stateless,
     handshake,
 )
+from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.lockstep import Coverage, Finding
 from gamecert.fuzz.minimize import minimize
 from gamecert.fuzz.rounds import (
@@ -290,7 +291,8 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         return result
     caps = result.capabilities = capabilities_of(result.hello)
     result.not_checkable = not_checkable(caps, oracles, game)
-    result.in_part = checked_in_part(caps, oracles, game, result.not_checkable)
+    result.in_part = checked_in_part(caps, oracles, game, result.not_checkable,
+                                     getattr(plugin_for(game), "crafted_for", None))
     chance_stats = None if CHANCE_CAP in caps else ChanceStats()
     # without load_state, deep positions (a game's end, a full grid) are reached only by
     # playing there from a new game: examples are STEER_FACTOR times longer

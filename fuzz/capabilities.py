@@ -13,7 +13,7 @@ chance outcome falls under, how examples start. It must not drive engines or wri
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hypothesis import strategies as st
@@ -131,7 +131,8 @@ def not_checkable(caps: frozenset[str], oracles: Iterable[Oracle],
 
 
 def checked_in_part(caps: frozenset[str], oracles: Iterable[Oracle], game: str = "",
-                    unchecked: dict[str, str] | None = None) -> dict[str, str]:
+                    unchecked: dict[str, str] | None = None,
+                    crafted: Mapping[str, Iterable[str]] | None = None) -> dict[str, str]:
     """Rule id -> the missing capability a part of it needs: rules still checked, but not
     whole. Derived from what each oracle's hooks need, never from a run:
 
@@ -140,7 +141,12 @@ def checked_in_part(caps: frozenset[str], oracles: Iterable[Oracle], game: str =
       harness that chooses outcomes can offer;
     * a rule with a `listed` or `weights` hook without `legal`: what the engine would list
       (moves, probabilities) is never seen, only what it does;
-    * a rule with a `referee` hook without `bot_output`: raw bot text is never read.
+    * a rule with a `judge` hook without `legal`: what the engine accepts is seen only
+      through the probes tried, never as its whole legal set;
+    * a rule with a `referee` hook without `bot_output`: raw bot text is never read;
+    * a rule the game's crafted starts are for (`crafted`: the plugin's `crafted_for`, each
+      kind of start and the rules whose rare cases it puts a step away) without
+      `load_state`: its cases are met only where play from a new game gets to them.
 
     A rule already not checkable at all (`unchecked`) is not listed again; a rule with
     parts needing two capabilities names both ("chance and legal")."""
@@ -154,8 +160,12 @@ def checked_in_part(caps: frozenset[str], oracles: Iterable[Oracle], game: str =
     if CHANCE not in caps:
         for rule in CHANCE_RULES.get(game, {}).values():
             add(rule, CHANCE)
+    if LOAD_STATE not in caps:
+        for rules in (crafted or {}).values():
+            for rule in rules:
+                add(rule, LOAD_STATE)
     for o in oracles:
-        if (o.listed or o.weights) and LEGAL not in caps:
+        if (o.listed or o.weights or o.judge) and LEGAL not in caps:
             add(o.rule, LEGAL)
         if o.referee and BOT_OUTPUT not in caps:
             add(o.rule, BOT_OUTPUT)

@@ -3,12 +3,17 @@
 One machine serves every game: the game's `GamePlugin` says where to start and what to
 draw. Rules: play a legal move, referee action or chance outcome; probe an illegal action or
 send raw bot text; compare legal sets; observe, or save and reload the state. Playing is
-one rule of four so that games get deep. Swarm testing (Hypothesis turns rules
-off per example) varies the mix; `target()` steers toward rare positions.
+one rule of four so that games get deep. An engine that cannot load states has one more:
+run ahead, a stretch of the game (to its end, at most) in one rule, each move the
+reference's own seeded random choice, so its examples reach what only deep positions show
+(a game's end and final scoring, the turn cap, long fights) without crafted starts.
+Swarm testing (Hypothesis turns rules off per example) varies the mix; `target()` steers
+toward rare positions.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +36,10 @@ from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import Profile
 
 JSON = Any
+# How far one run-ahead goes, in steps; shrinks towards the shortest. The last reaches the
+# end of a whole game of Carcassonne (about 250 steps), Kingdomino (about 100) and Bot Wars
+# (about 470), not of Flit (up to 32,768 turns: its turn cap needs a crafted start).
+RUN_AHEAD = (16, 64, 256, 1024)
 
 
 def make_machine(plugin: GamePlugin, profile: Profile,
@@ -47,6 +56,8 @@ def make_machine(plugin: GamePlugin, profile: Profile,
     def live(self: Any) -> bool:
         return bool(self.ls.live)
 
+    # a plugin may say how far a run-ahead goes in its game (none: no run-ahead rule)
+    run_lengths: tuple[int, ...] = getattr(plugin, "run_ahead", RUN_AHEAD)
     # a plugin may say when a full legal listing is too big to compare at every turn
     cheap_to_list: Callable[[Lockstep], bool] = getattr(plugin, "cheap_to_list",
                                                          lambda ls: True)
@@ -93,6 +104,33 @@ def make_machine(plugin: GamePlugin, profile: Profile,
                 self.ls.referee(data.draw(plugin.bot_texts(profile), label="text"))
             else:
                 self.ls.probe(plugin.draw_probe(data, self.ls))
+
+        if not can_load and run_lengths:
+            @precondition(live)
+            @rule(seed=st.integers(0, 2**32 - 1), length=st.sampled_from(run_lengths))
+            def run_ahead(self, seed: int, length: int) -> None:
+                """Up to `length` steps (to the game's end at most), each action the
+                reference's seeded random choice among its legal ones: what crafted starts
+                give an engine that loads states, reached from a new game. Every step is
+                checked as `play`'s are; the trace records each, so a replay needs no seed."""
+                ls, rng = self.ls, random.Random(seed)
+                game: Any = ls.game
+                for _ in range(length):
+                    if not ls.live:
+                        break
+                    state = ls.ref
+                    act = (game.random_chance(state, rng) if game.current(state) == CHANCE
+                           else game.random_action(state, rng))
+                    action = game.action_to_json(state, act)
+                    if isinstance(action, dict) and action.get("type") in no_referee:
+                        break
+                    try:
+                        ls.step(action)
+                    except InvalidInput:
+                        break
+                event("run ahead")
+                for label, value in plugin.targets(ls).items():
+                    self.best[label] = max(value, self.best.get(label, value))
 
         @precondition(lambda self: can_list and live(self) and cheap_to_list(self.ls))
         @rule()

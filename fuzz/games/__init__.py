@@ -36,7 +36,9 @@ class GamePlugin(Protocol):
         """Observations for `hypothesis.target`: larger is rarer and more interesting."""
 
     # Optional: `prove(engine, profile) -> (ok, lines)` for `gamecert prove GAME`;
-    # `cheap_to_list(ls) -> bool`, False where comparing full legal sets costs too much.
+    # `cheap_to_list(ls) -> bool`, False where comparing full legal sets costs too much;
+    # `run_ahead`, the lengths of the machine's run-ahead rule for an engine that cannot load
+    # states (fuzz.machine.RUN_AHEAD unless said; empty: no such rule).
 
 
 def plugin_for(game: str) -> GamePlugin:

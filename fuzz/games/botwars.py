@@ -620,6 +620,17 @@ def _starts(profile: Profile) -> st.SearchStrategy[JSON]:
 
 class BotWarsPlugin:
     game = GAME
+    # What the crafted starts are for: each kind of start, the rules whose rare cases it
+    # puts one step away. An engine that cannot load them gets those rules checked in part.
+    crafted_for: dict[str, tuple[str, ...]] = {
+        "z3 boards crowded with battles (crowded_state)": ("BOTWARS-BATTLE",
+                                                           "BOTWARS-DEAD-MARKERS"),
+        "enemies in contact or one square apart (layout)": ("BOTWARS-BATTLE",),
+        "a raid on a spawn, defenders around it, a spawn blocked (layout)": (
+            "BOTWARS-RAZE", "BOTWARS-SPAWN"),
+        "energy between both bots, beside one, diagonal to one (layout)": (
+            "BOTWARS-ENERGY-CONTESTED", "BOTWARS-ENERGY-COLLECT"),
+    }
 
     def starts(self, profile: Profile) -> st.SearchStrategy[JSON]:
         return _starts(profile)

@@ -129,6 +129,22 @@ PLAYER_KINDS = st.sampled_from(["legal", "legal", "legal", "legal", "timeout", "
 
 class FlitPlugin:
     game = Flit()
+    # No run-ahead for an engine that cannot load states: a game runs to 32,768 turns, so
+    # its end is out of a run's reach, and each neutral step behind such an engine lists a
+    # thousand outcomes; the crafted starts (load_state) are how Flit's deep rules are met.
+    run_ahead: tuple[int, ...] = ()
+    # What the crafted starts are for: each kind of start, the rules whose rare cases it
+    # puts one step away. An engine that cannot load them gets those rules checked in part.
+    crafted_for: dict[str, tuple[str, ...]] = {
+        "pieces beside the board's wrap (crafted_state)": ("FLIT-BOARD-TORUS",),
+        "neutrals a move away from conversion, and its announcement (crafted_state)": (
+            "FLIT-CONVERT", "FLIT-PROTO-UPDATES"),
+        "time-out counters at the freeze limit (crafted_state)": ("FLIT-FREEZE",),
+        "the turn counter at the cap, the game a step from its end (crafted_state)": (
+            "FLIT-END-TURNCAP", "FLIT-WINNER", "FLIT-WINNER-TIE"),
+        "the pass counter at the all-pass limit (crafted_state)": ("FLIT-END-ALLPASS",),
+        "z3's boundary positions of the catch-up rule": ("FLIT-END-CATCHUP",),
+    }
 
     def starts(self, profile: Profile) -> st.SearchStrategy[JSON]:
         boundaries = [s for _, s in boundary_positions(profile)] if profile.param(

@@ -54,6 +54,11 @@ KINDS = st.sampled_from(["legal"] * 12 + ["stop-format", "stop-pick", "stop-time
 
 class KingdominoPlugin:
     game = GAME
+    # What the crafted starts are for (see the other games' plugins): z3's near-full grids.
+    crafted_for: dict[str, tuple[str, ...]] = {
+        "z3's near-full kingdoms, one spot left for the tile": ("KD-PLACE-EXTENT",
+                                                                 "KD-DISCARD"),
+    }
 
     def starts(self, profile: Profile) -> st.SearchStrategy[JSON]:
         end = total_steps(profile)

@@ -24,6 +24,7 @@ from gamecert.fuzz.engines import (
     command_recipe,
     object_recipe,
 )
+from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
 from gamecert.fuzz.minimal import MinimalSession
 from gamecert.fuzz.report import NOT_CHECKABLE, rule_rows, write_report
@@ -83,6 +84,30 @@ def test_rules_checked_only_in_part_name_the_capability_the_rest_needs() -> None
     unchecked = not_checkable(MINIMUM, oracles_for("carcassonne"), "carcassonne")
     both = checked_in_part(MINIMUM, oracles_for("carcassonne"), "carcassonne", unchecked)
     assert not set(both) & set(unchecked)
+    # what the engine accepts, without legal sets, is seen only through probes
+    no_legal_kd = checked_in_part(FULL - {"legal"}, oracles_for("kingdomino"), "kingdomino")
+    assert no_legal_kd["KD-LAST-TURN-NO-PICK"] == "legal"
+    assert "KD-SCORE-ZONES" not in no_legal_kd  # no judge: nothing of it needs a listing
+
+
+def test_rules_the_crafted_starts_are_for_are_checked_in_part_without_load_state() -> None:
+    crafted = plugin_for("flit").crafted_for  # type: ignore[attr-defined]
+    no_load = checked_in_part(FULL - {"load_state"}, oracles_for("flit"), "flit",
+                              crafted=crafted)
+    assert no_load["FLIT-END-CATCHUP"] == "load_state"
+    assert no_load["FLIT-END-TURNCAP"] == "load_state"
+    assert "FLIT-BOARD-SIZE" not in no_load
+    assert checked_in_part(FULL, oracles_for("flit"), "flit", crafted=crafted) == {}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_says_what_its_crafted_starts_are_for(game: str) -> None:
+    crafted = getattr(plugin_for(game), "crafted_for", None)
+    assert crafted, f"{game}: its plugin says nothing of what its crafted starts are for"
+    rules = {o.rule for o in oracles_for(game)}
+    for kind, targets in crafted.items():
+        assert kind and targets, kind
+        assert set(targets) <= rules, (kind, set(targets) - rules)
 
 
 def test_a_full_engine_campaign_has_no_follow_mode() -> None:
