@@ -24,10 +24,27 @@ from gamecert.oracles.base import (
     expect,
 )
 from gamecert.oracles.kingdomino import board as b
+from gamecert.oracles.kingdomino import facts as f
 from gamecert.oracles.weights import uniform
 from gamecert.spec import Profile
 
 JSON = Any
+
+# The kinds of step (`action_kind`) and those a player's turn takes: the reference accepts a
+# deal only in the deal phase, an order only in the order phase, the rest only in play.
+K_PUT, K_PLAY, K_INVALID_PUT, K_STOP, K_DEAL, K_ORDER = (
+    "put", "play", "invalid-put", "stop", "deal", "order")
+PLAY_PHASE = frozenset({K_PUT, K_PLAY, K_INVALID_PUT, K_STOP})
+ON_PUT, ON_DEAL = frozenset({K_PUT}), frozenset({K_DEAL})
+
+
+def action_kind(action: JSON) -> str:
+    """The kind of a step, from its action alone (the oracles' `on` sets name these): a
+    play with a PUT (a list) is a "put", any other play a "play"; an unknown type "other"."""
+    kind = action.get("type")
+    if kind == "play":
+        return K_PUT if isinstance(action.get("put"), list) else K_PLAY
+    return str(kind) if kind in (K_INVALID_PUT, K_STOP, K_DEAL, K_ORDER) else "other"
 
 
 def _acting(s: JSON) -> tuple[int | None, int]:
@@ -36,7 +53,7 @@ def _acting(s: JSON) -> tuple[int | None, int]:
 
 
 def _last(s: JSON, profile: Profile) -> bool:
-    return bool(s["turn"] >= b.turns(profile))
+    return bool(s["turn"] >= f.consts(profile).turns)
 
 
 def _free_tiles(s: JSON) -> list[int]:
@@ -83,39 +100,86 @@ def _put_ok(s: JSON, a: JSON, profile: Profile) -> bool:
 
 # --- material ----------------------------------------------------------------------------
 
+# The hooks below that run at every step build their message only for a violation (the
+# same text `expect` would carry): the condition decides the verdict, as it always did.
+
 def players_state(s: JSON, profile: Profile) -> Verdict:
-    n = b.players(profile)
-    return expect(s["players"] == n and len(s["grids"]) == n and len(s["stopped"]) == n,
-                  f"the profile plays {n} players; the state has {s['players']} and "
-                  f"{len(s['grids'])} grids")
+    n = f.consts(profile).players
+    if s["players"] == n and len(s["grids"]) == n and len(s["stopped"]) == n:
+        return OK
+    return Violation(f"the profile plays {n} players; the state has {s['players']} and "
+                     f"{len(s['grids'])} grids")
 
 
 def kings_state(s: JSON, profile: Profile) -> Verdict:
-    k = b.kings(profile)
-    return expect(all(v == k for v in s["kings"]),
-                  f"each player has {k} king(s) with {b.players(profile)} players; "
-                  f"the state says {s['kings']}")
+    c = f.consts(profile)
+    k, kings = c.kings, s["kings"]
+    # a list of whole numbers: count compares each as `v == k` does (after an identity test
+    # that implies it); anything else is read as before
+    if (kings.count(k) == len(kings)) if type(kings) is list else all(v == k for v in kings):
+        return OK
+    return Violation(f"each player has {k} king(s) with {c.players} players; "
+                     f"the state says {s['kings']}")
 
 
 def in_play_state(s: JSON, profile: Profile) -> Verdict:
-    drawn = len(b.tiles(profile)) - len(s["bag"])
-    return expect(len(s["line"]) <= b.line_size(profile) and drawn <= b.in_play(profile),
-                  f"{drawn} tiles drawn and a line of {len(s['line'])}: at most "
-                  f"{b.in_play(profile)} come into play, in lines of {b.line_size(profile)}")
+    c = f.consts(profile)
+    drawn = len(c.tiles) - len(s["bag"])
+    if len(s["line"]) <= c.line_size and drawn <= c.in_play:
+        return OK
+    return Violation(f"{drawn} tiles drawn and a line of {len(s['line'])}: at most "
+                     f"{c.in_play} come into play, in lines of {c.line_size}")
 
 
 def in_play_check(t: Transition, profile: Profile) -> Verdict:
     if t.action.get("type") != "deal" or t.before["phase"] != "deal":
         return NA
-    size, line = b.line_size(profile), len(t.after["line"])
+    size, line = f.consts(profile).line_size, len(t.after["line"])
     if t.after["phase"] == "deal":
-        return expect(line < size and t.after["bag"] != [],
-                      f"a line of {size} is complete with {line} tiles, yet another is drawn")
-    return expect(line == size or not t.after["bag"],
-                  f"the line is complete with {line} tiles; the rule says {size}")
+        if line < size and t.after["bag"] != []:
+            return OK
+        return Violation(f"a line of {size} is complete with {line} tiles, yet another is "
+                         "drawn")
+    if line == size or not t.after["bag"]:
+        return OK
+    return Violation(f"the line is complete with {line} tiles; the rule says {size}")
+
+
+def _put_step(t: Transition, profile: Profile) -> f.PutStep | None:
+    """`t`'s facts when it puts a tile, else None; shared by the checks of one step."""
+    hit, step = f.last_put_step(t, profile)
+    if hit:
+        return step
+    return f.put_step(t, profile, _placing_put(t.before, t.action))
 
 
 def tiles_check(t: Transition, profile: Profile) -> Verdict:
+    try:
+        return _tiles_fast(t, profile)
+    except Exception:  # a reply it cannot read: the plain check's own verdict or exception
+        return _tiles_plain(t, profile)
+
+
+def _tiles_fast(t: Transition, profile: Profile) -> Verdict:
+    """`_tiles_plain` over the shared facts: the same grids compared in the same order."""
+    step = _put_step(t, profile)
+    if step is None:
+        return NA
+    tile, p = step.tile, step.player
+    c = f.consts(profile)
+    before, after = f.grids(t.before), f.grids(t.after)
+    squares = c.tiles[tile]
+    for q in range(1, c.players + 1):
+        diff = step.diff(q - 1, before, after)
+        if q != p and diff:
+            return Violation(f"player {q}'s grid changed when player {p} placed a tile")
+        if q == p and sorted(diff.values()) != sorted(squares):
+            return Violation(f"tile {tile} is {'/'.join(squares)}; the grid "
+                             f"gained {sorted(diff.values())}")
+    return OK
+
+
+def _tiles_plain(t: Transition, profile: Profile) -> Verdict:
     if not _placing_put(t.before, t.action):
         return NA
     tile, p = _acting(t.before)
@@ -149,9 +213,10 @@ def deal_check(t: Transition, profile: Profile) -> Verdict:
     got_line = [e["tile"] for e in t.after["line"]]
     if t.after["turn"] != t.before["turn"]:
         return NA
-    return expect(t.after["bag"] == want_bag and got_line == want_line,
-                  f"drawing tile {tile}: the bag must lose it and the line show it in "
-                  f"ascending id; line {got_line}")
+    if t.after["bag"] == want_bag and got_line == want_line:
+        return OK
+    return Violation(f"drawing tile {tile}: the bag must lose it and the line show it in "
+                     f"ascending id; line {got_line}")
 
 
 def _orders(s: JSON, profile: Profile) -> list[list[int]]:
@@ -199,9 +264,10 @@ def order_check(t: Transition, profile: Profile) -> Verdict:
     want = sorted(({"tile": e["tile"], "player": e["player"]} for e in _line_after(t)
                    if e["player"] is not None and not stopped[e["player"] - 1]),
                   key=lambda e: e["tile"])
-    return expect(t.after["placing"] == want,
-                  f"turn {t.after['turn']}: kings act by ascending picked id {want}; "
-                  f"got {t.after['placing']}")
+    if t.after["placing"] == want:
+        return OK
+    return Violation(f"turn {t.after['turn']}: kings act by ascending picked id {want}; "
+                     f"got {t.after['placing']}")
 
 
 def first_turn_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
@@ -236,17 +302,19 @@ def pick_check(t: Transition, profile: Profile) -> Verdict:
         return Violation(f"PICK {pick} applied; free tiles were {_free_tiles(t.before)}")
     if t.after["turn"] != t.before["turn"]:
         return OK
-    return expect(t.after["line"] == _line_after(t),
-                  f"player {p} picked tile {pick}: the line should mark it and nothing else; "
-                  f"got {t.after['line']}")
+    if t.after["line"] == _line_after(t):
+        return OK
+    return Violation(f"player {p} picked tile {pick}: the line should mark it and nothing "
+                     f"else; got {t.after['line']}")
 
 
 def last_turn_state(s: JSON, profile: Profile) -> Verdict:
-    if s["turn"] < b.turns(profile) or s["phase"] == "over":
+    if s["turn"] < f.consts(profile).turns or s["phase"] == "over":
         return NA
-    return expect(s["phase"] == "play" and s["line"] == [],
-                  f"the last turn ({s['turn']}) draws no line; phase {s['phase']}, "
-                  f"line {s['line']}")
+    if s["phase"] == "play" and s["line"] == []:
+        return OK
+    return Violation(f"the last turn ({s['turn']}) draws no line; phase {s['phase']}, "
+                     f"line {s['line']}")
 
 
 def last_turn_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
@@ -257,8 +325,10 @@ def last_turn_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdi
 
 
 def length_state(s: JSON, profile: Profile) -> Verdict:
-    return expect(s["turn"] <= b.turns(profile),
-                  f"turn {s['turn']}: the game lasts {b.turns(profile)} turns")
+    turns = f.consts(profile).turns
+    if s["turn"] <= turns:
+        return OK
+    return Violation(f"turn {s['turn']}: the game lasts {turns} turns")
 
 
 def length_check(t: Transition, profile: Profile) -> Verdict:
@@ -271,13 +341,28 @@ def length_check(t: Transition, profile: Profile) -> Verdict:
     everyone_out = stopped.count(False) <= alone
     should_end = everyone_out or (not rest and _last(t.before, profile))
     if t.after["phase"] == "over":
-        return expect(should_end, f"the game ended on turn {t.before['turn']} of "
-                                  f"{b.turns(profile)}")
-    return expect(not should_end, f"turn {t.before['turn']} is the last and every king has "
-                                  "played, but the game goes on")
+        if should_end:
+            return OK
+        return Violation(f"the game ended on turn {t.before['turn']} of "
+                         f"{f.consts(profile).turns}")
+    if not should_end:
+        return OK
+    return Violation(f"turn {t.before['turn']} is the last and every king has played, but "
+                     "the game goes on")
 
 
 def grid_state(s: JSON, profile: Profile) -> Verdict:
+    try:
+        grids = f.grids(s)
+    except Exception:  # a state it cannot read: the plain check's own verdict or exception
+        return _grid_state_plain(s, profile)
+    for p, facts in enumerate(grids, 1):
+        if not facts.castle_ok:
+            return Violation(f"player {p}'s castle must be on (4, 4) and nowhere else")
+    return OK
+
+
+def _grid_state_plain(s: JSON, profile: Profile) -> Verdict:
     for p in range(1, len(s["grids"]) + 1):
         g = b.grid(s, p)
         if b.cell(g, 4, 4) != "*0" or g.count("*") != 1:
@@ -391,6 +476,10 @@ def tiles_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
     return ambiguous(("KD-TILES", faults[0]), text) if len(faults) == 1 else Violation(text)
 
 
+# each placement rule's check as it reads without the shared facts (`_chain_judge`)
+PLAIN_CHAIN_CHECKS: dict[str, Any] = {}
+
+
 def _chain_judge(rule: str) -> Any:
     order = ["KD-GRID", "KD-PLACE-NO-OVERLAP", "KD-PLACE-EXTENT", "KD-PLACE-CONNECT"]
 
@@ -412,11 +501,25 @@ def _chain_judge(rule: str) -> Any:
         return expect(not accepted, f"PUT {a['put']} breaks {rule} but was accepted")
 
     def check(t: Transition, profile: Profile) -> Verdict:
+        try:  # the faults worked out once for the step's several placement checks
+            step = _put_step(t, profile)
+            faults = None if step is None else step.faults
+        except Exception:  # a reply it cannot read: the plain check's verdict or exception
+            return plain_check(t, profile)
+        if faults is None:
+            return NA
+        if rule not in faults:
+            return OK
+        return Violation(f"PUT {t.action['put']} breaks {rule} but was applied")
+
+    def plain_check(t: Transition, profile: Profile) -> Verdict:
         if not _placing_put(t.before, t.action):
             return NA
         faults = _faults(t.before, t.action, profile)
         return expect(rule not in faults, f"PUT {t.action['put']} breaks {rule} but was "
                                           "applied")
+
+    PLAIN_CHAIN_CHECKS[rule] = plain_check  # for the speed-up tests
 
     assert rule in order
     return judge, check
@@ -437,6 +540,32 @@ def rotation_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdic
 
 
 def rotation_check(t: Transition, profile: Profile) -> Verdict:
+    try:
+        return _rotation_fast(t, profile)
+    except Exception:  # a reply it cannot read: the plain check's own verdict or exception
+        return _rotation_plain(t, profile)
+
+
+def _rotation_fast(t: Transition, profile: Profile) -> Verdict:
+    """`_rotation_plain` over the shared facts (the grid's change is KD-TILES's too)."""
+    step = _put_step(t, profile)
+    if step is None or not b.on_grid(step.put):
+        return NA
+    p = step.player
+    first, second = f.consts(profile).tiles[step.tile]
+    x, y, r = step.put
+    after = f.grids(t.after)
+    g = after[p - 1].g
+    diff = step.diff(p - 1, f.grids(t.before), after)
+    if sorted(diff.values()) != sorted((first, second)):
+        return NA  # other squares than the tile's: KD-TILES judges that
+    if b.cell(g, x, y) == first and b.cell(g, *b.second(x, y, r)) == second:
+        return OK
+    return Violation(f"PUT {x} {y} {r}: the first square goes on ({x}, {y}) and the second "
+                     f"on {b.second(x, y, r)}")
+
+
+def _rotation_plain(t: Transition, profile: Profile) -> Verdict:
     if not _placing_put(t.before, t.action) or not b.on_grid(t.action["put"]):
         return NA
     tile, p = _acting(t.before)
@@ -542,8 +671,9 @@ def stop_check(t: Transition, profile: Profile) -> Verdict:
 def stop_state(s: JSON, profile: Profile) -> Verdict:
     if s["phase"] != "play":
         return NA
-    return expect(not s["stopped"][s["to_move"] - 1],
-                  f"player {s['to_move']} is to move but its game has ended")
+    if not s["stopped"][s["to_move"] - 1]:
+        return OK
+    return Violation(f"player {s['to_move']} is to move but its game has ended")
 
 
 def put_invalid_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
@@ -568,7 +698,7 @@ def put_invalid_check(t: Transition, profile: Profile) -> Verdict:
                   f"an invalid PUT discards tile {tile} and leaves the grid as it was")
 
 
-ROW = re.compile(r"([_*cfglwm][0-3]){9}")
+ROW = f.ROW  # KD-PROTO-INPUT's row: 9 two-character cells
 
 
 @lru_cache(maxsize=64)
@@ -578,6 +708,15 @@ def _rows_ok(rows: tuple[str, ...]) -> bool:
 
 
 def input_state(s: JSON, profile: Profile) -> Verdict:
+    try:
+        if all(facts.rows_ok for facts in f.grids(s)):
+            return OK
+    except Exception:  # a state it cannot read: the plain check's own verdict or exception
+        pass
+    return _input_state_plain(s, profile)
+
+
+def _input_state_plain(s: JSON, profile: Profile) -> Verdict:
     ok = all(_rows_ok(tuple(g)) for g in s["grids"])
     return expect(ok, "each grid is 9 lines of 9 two-character cells, as the bots read them")
 
@@ -728,38 +867,42 @@ def _placement_oracles() -> list[Oracle]:
     out = []
     for rule in ("KD-PLACE-NO-OVERLAP", "KD-PLACE-EXTENT", "KD-PLACE-CONNECT"):
         judge, check = _chain_judge(rule)
-        out.append(Oracle(rule, judge=judge, check=check, referee=_placement_referee(rule)))
+        out.append(Oracle(rule, judge=judge, check=check, referee=_placement_referee(rule),
+                          on=ON_PUT))
     return out
 
 
 ORACLES = [
     Oracle("KD-TILES", check=tiles_check, judge=tiles_judge,
-           referee=_placement_referee("KD-TILES")),
+           referee=_placement_referee("KD-TILES"), on=ON_PUT),
     Oracle("KD-PLAYERS", state=players_state),
-    Oracle("KD-TILES-IN-PLAY", state=in_play_state, check=in_play_check),
+    Oracle("KD-TILES-IN-PLAY", state=in_play_state, check=in_play_check, on=ON_DEAL),
     Oracle("KD-KINGS", state=kings_state),
     Oracle("KD-DEAL", judge=deal_judge, check=deal_check,
-           weights=uniform("deal", "tiles not yet drawn")),
+           weights=uniform("deal", "tiles not yet drawn"), on=ON_DEAL),
     Oracle("KD-ORDER-FIRST", judge=order_first_judge, check=order_first_check,
-           weights=uniform("order", "orders of the kings")),
-    Oracle("KD-ORDER", check=order_check),
-    Oracle("KD-FIRST-TURN-NO-PUT", judge=first_turn_judge, check=first_turn_check),
-    Oracle("KD-PICK", judge=pick_judge, check=pick_check, referee=pick_referee),
+           weights=uniform("order", "orders of the kings"), on=frozenset({K_ORDER})),
+    Oracle("KD-ORDER", check=order_check, on=PLAY_PHASE),
+    Oracle("KD-FIRST-TURN-NO-PUT", judge=first_turn_judge, check=first_turn_check,
+           on=PLAY_PHASE),
+    Oracle("KD-PICK", judge=pick_judge, check=pick_check, referee=pick_referee,
+           on=frozenset({K_PUT, K_PLAY, K_INVALID_PUT})),
     Oracle("KD-LAST-TURN-NO-PICK", state=last_turn_state, judge=last_turn_judge),
-    Oracle("KD-GAME-LENGTH", state=length_state, check=length_check),
+    Oracle("KD-GAME-LENGTH", state=length_state, check=length_check, on=PLAY_PHASE),
     Oracle("KD-GRID", state=grid_state, judge=grid_judge,
            referee=_placement_referee("KD-GRID")),
     Oracle("KD-PLACE-ROTATION", judge=rotation_judge, check=rotation_check,
-           referee=_placement_referee("KD-PLACE-ROTATION")),
+           referee=_placement_referee("KD-PLACE-ROTATION"), on=ON_PUT),
     *_placement_oracles(),
     Oracle("KD-DISCARD", judge=discard_judge, check=discard_check,
-           referee=_placement_referee("KD-DISCARD")),
+           referee=_placement_referee("KD-DISCARD"), on=frozenset({K_PLAY})),
     Oracle("KD-SCORE-ZONES", check=score_check),
     Oracle("KD-TIE-BREAK", state=tie_state),
-    Oracle("KD-STOP", state=stop_state, judge=stop_judge, check=stop_check),
+    Oracle("KD-STOP", state=stop_state, judge=stop_judge, check=stop_check,
+           on=frozenset({K_STOP})),
     Oracle("KD-PUT-INVALID", judge=put_invalid_judge, check=put_invalid_check,
-           referee=put_invalid_referee),
+           referee=put_invalid_referee, on=frozenset({K_INVALID_PUT})),
     Oracle("KD-PROTO-INPUT", state=input_state),
     Oracle("KD-PROTO-OUTPUT", referee=output_referee),
-    Oracle("KD-PROTO-LIMITS", check=limits_check),
+    Oracle("KD-PROTO-LIMITS", check=limits_check, on=frozenset({K_STOP})),
 ]
