@@ -72,7 +72,8 @@ def _placing_put(s: JSON, a: JSON) -> bool:
     """A play that puts a tile (not the first turn, put given, well-shaped)."""
     put = a.get("put")
     return (_play(s, a) and _acting(s)[0] is not None and isinstance(put, list)
-            and len(put) == 3 and all(type(v) is int for v in put))
+            and len(put) == 3 and type(put[0]) is int and type(put[1]) is int
+            and type(put[2]) is int)
 
 
 def _faults(s: JSON, a: JSON, profile: Profile) -> list[str]:
@@ -208,7 +209,12 @@ def deal_check(t: Transition, profile: Profile) -> Verdict:
     if t.action.get("type") != "deal":
         return NA
     tile = t.action["tile"]
-    want_bag = [x for x in t.before["bag"] if x != tile]
+    bag = t.before["bag"]
+    if type(tile) is int and type(bag) is list and bag.count(tile) == 1:
+        k = bag.index(tile)  # the one equal to it: the same as leaving out every x == tile
+        want_bag = bag[:k] + bag[k + 1:]
+    else:
+        want_bag = [x for x in bag if x != tile]
     want_line = sorted([*(e["tile"] for e in t.before["line"]), tile])
     got_line = [e["tile"] for e in t.after["line"]]
     if t.after["turn"] != t.before["turn"]:

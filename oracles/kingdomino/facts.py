@@ -32,7 +32,6 @@ from gamecert.spec import Profile
 
 JSON = Any
 ROW = re.compile(r"([_*cfglwm][0-3]){9}")
-TERRAINS, CROWNS = "_*cfglwm", "0123"  # ROW's two sets of characters
 
 
 class Consts:
@@ -80,23 +79,63 @@ class Grid:
     """One grid's facts: `g` is `board.grid`'s joined string of its rows; `shaped` says its
     rows are 9 strings of 18 characters (row y of `g` is then `rows[y]`)."""
 
-    __slots__ = ("castle_ok", "g", "rows", "rows_ok", "shaped")
+    __slots__ = ("_extent", "castle_ok", "g", "rows", "rows_ok", "shaped")
 
     def __init__(self, rows: tuple[Any, ...]) -> None:
         g = "".join(rows)
         self.g, self.rows = g, rows
-        self.shaped = len(rows) == b.N and all(len(r) == 2 * b.N for r in rows)
-        # KD-PROTO-INPUT: 9 lines of 9 two-character cells (`ROW`): with 9 rows of 18
-        # characters, the same as every first character a terrain (or the castle, or empty)
-        # and every second one a crown count
-        self.rows_ok = self.shaped and not g[0::2].strip(TERRAINS) and not g[1::2].strip(
-            CROWNS)
+        self._extent: tuple[tuple[int, int, int, int] | None] | None = None
+        # KD-PROTO-INPUT: 9 lines of 9 two-character cells (`ROW`)
+        self.rows_ok = len(rows) == b.N and (_GOOD_ROWS.issuperset(rows) or _rows_match(rows))
+        # 9 rows of 18 characters (so are rows that match `ROW`): 162 in all and none longer
+        # than 18 says the same
+        self.shaped = self.rows_ok or (len(rows) == b.N and len(g) == 2 * b.N * b.N and max(
+            map(len, rows)) == 2 * b.N)
         # KD-GRID: the castle on (4, 4) and nowhere else
         self.castle_ok = b.cell(g, 4, 4) == "*0" and g.count("*") == 1
+
+    @property
+    def extent(self) -> tuple[int, int, int, int] | None:
+        """`board.extent(g)`, worked out when first asked unless `grown` gave it."""
+        if self._extent is None:
+            self._extent = (b.extent(self.g),)
+        return self._extent[0]
+
+    def grown(self, before: Grid, diff: dict[tuple[int, int], str]) -> None:
+        """This grid is `before` with the cells of `diff` (its exact difference) changed:
+        when each of them is occupied now, its extent is `before`'s widened to them (the
+        occupied cells are `before`'s and these). Only `before`'s known extent is used."""
+        if self._extent is not None or before._extent is None or not diff:
+            return
+        if any(v[0] == "_" for v in diff.values()):
+            return
+        box = before._extent[0]
+        xs = [x for x, _ in diff]
+        ys = [y for _, y in diff]
+        if box is not None:
+            xs += box[:2]
+            ys += box[2:]
+        self._extent = ((min(xs), max(xs), min(ys), max(ys)),)
 
     def rows_ok_plain(self) -> bool:
         """`rows_ok` by `ROW`, row by row (for the tests)."""
         return len(self.rows) == 9 and all(ROW.fullmatch(r) for r in self.rows)
+
+
+# rows seen to match `ROW` (bounded): grids share most of their rows, and a grid that gains
+# a tile changes one or two
+_GOOD_ROWS: set[str] = set()
+
+
+def _rows_match(rows: tuple[str, ...]) -> bool:
+    """Every row matches `ROW` (the plain reading); those that do are remembered."""
+    if len(_GOOD_ROWS) > 4096:
+        _GOOD_ROWS.clear()
+    for r in rows:
+        if not ROW.fullmatch(r):
+            return False
+        _GOOD_ROWS.add(r)
+    return True
 
 
 @lru_cache(maxsize=512)
@@ -106,15 +145,30 @@ def grid_facts(rows: tuple[Any, ...]) -> Grid:
 
 _STATES: dict[int, tuple[JSON, tuple[Grid, ...]]] = {}
 _STATES_KEPT = 16
+# the rows (copies) and facts of the grids of the state read last: most grids are the same
+# at the next state, and comparing rows is cheaper than looking them up
+_PREV: tuple[list[list[Any]], tuple[Grid, ...]] = ([], ())
 
 
 def grids(s: JSON) -> tuple[Grid, ...]:
     """The facts of each of `s`'s grids, in order. Raises whatever reading them raises."""
+    global _PREV
     key = id(s)
     hit = _STATES.get(key)
     if hit is not None and hit[0] is s:
         return hit[1]
-    out = tuple(grid_facts(tuple(rows)) for rows in s["grids"])
+    prev_rows, prev = _PREV
+    kept = len(prev)
+    facts, copies = [], []
+    for i, rows in enumerate(s["grids"]):
+        if i < kept and rows == prev_rows[i]:  # equal rows: the same facts
+            facts.append(prev[i])
+            copies.append(prev_rows[i])
+        else:
+            facts.append(grid_facts(tuple(rows)))
+            copies.append(list(rows))
+    out = tuple(facts)
+    _PREV = (copies, out)
     if len(_STATES) >= _STATES_KEPT:
         del _STATES[next(iter(_STATES))]  # the oldest
     _STATES[key] = (s, out)  # `s` kept alive with its entry: its id stays its own
@@ -139,7 +193,18 @@ class PutStep:
         `grids` of this step's states (the caller must not change the dict it returns)."""
         got = self._diffs.get(i)
         if got is None:
-            got = self._diffs[i] = changed_cells(before[i], after[i])
+            one, two = before[i], after[i]
+            hint = None
+            if i == self.player - 1 and b.on_grid(self.put):  # the put's two cells
+                x, y, r = self.put
+                x2, y2 = b.second(x, y, r)
+                hint = (b.N * y + x, b.N * y2 + x2)
+            got = self._diffs[i] = changed_cells(one, two, hint)
+            if hint is not None:
+                # the placement checks ask this grid's extent anyway: with it, the grid
+                # after the step gets its own without a scan (it is the next put's)
+                one.extent  # noqa: B018
+                two.grown(one, got)
         return got
 
     @property
@@ -147,18 +212,50 @@ class PutStep:
         """`board.placement_faults` of the put on the player's grid before the step."""
         if self._faults is None:
             c = consts(self.profile)
-            g = grids(self.t.before)[self.player - 1].g
-            self._faults = b.placement_faults(g, self.put, c.tiles[self.tile], c.size)
+            grid = grids(self.t.before)[self.player - 1]
+            self._faults = placement_faults(grid, self.put, c.tiles[self.tile], c.size)
         return self._faults
 
 
-def changed_cells(before: Grid, after: Grid) -> dict[tuple[int, int], str]:
+def placement_faults(grid: Grid, put: list[int], squares: tuple[str, str], size: int
+                     ) -> list[str]:
+    """`board.placement_faults(grid.g, ...)`, with the grid's extent as `grid` knows it."""
+    g = grid.g
+    if not b.on_grid(put):
+        return ["KD-GRID"]
+    faults = []
+    if not b.free(g, put):
+        faults.append("KD-PLACE-NO-OVERLAP")
+    # `board.within`, with the extent from the facts
+    x, y, r = put
+    x2, y2 = b.second(x, y, r)
+    box = grid.extent
+    lo_x, hi_x, lo_y, hi_y = box if box is not None else (x, x, y, y)
+    if not (max(hi_x, x, x2) - min(lo_x, x, x2) < size
+            and max(hi_y, y, y2) - min(lo_y, y, y2) < size):
+        faults.append("KD-PLACE-EXTENT")
+    if not b.connected(g, put, squares):
+        faults.append("KD-PLACE-CONNECT")
+    return faults
+
+
+def changed_cells(before: Grid, after: Grid, hint: tuple[int, int] | None = None
+                  ) -> dict[tuple[int, int], str]:
     """`board.changed_cells(before.g, after.g)`: with both grids shaped, only the rows that
-    differ are compared cell by cell (a row's cells are its own characters in `g`)."""
-    if before is after:
+    differ are compared cell by cell (a row's cells are its own characters in `g`). With a
+    `hint` (two cell indexes, 9y + x), when the strings are equal outside those two cells,
+    only they are compared."""
+    one, two = before.g, after.g
+    if before is after or one == two:
         return {}
     if not (before.shaped and after.shaped):
-        return b.changed_cells(before.g, after.g)
+        return b.changed_cells(one, two)
+    if hint is not None and hint[0] != hint[1]:
+        lo, hi = sorted(hint)
+        a, c = 2 * lo, 2 * hi
+        if one[:a] == two[:a] and one[a + 2:c] == two[a + 2:c] and one[c + 2:] == two[c + 2:]:
+            return {(i % b.N, i // b.N): two[2 * i:2 * i + 2] for i in (lo, hi)
+                    if one[2 * i:2 * i + 2] != two[2 * i:2 * i + 2]}
     out = {}
     for y, (one, two) in enumerate(zip(before.rows, after.rows, strict=True)):
         if one != two:

@@ -27,6 +27,16 @@ from tests.kingdomino.helpers import GAME
 PROFILES = sorted(load_catalogue("kingdomino").profiles)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_facts() -> None:
+    """Each test starts with empty caches: profiles that play the same games would
+    otherwise find the facts an earlier test worked out."""
+    f.grid_facts.cache_clear()
+    f._STATES.clear()
+    f._PREV = ([], ())
+    f._LAST = (None, None, None)
+
+
 def _steps(pid: str, seed: int, games: int = 2) -> list[Transition]:
     """The steps of random games, each step's `after` the next one's `before`."""
     prof = load_catalogue("kingdomino").profile(pid)
@@ -167,6 +177,32 @@ def test_changed_cells_of_grid_facts_equal_the_board_reading(pid: str) -> None:
         one, two = f.Grid(rng.choice(rows)), f.Grid(rng.choice(rows))
         assert f.changed_cells(one, two) == b.changed_cells(one.g, two.g)
         assert f.changed_cells(one, one) == {}
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_hinted_changes_and_grown_extents_equal_the_board_readings(pid: str) -> None:
+    prof = load_catalogue("kingdomino").profile(pid)
+    steps = _steps(pid, seed=9, games=1)
+    rng = random.Random(9)
+    rows = [tuple(r) for t in steps for r in t.after["grids"]]
+    for _ in range(300):  # any two grids, any two cells named
+        one, two = f.Grid(rng.choice(rows)), f.Grid(rng.choice(rows))
+        hint = (rng.randrange(81), rng.randrange(81))
+        assert f.changed_cells(one, two, hint) == b.changed_cells(one.g, two.g)
+    grown = 0
+    for t in _replies(steps, rng):  # the put steps: their grids' extents, grown or not
+        step = kd._put_step(t, prof)
+        if step is None:
+            continue
+        before, after = f.grids(t.before), f.grids(t.after)
+        for q in range(len(after)):
+            known = after[q]._extent is not None
+            assert step.diff(q, before, after) == b.changed_cells(before[q].g, after[q].g)
+            grown += not known and after[q]._extent is not None  # widened by the change
+            assert after[q].extent == b.extent(after[q].g)
+            assert before[q].extent == b.extent(before[q].g)
+        assert step.faults == kd._faults(t.before, t.action, prof)
+    assert grown > 0
 
 
 # --- the checks and state hooks: fast and plain say the same -----------------------------
