@@ -343,7 +343,7 @@ def length_check(t: Transition, profile: Profile) -> Verdict:
     stopped = t.after["stopped"]
     rest = [k for k in t.before["placing"][t.before["next"] + 1:]
             if not stopped[k["player"] - 1]]
-    alone = 1 if profile.variant("KD-STOP") == "end-when-alone" else 0
+    alone = f.consts(profile).alone
     everyone_out = stopped.count(False) <= alone
     should_end = everyone_out or (not rest and _last(t.before, profile))
     if t.after["phase"] == "over":
@@ -618,8 +618,9 @@ def score_check(t: Transition, profile: Profile) -> Verdict:
     if t.after["phase"] != "over" or res is None:
         return NA
     want = [b.score(b.grid(t.after, p)) for p in range(1, len(t.after["grids"]) + 1)]
-    return expect(res["scores"] == want, f"zone scores are {want}; the result says "
-                                         f"{res['scores']}")
+    if res["scores"] == want:
+        return OK
+    return Violation(f"zone scores are {want}; the result says {res['scores']}")
 
 
 def tie_break(scores: list[int], territory: list[int], crowns: list[int],
@@ -648,11 +649,12 @@ def tie_state(s: JSON, profile: Profile) -> Verdict:
     crowns = [b.crowns(b.grid(s, p)) for p in range(1, n + 1)]
     final = tie_break(res["scores"], terr, crowns)
     winners = [i + 1 for i, v in enumerate(final) if v == max(final)]
-    return expect(res["territory"] == terr and res["crowns"] == crowns
-                  and res["final"] == final and res["winners"] == winners,
-                  f"with scores {res['scores']}, territory {terr} and crowns {crowns} the "
-                  f"final scores are {final} (winners {winners}); the result says "
-                  f"{res['final']} (winners {res['winners']})")
+    if res["territory"] == terr and res["crowns"] == crowns and res["final"] == final \
+            and res["winners"] == winners:
+        return OK
+    return Violation(f"with scores {res['scores']}, territory {terr} and crowns {crowns} the "
+                     f"final scores are {final} (winners {winners}); the result says "
+                     f"{res['final']} (winners {res['winners']})")
 
 
 # --- protocol ----------------------------------------------------------------------------

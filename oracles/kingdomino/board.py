@@ -344,10 +344,21 @@ def score(g: str) -> int:
 def territory(g: str, largest_zone: bool) -> int:
     if largest_zone:
         return max((size for _, size, _ in zones(g)), default=0)
+    if len(g) == 2 * N * N:  # each cell's terrain is empty, the castle or a terrain
+        terrain = g[0::2]
+        return N * N - terrain.count("_") - terrain.count("*")
     return sum(1 for i in range(N * N) if g[2 * i] not in "_*")
 
 
+_DIGITS = frozenset("0123456789")
+
+
 def crowns(g: str) -> int:
+    if len(g) == 2 * N * N:
+        counts = g[1::2]
+        kinds = set(counts)
+        if kinds <= _DIGITS:  # the same sum, one digit at a time
+            return sum(int(d) * counts.count(d) for d in kinds)
     return sum(int(g[2 * i + 1]) for i in range(N * N))
 
 

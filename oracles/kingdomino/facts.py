@@ -65,6 +65,11 @@ class Consts:
         return b.tiles(self.profile)
 
     @cached_property
+    def alone(self) -> int:
+        """KD-GAME-LENGTH: how many players still playing end the game (KD-STOP)."""
+        return 1 if self.profile.variant("KD-STOP") == "end-when-alone" else 0
+
+    @cached_property
     def size(self) -> Any:
         return self.profile.param("KD-PLACE-EXTENT", "size")
 

@@ -112,6 +112,8 @@ def test_zones_extent_and_cells_by_index_equal_the_cell_by_cell_reading(pid: str
     grids = _grids_of(steps)
     for g in grids:
         assert b.zones(g) == b._zones_plain(g)
+        assert b.territory(g, False) == sum(1 for i in range(81) if g[2 * i] not in "_*")
+        assert b.crowns(g) == sum(int(g[2 * i + 1]) for i in range(81))
         cells = b.occupied(g)
         want = (min(c[0] for c in cells), max(c[0] for c in cells),
                 min(c[1] for c in cells), max(c[1] for c in cells)) if cells else None
@@ -134,6 +136,11 @@ def test_zones_extent_and_cells_by_index_equal_the_cell_by_cell_reading(pid: str
         assert list(b.changed_cells(one, two)) == list(b._changed_plain(one, two))
     for odd in ("c1" * 80, "c1" * 82, "c1" * 40 + "_0" + "c1" * 38):  # the plain reading
         assert _outcome(b.zones, odd) == _outcome(b._zones_plain, odd)
+    for odd in ("c1" * 80 + "cx", "c1" * 80 + "c\u0663", "c1" * 80, "c1" * 82, "*2" * 81):
+        assert _outcome(b.crowns, odd) == _outcome(
+            lambda g: sum(int(g[2 * i + 1]) for i in range(81)), odd)
+        assert _outcome(b.territory, odd, False) == _outcome(
+            lambda g, _: sum(1 for i in range(81) if g[2 * i] not in "_*"), odd, False)
 
 
 # --- facts: grids, their cache and the step's shared facts -------------------------------
@@ -389,6 +396,129 @@ def test_state_hooks_say_what_they_said_before(pid: str) -> None:
                 got = _outcome(fast, s, prof)
                 assert got == _outcome(plain, s, prof), (fast.__name__, s)
                 judged += got[0] == "Violation"
+    assert judged > 0
+
+
+def _in_play_check_before(t: Transition, profile: Profile) -> Verdict:
+    if t.action.get("type") != "deal" or t.before["phase"] != "deal":
+        return NA
+    size, line = b.line_size(profile), len(t.after["line"])
+    if t.after["phase"] == "deal":
+        return expect(line < size and t.after["bag"] != [],
+                      f"a line of {size} is complete with {line} tiles, yet another is drawn")
+    return expect(line == size or not t.after["bag"],
+                  f"the line is complete with {line} tiles; the rule says {size}")
+
+
+def _deal_check_before(t: Transition, profile: Profile) -> Verdict:
+    if t.action.get("type") != "deal":
+        return NA
+    tile = t.action["tile"]
+    want_bag = [x for x in t.before["bag"] if x != tile]
+    want_line = sorted([*(e["tile"] for e in t.before["line"]), tile])
+    got_line = [e["tile"] for e in t.after["line"]]
+    if t.after["turn"] != t.before["turn"]:
+        return NA
+    return expect(t.after["bag"] == want_bag and got_line == want_line,
+                  f"drawing tile {tile}: the bag must lose it and the line show it in "
+                  f"ascending id; line {got_line}")
+
+
+def _order_check_before(t: Transition, profile: Profile) -> Verdict:
+    if t.before["phase"] != "play" or t.after["phase"] == "over" \
+            or t.after["turn"] != t.before["turn"] + 1:
+        return NA
+    stopped = t.after["stopped"]
+    want = sorted(({"tile": e["tile"], "player": e["player"]} for e in kd._line_after(t)
+                   if e["player"] is not None and not stopped[e["player"] - 1]),
+                  key=lambda e: e["tile"])
+    return expect(t.after["placing"] == want,
+                  f"turn {t.after['turn']}: kings act by ascending picked id {want}; "
+                  f"got {t.after['placing']}")
+
+
+def _pick_check_before(t: Transition, profile: Profile) -> Verdict:
+    if t.before["phase"] != "play" or t.action.get("type") not in ("play", "invalid-put") \
+            or kd._last(t.before, profile):
+        return NA
+    pick, p = t.action.get("pick"), kd._acting(t.before)[1]
+    if t.after["phase"] == "over":
+        return NA  # a game that ends before its last turn is KD-GAME-LENGTH's
+    if pick not in kd._free_tiles(t.before):
+        return Violation(f"PICK {pick} applied; free tiles were {kd._free_tiles(t.before)}")
+    if t.after["turn"] != t.before["turn"]:
+        return OK
+    return expect(t.after["line"] == kd._line_after(t),
+                  f"player {p} picked tile {pick}: the line should mark it and nothing else; "
+                  f"got {t.after['line']}")
+
+
+def _length_check_before(t: Transition, profile: Profile) -> Verdict:
+    if t.before["phase"] != "play":
+        return NA
+    stopped = t.after["stopped"]
+    rest = [k for k in t.before["placing"][t.before["next"] + 1:]
+            if not stopped[k["player"] - 1]]
+    alone = 1 if profile.variant("KD-STOP") == "end-when-alone" else 0
+    everyone_out = stopped.count(False) <= alone
+    should_end = everyone_out or (not rest and kd._last(t.before, profile))
+    if t.after["phase"] == "over":
+        return expect(should_end, f"the game ended on turn {t.before['turn']} of "
+                                  f"{b.turns(profile)}")
+    return expect(not should_end, f"turn {t.before['turn']} is the last and every king has "
+                                  "played, but the game goes on")
+
+
+def _score_check_before(t: Transition, profile: Profile) -> Verdict:
+    res = t.after["result"]
+    if t.after["phase"] != "over" or res is None:
+        return NA
+    want = [b.score(b.grid(t.after, p)) for p in range(1, len(t.after["grids"]) + 1)]
+    return expect(res["scores"] == want, f"zone scores are {want}; the result says "
+                                         f"{res['scores']}")
+
+
+def _tie_state_before(s: Any, profile: Profile) -> Verdict:
+    res = s["result"]
+    if res is None:
+        return NA
+    largest = profile.variant("KD-TIE-BREAK") == "largest-zone"
+    n = len(s["grids"])
+    terr = [b.territory(b.grid(s, p), largest) for p in range(1, n + 1)]
+    crowns = [b.crowns(b.grid(s, p)) for p in range(1, n + 1)]
+    final = kd.tie_break(res["scores"], terr, crowns)
+    winners = [i + 1 for i, v in enumerate(final) if v == max(final)]
+    return expect(res["territory"] == terr and res["crowns"] == crowns
+                  and res["final"] == final and res["winners"] == winners,
+                  f"with scores {res['scores']}, territory {terr} and crowns {crowns} the "
+                  f"final scores are {final} (winners {winners}); the result says "
+                  f"{res['final']} (winners {res['winners']})")
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_checks_say_what_they_said_before(pid: str) -> None:
+    prof = load_catalogue("kingdomino").profile(pid)
+    pairs = [(kd.in_play_check, _in_play_check_before), (kd.deal_check, _deal_check_before),
+             (kd.order_check, _order_check_before), (kd.pick_check, _pick_check_before),
+             (kd.length_check, _length_check_before), (kd.score_check, _score_check_before)]
+    rng = random.Random(6)
+    steps = _steps(pid, seed=15, games=1)
+    shown = _replies(steps, rng) + _malformed(steps[::4], rng)
+    for t in steps:  # a deal of a tile the bag holds twice, or a tile of another type
+        if t.action.get("type") == "deal":
+            twice = {**t.before, "bag": [*t.before["bag"], t.action["tile"]]}
+            shown.append(Transition(twice, t.action, t.after, t.events))
+            shown.append(Transition(t.before, {**t.action, "tile": float(t.action["tile"])},
+                                    t.after, t.events))
+    judged = 0
+    for t in shown:
+        for fast, plain in pairs:
+            got = _outcome(fast, t, prof)
+            assert got == _outcome(plain, t, prof), (fast.__name__, t.action)
+            judged += got[0] == "Violation"
+        if t.after is not None and isinstance(t.after, dict) and t.after.get("result"):
+            assert _outcome(kd.tie_state, t.after, prof) == _outcome(_tie_state_before,
+                                                                     t.after, prof)
     assert judged > 0
 
 
