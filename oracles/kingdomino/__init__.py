@@ -71,9 +71,15 @@ def _play(s: JSON, a: JSON) -> bool:
 def _placing_put(s: JSON, a: JSON) -> bool:
     """A play that puts a tile (not the first turn, put given, well-shaped)."""
     put = a.get("put")
-    return (_play(s, a) and _acting(s)[0] is not None and isinstance(put, list)
-            and len(put) == 3 and type(put[0]) is int and type(put[1]) is int
-            and type(put[2]) is int)
+    # `_play(s, a)` and `_acting(s)[0] is not None`, read in the same order
+    if s["phase"] != "play" or a.get("type") != "play":
+        return False
+    k = s["placing"][s["next"]]
+    tile, _ = k["tile"], k["player"]  # what `_acting` reads
+    if tile is None:
+        return False
+    return (isinstance(put, list) and len(put) == 3 and type(put[0]) is int
+            and type(put[1]) is int and type(put[2]) is int)
 
 
 def _faults(s: JSON, a: JSON, profile: Profile) -> list[str]:
@@ -148,9 +154,9 @@ def in_play_check(t: Transition, profile: Profile) -> Verdict:
 
 def _put_step(t: Transition, profile: Profile) -> f.PutStep | None:
     """`t`'s facts when it puts a tile, else None; shared by the checks of one step."""
-    hit, step = f.last_put_step(t, profile)
-    if hit:
-        return step
+    last = f._LAST
+    if last[0] is t and last[1] is profile:
+        return last[2]
     return f.put_step(t, profile, _placing_put(t.before, t.action))
 
 
@@ -168,14 +174,13 @@ def _tiles_fast(t: Transition, profile: Profile) -> Verdict:
         return NA
     tile, p = step.tile, step.player
     c = f.consts(profile)
-    before, after = f.grids(t.before), f.grids(t.after)
-    squares = c.tiles[tile]
+    diffs = step.read()
     for q in range(1, c.players + 1):
-        diff = step.diff(q - 1, before, after)
+        diff = diffs[q - 1]
         if q != p and diff:
             return Violation(f"player {q}'s grid changed when player {p} placed a tile")
-        if q == p and sorted(diff.values()) != sorted(squares):
-            return Violation(f"tile {tile} is {'/'.join(squares)}; the grid "
+        if q == p and not step.matches:
+            return Violation(f"tile {tile} is {'/'.join(c.tiles[tile])}; the grid "
                              f"gained {sorted(diff.values())}")
     return OK
 
@@ -215,7 +220,7 @@ def deal_check(t: Transition, profile: Profile) -> Verdict:
         want_bag = bag[:k] + bag[k + 1:]
     else:
         want_bag = [x for x in bag if x != tile]
-    want_line = sorted([*(e["tile"] for e in t.before["line"]), tile])
+    want_line = sorted([e["tile"] for e in t.before["line"]] + [tile])
     got_line = [e["tile"] for e in t.after["line"]]
     if t.after["turn"] != t.before["turn"]:
         return NA
@@ -298,17 +303,29 @@ def pick_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
 
 
 def pick_check(t: Transition, profile: Profile) -> Verdict:
-    if t.before["phase"] != "play" or t.action.get("type") not in ("play", "invalid-put") \
-            or _last(t.before, profile):
+    # `_last`, `_acting`, `_free_tiles` and `_line_after` written out: the same reads, in
+    # the same order, without their calls (it runs at every player's step)
+    before, after = t.before, t.after
+    if before["phase"] != "play" or t.action.get("type") not in ("play", "invalid-put") \
+            or before["turn"] >= f.consts(profile).turns:
         return NA
-    pick, p = t.action.get("pick"), _acting(t.before)[1]
-    if t.after["phase"] == "over":
+    pick = t.action.get("pick")
+    k = before["placing"][before["next"]]
+    _, p = k["tile"], k["player"]
+    if after["phase"] == "over":
         return NA  # a game that ends before its last turn is KD-GAME-LENGTH's
-    if pick not in _free_tiles(t.before):
-        return Violation(f"PICK {pick} applied; free tiles were {_free_tiles(t.before)}")
-    if t.after["turn"] != t.before["turn"]:
+    line = before["line"]
+    free = [e["tile"] for e in line if e["player"] is None]
+    if pick not in free:
+        return Violation(f"PICK {pick} applied; free tiles were {free}")
+    if after["turn"] != before["turn"]:
         return OK
-    if t.after["line"] == _line_after(t):
+    if pick is not None:
+        marked = [{"tile": e["tile"], "player": p if e["tile"] == pick else e["player"]}
+                  for e in line]
+    else:
+        marked = list(line)
+    if after["line"] == marked:
         return OK
     return Violation(f"player {p} picked tile {pick}: the line should mark it and nothing "
                      f"else; got {t.after['line']}")
@@ -359,13 +376,12 @@ def length_check(t: Transition, profile: Profile) -> Verdict:
 
 def grid_state(s: JSON, profile: Profile) -> Verdict:
     try:
-        grids = f.grids(s)
+        bad = f.state_grids(s).castle_bad
     except Exception:  # a state it cannot read: the plain check's own verdict or exception
         return _grid_state_plain(s, profile)
-    for p, facts in enumerate(grids, 1):
-        if not facts.castle_ok:
-            return Violation(f"player {p}'s castle must be on (4, 4) and nowhere else")
-    return OK
+    if bad is None:
+        return OK
+    return Violation(f"player {bad + 1}'s castle must be on (4, 4) and nowhere else")
 
 
 def _grid_state_plain(s: JSON, profile: Profile) -> Verdict:
@@ -555,18 +571,16 @@ def rotation_check(t: Transition, profile: Profile) -> Verdict:
 def _rotation_fast(t: Transition, profile: Profile) -> Verdict:
     """`_rotation_plain` over the shared facts (the grid's change is KD-TILES's too)."""
     step = _put_step(t, profile)
-    if step is None or not b.on_grid(step.put):
+    if step is None or step.cells is None:  # cells: the put is on the grid
         return NA
-    p = step.player
-    first, second = f.consts(profile).tiles[step.tile]
-    x, y, r = step.put
-    after = f.grids(t.after)
-    g = after[p - 1].g
-    diff = step.diff(p - 1, f.grids(t.before), after)
-    if sorted(diff.values()) != sorted((first, second)):
+    if not step.matches:
         return NA  # other squares than the tile's: KD-TILES judges that
-    if b.cell(g, x, y) == first and b.cell(g, *b.second(x, y, r)) == second:
+    first, second = f.consts(profile).tiles[step.tile]
+    g = step.after[step.player - 1].g
+    i, j = step.cells  # `cell(g, x, y)` is g[2 * i:2 * i + 2] for i = 9y + x
+    if g[2 * i:2 * i + 2] == first and g[2 * j:2 * j + 2] == second:
         return OK
+    x, y, r = step.put
     return Violation(f"PUT {x} {y} {r}: the first square goes on ({x}, {y}) and the second "
                      f"on {b.second(x, y, r)}")
 
@@ -717,7 +731,7 @@ def _rows_ok(rows: tuple[str, ...]) -> bool:
 
 def input_state(s: JSON, profile: Profile) -> Verdict:
     try:
-        if all(facts.rows_ok for facts in f.grids(s)):
+        if f.state_grids(s).rows_ok:
             return OK
     except Exception:  # a state it cannot read: the plain check's own verdict or exception
         pass

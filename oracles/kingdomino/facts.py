@@ -110,17 +110,17 @@ class Grid:
         """This grid is `before` with the cells of `diff` (its exact difference) changed:
         when each of them is occupied now, its extent is `before`'s widened to them (the
         occupied cells are `before`'s and these). Only `before`'s known extent is used."""
-        if self._extent is not None or before._extent is None or not diff:
-            return
-        if any(v[0] == "_" for v in diff.values()):
+        if self._extent is not None or before._extent is None or not diff or not (
+                self.shaped and before.shaped):
             return
         box = before._extent[0]
-        xs = [x for x, _ in diff]
-        ys = [y for _, y in diff]
-        if box is not None:
-            xs += box[:2]
-            ys += box[2:]
-        self._extent = ((min(xs), max(xs), min(ys), max(ys)),)
+        lo_x, hi_x, lo_y, hi_y = box if box is not None else (b.N, -1, b.N, -1)
+        for (x, y), now in diff.items():
+            if now[0] == "_":  # a cell emptied: the extent may shrink
+                return
+            lo_x, hi_x = min(lo_x, x), max(hi_x, x)
+            lo_y, hi_y = min(lo_y, y), max(hi_y, y)
+        self._extent = ((lo_x, hi_x, lo_y, hi_y),)
 
     def rows_ok_plain(self) -> bool:
         """`rows_ok` by `ROW`, row by row (for the tests)."""
@@ -148,69 +148,114 @@ def grid_facts(rows: tuple[Any, ...]) -> Grid:
     return Grid(rows)
 
 
-_STATES: dict[int, tuple[JSON, tuple[Grid, ...]]] = {}
+class StateGrids:
+    """The facts of each of a state's grids, and what the state checks ask of them all."""
+
+    __slots__ = ("castle_bad", "grids", "rows_ok")
+
+    def __init__(self, grids: tuple[Grid, ...]) -> None:
+        self.grids = grids
+        self.rows_ok = all(g.rows_ok for g in grids)  # KD-PROTO-INPUT
+        # KD-GRID: the first grid (from 0) whose castle is not alone on (4, 4), or None
+        self.castle_bad = next((i for i, g in enumerate(grids) if not g.castle_ok), None)
+
+
+_STATES: dict[int, tuple[JSON, StateGrids]] = {}
 _STATES_KEPT = 16
 # the rows (copies) and facts of the grids of the state read last: most grids are the same
 # at the next state, and comparing rows is cheaper than looking them up
-_PREV: tuple[list[list[Any]], tuple[Grid, ...]] = ([], ())
+_PREV: tuple[list[list[Any]], StateGrids] = ([], StateGrids(()))
 
 
-def grids(s: JSON) -> tuple[Grid, ...]:
-    """The facts of each of `s`'s grids, in order. Raises whatever reading them raises."""
+def state_grids(s: JSON) -> StateGrids:
+    """The facts of `s`'s grids. Raises whatever reading them raises."""
     global _PREV
     key = id(s)
     hit = _STATES.get(key)
     if hit is not None and hit[0] is s:
         return hit[1]
     prev_rows, prev = _PREV
-    kept = len(prev)
-    facts, copies = [], []
-    for i, rows in enumerate(s["grids"]):
-        if i < kept and rows == prev_rows[i]:  # equal rows: the same facts
-            facts.append(prev[i])
-            copies.append(prev_rows[i])
-        else:
-            facts.append(grid_facts(tuple(rows)))
-            copies.append(list(rows))
-    out = tuple(facts)
-    _PREV = (copies, out)
+    every = s["grids"]
+    if every == prev_rows:  # every grid's rows equal: the same facts (most steps)
+        out = prev
+    else:
+        kept = prev.grids
+        facts, copies = [], []
+        for i, rows in enumerate(every):
+            if i < len(kept) and rows == prev_rows[i]:  # equal rows: the same facts
+                facts.append(kept[i])
+                copies.append(prev_rows[i])
+            else:
+                facts.append(grid_facts(tuple(rows)))
+                copies.append(list(rows))
+        out = StateGrids(tuple(facts))
+        _PREV = (copies, out)
     if len(_STATES) >= _STATES_KEPT:
         del _STATES[next(iter(_STATES))]  # the oldest
     _STATES[key] = (s, out)  # `s` kept alive with its entry: its id stays its own
     return out
 
 
+def grids(s: JSON) -> tuple[Grid, ...]:
+    """The facts of each of `s`'s grids, in order. Raises whatever reading them raises."""
+    return state_grids(s).grids
+
+
 class PutStep:
     """A step that puts a tile (`_placing_put` holds): the acting king's tile and player,
-    and (when first asked) the placement's faults on its grid before the step."""
+    the put's two cells (None when it leaves the grid) and, when first asked, the grids'
+    changes (`read`) and the placement's faults on the player's grid before the step."""
 
-    __slots__ = ("_diffs", "_faults", "player", "profile", "put", "t", "tile")
+    __slots__ = ("_faults", "_matches", "after", "before", "cells", "diffs", "player",
+                 "profile", "put", "t", "tile", "xy")
 
     def __init__(self, t: Transition, profile: Profile, tile: int, player: int) -> None:
         self.t, self.profile, self.tile, self.player = t, profile, tile, player
-        self.put: list[int] = t.action["put"]
+        put = self.put = t.action["put"]
+        self.cells: tuple[int, int] | None = None
+        self.xy = (0, 0, 0, 0)
+        x, y, r = put
+        step = b.STEP.get(r)  # `board.on_grid`, `board.second`
+        if step is not None:
+            x2, y2 = x + step[0], y + step[1]
+            if 0 <= x < b.N and 0 <= y < b.N and 0 <= x2 < b.N and 0 <= y2 < b.N:
+                self.cells, self.xy = (b.N * y + x, b.N * y2 + x2), (x, y, x2, y2)
         self._faults: list[str] | None = None
-        self._diffs: dict[int, dict[tuple[int, int], str]] = {}
+        self._matches: bool | None = None
+        self.diffs: list[dict[tuple[int, int], str]] | None = None
+        self.before: tuple[Grid, ...] = ()
+        self.after: tuple[Grid, ...] = ()
 
-    def diff(self, i: int, before: tuple[Grid, ...], after: tuple[Grid, ...]
-             ) -> dict[tuple[int, int], str]:
-        """`board.changed_cells` of grid `i` (from 0) from `before` to `after`, the
-        `grids` of this step's states (the caller must not change the dict it returns)."""
-        got = self._diffs.get(i)
-        if got is None:
-            one, two = before[i], after[i]
-            hint = None
-            if i == self.player - 1 and b.on_grid(self.put):  # the put's two cells
-                x, y, r = self.put
-                x2, y2 = b.second(x, y, r)
-                hint = (b.N * y + x, b.N * y2 + x2)
-            got = self._diffs[i] = changed_cells(one, two, hint)
-            if hint is not None:
-                # the placement checks ask this grid's extent anyway: with it, the grid
-                # after the step gets its own without a scan (it is the next put's)
-                one.extent  # noqa: B018
-                two.grown(one, got)
-        return got
+    def read(self) -> list[dict[tuple[int, int], str]]:
+        """`board.changed_cells` of each grid from the state before to the state after
+        (the caller must not change them); `before` and `after` are the states' `grids`."""
+        if self.diffs is None:
+            before, after = grids(self.t.before), grids(self.t.after)
+            mine = self.player - 1
+            diffs: list[dict[tuple[int, int], str]] = []
+            for i, (one, two) in enumerate(zip(before, after, strict=False)):
+                if one is two:  # the same facts: the same rows
+                    diffs.append({})
+                elif i != mine or self.cells is None:
+                    diffs.append(changed_cells(one, two))
+                else:
+                    diff = changed_cells(one, two, self.cells)
+                    # the placement checks ask this grid's extent anyway: with it, the
+                    # grid after the step gets its own without a scan (the next put's)
+                    one.extent  # noqa: B018
+                    two.grown(one, diff)
+                    diffs.append(diff)
+            self.before, self.after, self.diffs = before, after, diffs
+        return self.diffs
+
+    @property
+    def matches(self) -> bool:
+        """The player's grid gained exactly the tile's squares (in some order)."""
+        if self._matches is None:
+            diff = self.read()[self.player - 1]
+            self._matches = sorted(diff.values()) == sorted(consts(self.profile).tiles[
+                self.tile])
+        return self._matches
 
     @property
     def faults(self) -> list[str]:
@@ -218,30 +263,38 @@ class PutStep:
         if self._faults is None:
             c = consts(self.profile)
             grid = grids(self.t.before)[self.player - 1]
-            self._faults = placement_faults(grid, self.put, c.tiles[self.tile], c.size)
+            self._faults = self._faults_on(grid, c.tiles[self.tile], c.size)
         return self._faults
 
+    def _faults_on(self, grid: Grid, squares: tuple[str, str], size: int) -> list[str]:
+        """`board.placement_faults(grid.g, put, squares, size)`, by the put's cell indexes
+        (`g[2 * i]` is `cell(g, x, y)[0]` for cell i = 9y + x) and the grid's extent as
+        `grid` knows it."""
+        if self.cells is None:
+            return ["KD-GRID"]
+        g = grid.g
+        i, j = self.cells
+        faults = []
+        if g[2 * i] != "_" or g[2 * j] != "_":  # `board.free`
+            faults.append("KD-PLACE-NO-OVERLAP")
+        x, y, x2, y2 = self.xy  # `board.within`
+        box = grid.extent
+        lo_x, hi_x, lo_y, hi_y = box if box is not None else (x, x, y, y)
+        if not (max(hi_x, x, x2) - min(lo_x, x, x2) < size
+                and max(hi_y, y, y2) - min(lo_y, y, y2) < size):
+            faults.append("KD-PLACE-EXTENT")
+        if not (_touches(g, i, squares[0][0]) or _touches(g, j, squares[1][0])):
+            faults.append("KD-PLACE-CONNECT")
+        return faults
 
-def placement_faults(grid: Grid, put: list[int], squares: tuple[str, str], size: int
-                     ) -> list[str]:
-    """`board.placement_faults(grid.g, ...)`, with the grid's extent as `grid` knows it."""
-    g = grid.g
-    if not b.on_grid(put):
-        return ["KD-GRID"]
-    faults = []
-    if not b.free(g, put):
-        faults.append("KD-PLACE-NO-OVERLAP")
-    # `board.within`, with the extent from the facts
-    x, y, r = put
-    x2, y2 = b.second(x, y, r)
-    box = grid.extent
-    lo_x, hi_x, lo_y, hi_y = box if box is not None else (x, x, y, y)
-    if not (max(hi_x, x, x2) - min(lo_x, x, x2) < size
-            and max(hi_y, y, y2) - min(lo_y, y, y2) < size):
-        faults.append("KD-PLACE-EXTENT")
-    if not b.connected(g, put, squares):
-        faults.append("KD-PLACE-CONNECT")
-    return faults
+
+def _touches(g: str, i: int, terrain: str) -> bool:
+    """`board.touches` for cell i (9y + x)."""
+    for n in b._AROUND[i]:
+        first = g[2 * n]
+        if first == "*" or first == terrain:
+            return True
+    return False
 
 
 def changed_cells(before: Grid, after: Grid, hint: tuple[int, int] | None = None
@@ -256,11 +309,17 @@ def changed_cells(before: Grid, after: Grid, hint: tuple[int, int] | None = None
     if not (before.shaped and after.shaped):
         return b.changed_cells(one, two)
     if hint is not None and hint[0] != hint[1]:
-        lo, hi = sorted(hint)
+        lo, hi = hint if hint[0] < hint[1] else (hint[1], hint[0])
         a, c = 2 * lo, 2 * hi
         if one[:a] == two[:a] and one[a + 2:c] == two[a + 2:c] and one[c + 2:] == two[c + 2:]:
-            return {(i % b.N, i // b.N): two[2 * i:2 * i + 2] for i in (lo, hi)
-                    if one[2 * i:2 * i + 2] != two[2 * i:2 * i + 2]}
+            found = {}
+            was, now = one[a:a + 2], two[a:a + 2]
+            if was != now:
+                found[(lo % b.N, lo // b.N)] = now
+            was, now = one[c:c + 2], two[c:c + 2]
+            if was != now:
+                found[(hi % b.N, hi // b.N)] = now
+            return found
     out = {}
     for y, (one, two) in enumerate(zip(before.rows, after.rows, strict=True)):
         if one != two:
@@ -275,8 +334,9 @@ _LAST: tuple[Any, Any, PutStep | None] = (None, None, None)
 
 
 def put_step(t: Transition, profile: Profile, placing: bool) -> PutStep | None:
-    """`t`'s PutStep; `placing` is `_placing_put(t.before, t.action)`, worked out by the
-    caller only when `t` is not the transition last asked about (see `last_put_step`)."""
+    """`t`'s PutStep, kept as the last one asked about; `placing` is
+    `_placing_put(t.before, t.action)`, which the caller works out only when `t` is not the
+    transition last asked about (`_LAST[0]`)."""
     global _LAST
     step = None
     if placing:
@@ -284,11 +344,3 @@ def put_step(t: Transition, profile: Profile, placing: bool) -> PutStep | None:
         step = PutStep(t, profile, k["tile"], k["player"])
     _LAST = (t, profile, step)
     return step
-
-
-def last_put_step(t: Transition, profile: Profile) -> tuple[bool, PutStep | None]:
-    """(True, its PutStep or None) when `t` is the transition last asked about."""
-    last = _LAST
-    if last[0] is t and last[1] is profile:
-        return True, last[2]
-    return False, None

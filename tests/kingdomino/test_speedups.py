@@ -33,7 +33,7 @@ def _fresh_facts() -> None:
     otherwise find the facts an earlier test worked out."""
     f.grid_facts.cache_clear()
     f._STATES.clear()
-    f._PREV = ([], ())
+    f._PREV = ([], f.StateGrids(()))
     f._LAST = (None, None, None)
 
 
@@ -202,10 +202,11 @@ def test_hinted_changes_and_grown_extents_equal_the_board_readings(pid: str) -> 
         if step is None:
             continue
         before, after = f.grids(t.before), f.grids(t.after)
+        known = [a._extent is not None for a in after]
+        diffs = step.read()
         for q in range(len(after)):
-            known = after[q]._extent is not None
-            assert step.diff(q, before, after) == b.changed_cells(before[q].g, after[q].g)
-            grown += not known and after[q]._extent is not None  # widened by the change
+            assert diffs[q] == b.changed_cells(before[q].g, after[q].g)
+            grown += not known[q] and after[q]._extent is not None  # widened by the change
             assert after[q].extent == b.extent(after[q].g)
             assert before[q].extent == b.extent(before[q].g)
         assert step.faults == kd._faults(t.before, t.action, prof)
