@@ -165,14 +165,20 @@ _STATES_KEPT = 16
 # the rows (copies) and facts of the grids of the state read last: most grids are the same
 # at the next state, and comparing rows is cheaper than looking them up
 _PREV: tuple[list[list[Any]], StateGrids] = ([], StateGrids(()))
+# the entry asked about last (a state no caller holds: nothing is `is` it)
+_LAST_STATE: tuple[JSON, StateGrids] = (object(), StateGrids(()))
 
 
 def state_grids(s: JSON) -> StateGrids:
     """The facts of `s`'s grids. Raises whatever reading them raises."""
-    global _PREV
+    global _PREV, _LAST_STATE
+    last = _LAST_STATE
+    if last[0] is s:  # the state asked about last (its entry keeps it alive)
+        return last[1]
     key = id(s)
     hit = _STATES.get(key)
     if hit is not None and hit[0] is s:
+        _LAST_STATE = hit
         return hit[1]
     prev_rows, prev = _PREV
     every = s["grids"]
@@ -192,7 +198,8 @@ def state_grids(s: JSON) -> StateGrids:
         _PREV = (copies, out)
     if len(_STATES) >= _STATES_KEPT:
         del _STATES[next(iter(_STATES))]  # the oldest
-    _STATES[key] = (s, out)  # `s` kept alive with its entry: its id stays its own
+    # `s` kept alive with its entry: its id stays its own
+    _STATES[key] = _LAST_STATE = (s, out)
     return out
 
 

@@ -34,6 +34,7 @@ def _fresh_facts() -> None:
     f.grid_facts.cache_clear()
     f._STATES.clear()
     f._PREV = ([], f.StateGrids(()))
+    f._LAST_STATE = (object(), f.StateGrids(()))
     f._LAST = (None, None, None)
 
 
@@ -158,6 +159,14 @@ def test_grid_facts_equal_the_plain_readings() -> None:
         assert facts.rows_ok == facts.rows_ok_plain() == kd._rows_ok(rows)
         assert facts.castle_ok == (b.cell(g, 4, 4) == "*0" and g.count("*") == 1)
         assert f.grid_facts(rows).g == g
+
+
+def test_unreadable_states_are_read_as_before() -> None:
+    for s in (None, {}, {"grids": None}, {"grids": [None]}, {"grids": [["c0"], 5]}):
+        for _ in range(2):  # the second time after the first was asked: still unread
+            assert _outcome(kd.grid_state, s, None) == _outcome(kd._grid_state_plain, s, None)
+            assert _outcome(kd.input_state, s, None) == _outcome(kd._input_state_plain, s,
+                                                                 None)
 
 
 def test_state_grids_are_cached_by_identity_and_follow_a_new_object() -> None:
