@@ -4,6 +4,11 @@ Each oracle restates its rule over canonical JSON (with `board`'s independent gr
 and owns one aspect of a step, so an engine that breaks one rule trips that rule's oracle.
 Placement judges are chained (grid, then overlap, then extent, then connection) so an
 action that breaks several placement rules is blamed on the first only.
+
+Speed (issue 15): a check that judges only some kinds of step says which (`on`, by
+`action_kind`); the checks of one put, and the state hooks of one state, share the facts
+`facts` works out once; a check that reads them falls back to its plain reading (kept
+beside it) on JSON the fast reading cannot read, so every verdict is what it was.
 """
 
 from __future__ import annotations

@@ -5,19 +5,23 @@ kept so that the next oracle (or the next step) asking it does not work it out a
 
 * `consts(profile)`: the profile's parameters the oracles read at every step (each read
   once, when first asked, by the same `board` function as before).
-* `grid_facts(rows)`: one grid's joined string and its row and castle facts, cached by the
-  value of its rows (a grid is the same from step to step until its owner places a tile).
-* `grids(state)`: the `grid_facts` of each of a state's grids, cached by the state object's
-  identity (the lockstep shows the reference's own objects when the engine agrees, and a
-  step's `after` is the next step's `before`). The cache holds the state alive, so an id is
-  never reused for another object while its entry exists.
-* `put_step(t, profile)`: a transition that puts a tile: the acting king, its tile and the
-  placement's faults, worked out once for the several checks that ask (one entry: the
-  lockstep asks every check about one transition object before the next).
+* `grid_facts(rows)`: one grid (`Grid`): its joined string, whether its rows are well
+  formed, whether its castle is alone on (4, 4), its extent; cached by the value of its
+  rows (a grid is the same from step to step until its owner places a tile).
+* `state_grids(state)` / `grids(state)`: the `Grid`s of a state's grids and what the state
+  checks ask of them all, cached by the state object's identity (the lockstep shows the
+  reference's own objects when the engine agrees, and a step's `after` is the next step's
+  `before`); the cache holds each state alive, so an id is never reused for another object
+  while its entry exists. A state whose grids equal the last one read gets its facts.
+* `put_step(t, profile, placing)`: a transition that puts a tile (`PutStep`): the acting
+  king, its tile, the put's cells, every grid's change and the placement's faults, worked
+  out once for the several checks that ask (one entry, holding `t`: the lockstep asks
+  every check about one transition object before the next).
 
 Nothing here judges: the oracles in `__init__` do, and fall back to their plain
 computation whenever a fast one cannot read the JSON, so an unreadable reply gets the very
-verdict (or exception) it got before. It must not import the reference engine.
+verdict (or exception) it got before. The facts assume, as every oracle may, that the JSON
+they are shown is not changed afterwards. It must not import the reference engine.
 """
 
 from __future__ import annotations
