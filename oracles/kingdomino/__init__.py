@@ -4,6 +4,11 @@ Each oracle restates its rule over canonical JSON (with `board`'s independent gr
 and owns one aspect of a step, so an engine that breaks one rule trips that rule's oracle.
 Placement judges are chained (grid, then overlap, then extent, then connection) so an
 action that breaks several placement rules is blamed on the first only.
+
+Speed (issue 15): a check that judges only some kinds of step says which (`on`, by
+`action_kind`); the checks of one put, and the state hooks of one state, share the facts
+`facts` works out once; a check that reads them falls back to its plain reading (kept
+beside it) on JSON the fast reading cannot read, so every verdict is what it was.
 """
 
 from __future__ import annotations
@@ -24,10 +29,27 @@ from gamecert.oracles.base import (
     expect,
 )
 from gamecert.oracles.kingdomino import board as b
+from gamecert.oracles.kingdomino import facts as f
 from gamecert.oracles.weights import uniform
 from gamecert.spec import Profile
 
 JSON = Any
+
+# The kinds of step (`action_kind`) and those a player's turn takes: the reference accepts a
+# deal only in the deal phase, an order only in the order phase, the rest only in play.
+K_PUT, K_PLAY, K_INVALID_PUT, K_STOP, K_DEAL, K_ORDER = (
+    "put", "play", "invalid-put", "stop", "deal", "order")
+PLAY_PHASE = frozenset({K_PUT, K_PLAY, K_INVALID_PUT, K_STOP})
+ON_PUT, ON_DEAL = frozenset({K_PUT}), frozenset({K_DEAL})
+
+
+def action_kind(action: JSON) -> str:
+    """The kind of a step, from its action alone (the oracles' `on` sets name these): a
+    play with a PUT (a list) is a "put", any other play a "play"; an unknown type "other"."""
+    kind = action.get("type")
+    if kind == "play":
+        return K_PUT if isinstance(action.get("put"), list) else K_PLAY
+    return str(kind) if kind in (K_INVALID_PUT, K_STOP, K_DEAL, K_ORDER) else "other"
 
 
 def _acting(s: JSON) -> tuple[int | None, int]:
@@ -36,7 +58,7 @@ def _acting(s: JSON) -> tuple[int | None, int]:
 
 
 def _last(s: JSON, profile: Profile) -> bool:
-    return bool(s["turn"] >= b.turns(profile))
+    return bool(s["turn"] >= f.consts(profile).turns)
 
 
 def _free_tiles(s: JSON) -> list[int]:
@@ -54,8 +76,15 @@ def _play(s: JSON, a: JSON) -> bool:
 def _placing_put(s: JSON, a: JSON) -> bool:
     """A play that puts a tile (not the first turn, put given, well-shaped)."""
     put = a.get("put")
-    return (_play(s, a) and _acting(s)[0] is not None and isinstance(put, list)
-            and len(put) == 3 and all(type(v) is int for v in put))
+    # `_play(s, a)` and `_acting(s)[0] is not None`, read in the same order
+    if s["phase"] != "play" or a.get("type") != "play":
+        return False
+    k = s["placing"][s["next"]]
+    tile, _ = k["tile"], k["player"]  # what `_acting` reads
+    if tile is None:
+        return False
+    return (isinstance(put, list) and len(put) == 3 and type(put[0]) is int
+            and type(put[1]) is int and type(put[2]) is int)
 
 
 def _faults(s: JSON, a: JSON, profile: Profile) -> list[str]:
@@ -83,39 +112,85 @@ def _put_ok(s: JSON, a: JSON, profile: Profile) -> bool:
 
 # --- material ----------------------------------------------------------------------------
 
+# The hooks below that run at every step build their message only for a violation (the
+# same text `expect` would carry): the condition decides the verdict, as it always did.
+
 def players_state(s: JSON, profile: Profile) -> Verdict:
-    n = b.players(profile)
-    return expect(s["players"] == n and len(s["grids"]) == n and len(s["stopped"]) == n,
-                  f"the profile plays {n} players; the state has {s['players']} and "
-                  f"{len(s['grids'])} grids")
+    n = f.consts(profile).players
+    if s["players"] == n and len(s["grids"]) == n and len(s["stopped"]) == n:
+        return OK
+    return Violation(f"the profile plays {n} players; the state has {s['players']} and "
+                     f"{len(s['grids'])} grids")
 
 
 def kings_state(s: JSON, profile: Profile) -> Verdict:
-    k = b.kings(profile)
-    return expect(all(v == k for v in s["kings"]),
-                  f"each player has {k} king(s) with {b.players(profile)} players; "
-                  f"the state says {s['kings']}")
+    c = f.consts(profile)
+    k, kings = c.kings, s["kings"]
+    # a list of whole numbers: count compares each as `v == k` does (after an identity test
+    # that implies it); anything else is read as before
+    if (kings.count(k) == len(kings)) if type(kings) is list else all(v == k for v in kings):
+        return OK
+    return Violation(f"each player has {k} king(s) with {c.players} players; "
+                     f"the state says {s['kings']}")
 
 
 def in_play_state(s: JSON, profile: Profile) -> Verdict:
-    drawn = len(b.tiles(profile)) - len(s["bag"])
-    return expect(len(s["line"]) <= b.line_size(profile) and drawn <= b.in_play(profile),
-                  f"{drawn} tiles drawn and a line of {len(s['line'])}: at most "
-                  f"{b.in_play(profile)} come into play, in lines of {b.line_size(profile)}")
+    c = f.consts(profile)
+    drawn = len(c.tiles) - len(s["bag"])
+    if len(s["line"]) <= c.line_size and drawn <= c.in_play:
+        return OK
+    return Violation(f"{drawn} tiles drawn and a line of {len(s['line'])}: at most "
+                     f"{c.in_play} come into play, in lines of {c.line_size}")
 
 
 def in_play_check(t: Transition, profile: Profile) -> Verdict:
     if t.action.get("type") != "deal" or t.before["phase"] != "deal":
         return NA
-    size, line = b.line_size(profile), len(t.after["line"])
+    size, line = f.consts(profile).line_size, len(t.after["line"])
     if t.after["phase"] == "deal":
-        return expect(line < size and t.after["bag"] != [],
-                      f"a line of {size} is complete with {line} tiles, yet another is drawn")
-    return expect(line == size or not t.after["bag"],
-                  f"the line is complete with {line} tiles; the rule says {size}")
+        if line < size and t.after["bag"] != []:
+            return OK
+        return Violation(f"a line of {size} is complete with {line} tiles, yet another is "
+                         "drawn")
+    if line == size or not t.after["bag"]:
+        return OK
+    return Violation(f"the line is complete with {line} tiles; the rule says {size}")
+
+
+def _put_step(t: Transition, profile: Profile) -> f.PutStep | None:
+    """`t`'s facts when it puts a tile, else None; shared by the checks of one step."""
+    last = f._LAST
+    if last[0] is t and last[1] is profile:
+        return last[2]
+    return f.put_step(t, profile, _placing_put(t.before, t.action))
 
 
 def tiles_check(t: Transition, profile: Profile) -> Verdict:
+    try:
+        return _tiles_fast(t, profile)
+    except Exception:  # a reply it cannot read: the plain check's own verdict or exception
+        return _tiles_plain(t, profile)
+
+
+def _tiles_fast(t: Transition, profile: Profile) -> Verdict:
+    """`_tiles_plain` over the shared facts: the same grids compared in the same order."""
+    step = _put_step(t, profile)
+    if step is None:
+        return NA
+    tile, p = step.tile, step.player
+    c = f.consts(profile)
+    diffs = step.read()
+    for q in range(1, c.players + 1):
+        diff = diffs[q - 1]
+        if q != p and diff:
+            return Violation(f"player {q}'s grid changed when player {p} placed a tile")
+        if q == p and not step.matches:
+            return Violation(f"tile {tile} is {'/'.join(c.tiles[tile])}; the grid "
+                             f"gained {sorted(diff.values())}")
+    return OK
+
+
+def _tiles_plain(t: Transition, profile: Profile) -> Verdict:
     if not _placing_put(t.before, t.action):
         return NA
     tile, p = _acting(t.before)
@@ -144,14 +219,20 @@ def deal_check(t: Transition, profile: Profile) -> Verdict:
     if t.action.get("type") != "deal":
         return NA
     tile = t.action["tile"]
-    want_bag = [x for x in t.before["bag"] if x != tile]
-    want_line = sorted([*(e["tile"] for e in t.before["line"]), tile])
+    bag = t.before["bag"]
+    if type(tile) is int and type(bag) is list and bag.count(tile) == 1:
+        k = bag.index(tile)  # the one equal to it: the same as leaving out every x == tile
+        want_bag = bag[:k] + bag[k + 1:]
+    else:
+        want_bag = [x for x in bag if x != tile]
+    want_line = sorted([e["tile"] for e in t.before["line"]] + [tile])
     got_line = [e["tile"] for e in t.after["line"]]
     if t.after["turn"] != t.before["turn"]:
         return NA
-    return expect(t.after["bag"] == want_bag and got_line == want_line,
-                  f"drawing tile {tile}: the bag must lose it and the line show it in "
-                  f"ascending id; line {got_line}")
+    if t.after["bag"] == want_bag and got_line == want_line:
+        return OK
+    return Violation(f"drawing tile {tile}: the bag must lose it and the line show it in "
+                     f"ascending id; line {got_line}")
 
 
 def _orders(s: JSON, profile: Profile) -> list[list[int]]:
@@ -199,9 +280,10 @@ def order_check(t: Transition, profile: Profile) -> Verdict:
     want = sorted(({"tile": e["tile"], "player": e["player"]} for e in _line_after(t)
                    if e["player"] is not None and not stopped[e["player"] - 1]),
                   key=lambda e: e["tile"])
-    return expect(t.after["placing"] == want,
-                  f"turn {t.after['turn']}: kings act by ascending picked id {want}; "
-                  f"got {t.after['placing']}")
+    if t.after["placing"] == want:
+        return OK
+    return Violation(f"turn {t.after['turn']}: kings act by ascending picked id {want}; "
+                     f"got {t.after['placing']}")
 
 
 def first_turn_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
@@ -226,27 +308,41 @@ def pick_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
 
 
 def pick_check(t: Transition, profile: Profile) -> Verdict:
-    if t.before["phase"] != "play" or t.action.get("type") not in ("play", "invalid-put") \
-            or _last(t.before, profile):
+    # `_last`, `_acting`, `_free_tiles` and `_line_after` written out: the same reads, in
+    # the same order, without their calls (it runs at every player's step)
+    before, after = t.before, t.after
+    if before["phase"] != "play" or t.action.get("type") not in ("play", "invalid-put") \
+            or before["turn"] >= f.consts(profile).turns:
         return NA
-    pick, p = t.action.get("pick"), _acting(t.before)[1]
-    if t.after["phase"] == "over":
+    pick = t.action.get("pick")
+    k = before["placing"][before["next"]]
+    _, p = k["tile"], k["player"]
+    if after["phase"] == "over":
         return NA  # a game that ends before its last turn is KD-GAME-LENGTH's
-    if pick not in _free_tiles(t.before):
-        return Violation(f"PICK {pick} applied; free tiles were {_free_tiles(t.before)}")
-    if t.after["turn"] != t.before["turn"]:
+    line = before["line"]
+    free = [e["tile"] for e in line if e["player"] is None]
+    if pick not in free:
+        return Violation(f"PICK {pick} applied; free tiles were {free}")
+    if after["turn"] != before["turn"]:
         return OK
-    return expect(t.after["line"] == _line_after(t),
-                  f"player {p} picked tile {pick}: the line should mark it and nothing else; "
-                  f"got {t.after['line']}")
+    if pick is not None:
+        marked = [{"tile": e["tile"], "player": p if e["tile"] == pick else e["player"]}
+                  for e in line]
+    else:
+        marked = list(line)
+    if after["line"] == marked:
+        return OK
+    return Violation(f"player {p} picked tile {pick}: the line should mark it and nothing "
+                     f"else; got {t.after['line']}")
 
 
 def last_turn_state(s: JSON, profile: Profile) -> Verdict:
-    if s["turn"] < b.turns(profile) or s["phase"] == "over":
+    if s["turn"] < f.consts(profile).turns or s["phase"] == "over":
         return NA
-    return expect(s["phase"] == "play" and s["line"] == [],
-                  f"the last turn ({s['turn']}) draws no line; phase {s['phase']}, "
-                  f"line {s['line']}")
+    if s["phase"] == "play" and s["line"] == []:
+        return OK
+    return Violation(f"the last turn ({s['turn']}) draws no line; phase {s['phase']}, "
+                     f"line {s['line']}")
 
 
 def last_turn_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
@@ -257,8 +353,10 @@ def last_turn_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdi
 
 
 def length_state(s: JSON, profile: Profile) -> Verdict:
-    return expect(s["turn"] <= b.turns(profile),
-                  f"turn {s['turn']}: the game lasts {b.turns(profile)} turns")
+    turns = f.consts(profile).turns
+    if s["turn"] <= turns:
+        return OK
+    return Violation(f"turn {s['turn']}: the game lasts {turns} turns")
 
 
 def length_check(t: Transition, profile: Profile) -> Verdict:
@@ -267,17 +365,31 @@ def length_check(t: Transition, profile: Profile) -> Verdict:
     stopped = t.after["stopped"]
     rest = [k for k in t.before["placing"][t.before["next"] + 1:]
             if not stopped[k["player"] - 1]]
-    alone = 1 if profile.variant("KD-STOP") == "end-when-alone" else 0
+    alone = f.consts(profile).alone
     everyone_out = stopped.count(False) <= alone
     should_end = everyone_out or (not rest and _last(t.before, profile))
     if t.after["phase"] == "over":
-        return expect(should_end, f"the game ended on turn {t.before['turn']} of "
-                                  f"{b.turns(profile)}")
-    return expect(not should_end, f"turn {t.before['turn']} is the last and every king has "
-                                  "played, but the game goes on")
+        if should_end:
+            return OK
+        return Violation(f"the game ended on turn {t.before['turn']} of "
+                         f"{f.consts(profile).turns}")
+    if not should_end:
+        return OK
+    return Violation(f"turn {t.before['turn']} is the last and every king has played, but "
+                     "the game goes on")
 
 
 def grid_state(s: JSON, profile: Profile) -> Verdict:
+    try:
+        bad = f.state_grids(s).castle_bad
+    except Exception:  # a state it cannot read: the plain check's own verdict or exception
+        return _grid_state_plain(s, profile)
+    if bad is None:
+        return OK
+    return Violation(f"player {bad + 1}'s castle must be on (4, 4) and nowhere else")
+
+
+def _grid_state_plain(s: JSON, profile: Profile) -> Verdict:
     for p in range(1, len(s["grids"]) + 1):
         g = b.grid(s, p)
         if b.cell(g, 4, 4) != "*0" or g.count("*") != 1:
@@ -391,6 +503,10 @@ def tiles_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
     return ambiguous(("KD-TILES", faults[0]), text) if len(faults) == 1 else Violation(text)
 
 
+# each placement rule's check as it reads without the shared facts (`_chain_judge`)
+PLAIN_CHAIN_CHECKS: dict[str, Any] = {}
+
+
 def _chain_judge(rule: str) -> Any:
     order = ["KD-GRID", "KD-PLACE-NO-OVERLAP", "KD-PLACE-EXTENT", "KD-PLACE-CONNECT"]
 
@@ -412,11 +528,25 @@ def _chain_judge(rule: str) -> Any:
         return expect(not accepted, f"PUT {a['put']} breaks {rule} but was accepted")
 
     def check(t: Transition, profile: Profile) -> Verdict:
+        try:  # the faults worked out once for the step's several placement checks
+            step = _put_step(t, profile)
+            faults = None if step is None else step.faults
+        except Exception:  # a reply it cannot read: the plain check's verdict or exception
+            return plain_check(t, profile)
+        if faults is None:
+            return NA
+        if rule not in faults:
+            return OK
+        return Violation(f"PUT {t.action['put']} breaks {rule} but was applied")
+
+    def plain_check(t: Transition, profile: Profile) -> Verdict:
         if not _placing_put(t.before, t.action):
             return NA
         faults = _faults(t.before, t.action, profile)
         return expect(rule not in faults, f"PUT {t.action['put']} breaks {rule} but was "
                                           "applied")
+
+    PLAIN_CHAIN_CHECKS[rule] = plain_check  # for the speed-up tests
 
     assert rule in order
     return judge, check
@@ -437,6 +567,30 @@ def rotation_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdic
 
 
 def rotation_check(t: Transition, profile: Profile) -> Verdict:
+    try:
+        return _rotation_fast(t, profile)
+    except Exception:  # a reply it cannot read: the plain check's own verdict or exception
+        return _rotation_plain(t, profile)
+
+
+def _rotation_fast(t: Transition, profile: Profile) -> Verdict:
+    """`_rotation_plain` over the shared facts (the grid's change is KD-TILES's too)."""
+    step = _put_step(t, profile)
+    if step is None or step.cells is None:  # cells: the put is on the grid
+        return NA
+    if not step.matches:
+        return NA  # other squares than the tile's: KD-TILES judges that
+    first, second = f.consts(profile).tiles[step.tile]
+    g = step.after[step.player - 1].g
+    i, j = step.cells  # `cell(g, x, y)` is g[2 * i:2 * i + 2] for i = 9y + x
+    if g[2 * i:2 * i + 2] == first and g[2 * j:2 * j + 2] == second:
+        return OK
+    x, y, r = step.put
+    return Violation(f"PUT {x} {y} {r}: the first square goes on ({x}, {y}) and the second "
+                     f"on {b.second(x, y, r)}")
+
+
+def _rotation_plain(t: Transition, profile: Profile) -> Verdict:
     if not _placing_put(t.before, t.action) or not b.on_grid(t.action["put"]):
         return NA
     tile, p = _acting(t.before)
@@ -483,8 +637,9 @@ def score_check(t: Transition, profile: Profile) -> Verdict:
     if t.after["phase"] != "over" or res is None:
         return NA
     want = [b.score(b.grid(t.after, p)) for p in range(1, len(t.after["grids"]) + 1)]
-    return expect(res["scores"] == want, f"zone scores are {want}; the result says "
-                                         f"{res['scores']}")
+    if res["scores"] == want:
+        return OK
+    return Violation(f"zone scores are {want}; the result says {res['scores']}")
 
 
 def tie_break(scores: list[int], territory: list[int], crowns: list[int],
@@ -513,11 +668,12 @@ def tie_state(s: JSON, profile: Profile) -> Verdict:
     crowns = [b.crowns(b.grid(s, p)) for p in range(1, n + 1)]
     final = tie_break(res["scores"], terr, crowns)
     winners = [i + 1 for i, v in enumerate(final) if v == max(final)]
-    return expect(res["territory"] == terr and res["crowns"] == crowns
-                  and res["final"] == final and res["winners"] == winners,
-                  f"with scores {res['scores']}, territory {terr} and crowns {crowns} the "
-                  f"final scores are {final} (winners {winners}); the result says "
-                  f"{res['final']} (winners {res['winners']})")
+    if res["territory"] == terr and res["crowns"] == crowns and res["final"] == final \
+            and res["winners"] == winners:
+        return OK
+    return Violation(f"with scores {res['scores']}, territory {terr} and crowns {crowns} the "
+                     f"final scores are {final} (winners {winners}); the result says "
+                     f"{res['final']} (winners {res['winners']})")
 
 
 # --- protocol ----------------------------------------------------------------------------
@@ -542,8 +698,9 @@ def stop_check(t: Transition, profile: Profile) -> Verdict:
 def stop_state(s: JSON, profile: Profile) -> Verdict:
     if s["phase"] != "play":
         return NA
-    return expect(not s["stopped"][s["to_move"] - 1],
-                  f"player {s['to_move']} is to move but its game has ended")
+    if not s["stopped"][s["to_move"] - 1]:
+        return OK
+    return Violation(f"player {s['to_move']} is to move but its game has ended")
 
 
 def put_invalid_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
@@ -568,7 +725,7 @@ def put_invalid_check(t: Transition, profile: Profile) -> Verdict:
                   f"an invalid PUT discards tile {tile} and leaves the grid as it was")
 
 
-ROW = re.compile(r"([_*cfglwm][0-3]){9}")
+ROW = f.ROW  # KD-PROTO-INPUT's row: 9 two-character cells
 
 
 @lru_cache(maxsize=64)
@@ -578,6 +735,15 @@ def _rows_ok(rows: tuple[str, ...]) -> bool:
 
 
 def input_state(s: JSON, profile: Profile) -> Verdict:
+    try:
+        if f.state_grids(s).rows_ok:
+            return OK
+    except Exception:  # a state it cannot read: the plain check's own verdict or exception
+        pass
+    return _input_state_plain(s, profile)
+
+
+def _input_state_plain(s: JSON, profile: Profile) -> Verdict:
     ok = all(_rows_ok(tuple(g)) for g in s["grids"])
     return expect(ok, "each grid is 9 lines of 9 two-character cells, as the bots read them")
 
@@ -728,38 +894,42 @@ def _placement_oracles() -> list[Oracle]:
     out = []
     for rule in ("KD-PLACE-NO-OVERLAP", "KD-PLACE-EXTENT", "KD-PLACE-CONNECT"):
         judge, check = _chain_judge(rule)
-        out.append(Oracle(rule, judge=judge, check=check, referee=_placement_referee(rule)))
+        out.append(Oracle(rule, judge=judge, check=check, referee=_placement_referee(rule),
+                          on=ON_PUT))
     return out
 
 
 ORACLES = [
     Oracle("KD-TILES", check=tiles_check, judge=tiles_judge,
-           referee=_placement_referee("KD-TILES")),
+           referee=_placement_referee("KD-TILES"), on=ON_PUT),
     Oracle("KD-PLAYERS", state=players_state),
-    Oracle("KD-TILES-IN-PLAY", state=in_play_state, check=in_play_check),
+    Oracle("KD-TILES-IN-PLAY", state=in_play_state, check=in_play_check, on=ON_DEAL),
     Oracle("KD-KINGS", state=kings_state),
     Oracle("KD-DEAL", judge=deal_judge, check=deal_check,
-           weights=uniform("deal", "tiles not yet drawn")),
+           weights=uniform("deal", "tiles not yet drawn"), on=ON_DEAL),
     Oracle("KD-ORDER-FIRST", judge=order_first_judge, check=order_first_check,
-           weights=uniform("order", "orders of the kings")),
-    Oracle("KD-ORDER", check=order_check),
-    Oracle("KD-FIRST-TURN-NO-PUT", judge=first_turn_judge, check=first_turn_check),
-    Oracle("KD-PICK", judge=pick_judge, check=pick_check, referee=pick_referee),
+           weights=uniform("order", "orders of the kings"), on=frozenset({K_ORDER})),
+    Oracle("KD-ORDER", check=order_check, on=PLAY_PHASE),
+    Oracle("KD-FIRST-TURN-NO-PUT", judge=first_turn_judge, check=first_turn_check,
+           on=PLAY_PHASE),
+    Oracle("KD-PICK", judge=pick_judge, check=pick_check, referee=pick_referee,
+           on=frozenset({K_PUT, K_PLAY, K_INVALID_PUT})),
     Oracle("KD-LAST-TURN-NO-PICK", state=last_turn_state, judge=last_turn_judge),
-    Oracle("KD-GAME-LENGTH", state=length_state, check=length_check),
+    Oracle("KD-GAME-LENGTH", state=length_state, check=length_check, on=PLAY_PHASE),
     Oracle("KD-GRID", state=grid_state, judge=grid_judge,
            referee=_placement_referee("KD-GRID")),
     Oracle("KD-PLACE-ROTATION", judge=rotation_judge, check=rotation_check,
-           referee=_placement_referee("KD-PLACE-ROTATION")),
+           referee=_placement_referee("KD-PLACE-ROTATION"), on=ON_PUT),
     *_placement_oracles(),
     Oracle("KD-DISCARD", judge=discard_judge, check=discard_check,
-           referee=_placement_referee("KD-DISCARD")),
+           referee=_placement_referee("KD-DISCARD"), on=frozenset({K_PLAY})),
     Oracle("KD-SCORE-ZONES", check=score_check),
     Oracle("KD-TIE-BREAK", state=tie_state),
-    Oracle("KD-STOP", state=stop_state, judge=stop_judge, check=stop_check),
+    Oracle("KD-STOP", state=stop_state, judge=stop_judge, check=stop_check,
+           on=frozenset({K_STOP})),
     Oracle("KD-PUT-INVALID", judge=put_invalid_judge, check=put_invalid_check,
-           referee=put_invalid_referee),
+           referee=put_invalid_referee, on=frozenset({K_INVALID_PUT})),
     Oracle("KD-PROTO-INPUT", state=input_state),
     Oracle("KD-PROTO-OUTPUT", referee=output_referee),
-    Oracle("KD-PROTO-LIMITS", check=limits_check),
+    Oracle("KD-PROTO-LIMITS", check=limits_check, on=frozenset({K_STOP})),
 ]
