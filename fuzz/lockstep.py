@@ -154,12 +154,16 @@ class Lockstep:
         self.oracles = list(oracles)
         # (rule, hook) pairs: the step loop runs them thousands of times a second
         self.state_hooks = [(o.rule, o.state) for o in self.oracles if o.state]
+        self.state_rules = [rule for rule, _ in self.state_hooks]
+        self.state_fns = [hook for _, hook in self.state_hooks]
         self.check_hooks = [(o.rule, o.check) for o in self.oracles if o.check]
         # A check that says `on` which kinds of step it judges is asked only at those (it
         # would answer NA at any other): the game's `action_kind` names a step's kind.
         self.action_kind = action_kind_for(game.name) if any(
             o.on is not None for o in self.oracles) else None
-        self.checks_on: dict[str, list[tuple[str, CheckFn]]] = {}
+        self.checks_on: dict[str, tuple[list[str], list[CheckFn]]] = {}
+        self.every_check = ([rule for rule, _ in self.check_hooks],
+                            [fn for _, fn in self.check_hooks])
         self.judge_hooks = [(o.rule, o.judge) for o in self.oracles if o.judge]
         self.referee_hooks = [(o.rule, o.referee) for o in self.oracles if o.referee]
         self.listed_hooks = [(o.rule, o.listed) for o in self.oracles if o.listed]
@@ -203,21 +207,21 @@ class Lockstep:
     def _state_checks(self, state: JSON, bad: list[tuple[str, str]]) -> None:
         profile = self.profile
         try:  # the common case: every oracle reads the state; one call each, no wrapper
-            verdicts = [(rule, hook(state, profile)) for rule, hook in self.state_hooks]
+            verdicts = [hook(state, profile) for hook in self.state_fns]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a state some oracle cannot even read: find out which, one at a time
-            verdicts = [(rule, _guarded(hook, state, profile))
-                        for rule, hook in self.state_hooks]
-        self._tally(verdicts, bad)
+            verdicts = [_guarded(hook, state, profile) for hook in self.state_fns]
+        self._count_all(self.state_rules, verdicts, bad)
 
-    def _tally(self, verdicts: list[tuple[str, Verdict]], bad: list[tuple[str, str]]) -> None:
-        """Count each applicable verdict for its rule; collect the violations in `bad`."""
-        applied = self.coverage.applied
-        for rule, verdict in verdicts:
-            if verdict is not NA:
-                applied[rule] += 1
-                if verdict is not OK:
-                    bad.append((rule, str(verdict)))
+    def _count_all(self, rules: list[str], verdicts: list[Verdict],
+                   bad: list[tuple[str, str]]) -> None:
+        """Count each applicable verdict for its rule (`rules[i]` is `verdicts[i]`'s);
+        collect the violations in `bad`. Thousands of times a second: the counting is
+        Counter.update's loop (in C)."""
+        self.coverage.applied.update([rule for rule, v in zip(rules, verdicts, strict=True)
+                                      if v is not NA])
+        bad.extend([(rule, str(v)) for rule, v in zip(rules, verdicts, strict=True)
+                    if v is not NA and v is not OK])
 
     def _judge(self, state: JSON, action: JSON, accepted: bool,
                bad: list[tuple[str, str]]) -> None:
@@ -421,16 +425,18 @@ class Lockstep:
             seen_events = ref_events if eng_events_own is eng_events else eng_events_own
         transition = Transition(before, action, seen, seen_events)
         profile = self.profile
-        checks = self._checks_for(action)
+        rules, checks = self._checks_for(action)
         try:
-            verdicts = [(rule, check(transition, profile)) for rule, check in checks]
+            results = [check(transition, profile) for check in checks]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a reply some oracle cannot even read: find out which, one at a time
-            verdicts = [(rule, _guarded(check, transition, profile)) for rule, check in checks]
-        if drawn and any(v is not NA and v is not OK for _, v in verdicts):
-            verdicts = self._composite_filter(verdicts, Transition(
-                before, action, ref_after, [e for e in ref_events if not is_chance_report(e)]))
-        self._tally(verdicts, bad)
+            results = [_guarded(check, transition, profile) for check in checks]
+        if drawn and any(v is not NA and v is not OK for v in results):
+            own = Transition(before, action, ref_after,
+                             [e for e in ref_events if not is_chance_report(e)])
+            results = [v for _, v in self._composite_filter(
+                list(zip(rules, results, strict=True)), own)]
+        self._count_all(rules, results, bad)
         self._state_checks(seen, bad)
         if bad or diverged:
             detail = _diff(ref_after, eng_after) if eng_after != ref_after else (
@@ -444,17 +450,18 @@ class Lockstep:
         self._advance(ref_next, ref_after, resync=diverged)
         return list(ref_events)
 
-    def _checks_for(self, action: JSON) -> list[tuple[str, CheckFn]]:
-        """The (rule, check) pairs to ask about a step made by `action`."""
+    def _checks_for(self, action: JSON) -> tuple[list[str], list[CheckFn]]:
+        """The rules and checks to ask about a step made by `action` (in step)."""
         if self.action_kind is None:
-            return self.check_hooks
+            return self.every_check
         try:
             kind = self.action_kind(action)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            return self.check_hooks  # an action it cannot name: every check is asked
+            return self.every_check  # an action it cannot name: every check is asked
         checks = self.checks_on.get(kind)
         if checks is None:
-            checks = self.checks_on[kind] = checks_by_kind(self.oracles, [kind])[kind]
+            pairs = checks_by_kind(self.oracles, [kind])[kind]
+            checks = self.checks_on[kind] = ([r for r, _ in pairs], [f for _, f in pairs])
         return checks
 
     def _composite_filter(self, verdicts: list[tuple[str, Verdict]],
