@@ -125,6 +125,8 @@ class Feature:
     meeples: list[int] = field(default_factory=list)
     present: int = 0  # monastery: itself and the tiles around it
     towns: list[Feature] = field(default_factory=list)  # a field: the towns it borders
+    # a shape's smallest (cell, part): the flood fill finds the features in this order
+    first: tuple[Cell, int] | None = None
 
     @property
     def complete(self) -> bool:
@@ -156,6 +158,7 @@ class Board:
         self.players = players or state["players"]
         self.cells: dict[Cell, tuple[str, int]] = {
             (b["at"][0], b["at"][1]): (b["tile"], b["rotation"]) for b in state["board"]}
+        self._layout: frozenset[tuple[Cell, tuple[str, int]]] | None = None
         self._features: list[Feature] | None = None
         self._index: dict[tuple[Cell, int], Feature] = {}
         self._fields: list[Feature] | None = None
@@ -342,15 +345,32 @@ class Board:
 
     def _shapes(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
         """The features' shapes (no meeples: read only), from the cache when the same tiles
-        were seen lately."""
-        key = frozenset(self.cells.items())
+        were seen lately, else grown from a cached layout one tile smaller (`_grow`), else
+        flooded from scratch."""
+        key = self._layout
+        if key is None:
+            key = self._layout = frozenset(self.cells.items())
         shapes = _shapes.get(key)
         if shapes is None:
-            shapes = self._flood_shapes()
+            shapes = self._grow(key) or self._flood_shapes()
             _shapes[key] = shapes
             if len(_shapes) > 8:
                 del _shapes[next(iter(_shapes))]
         return shapes
+
+    def _grow(self, key: frozenset[tuple[Cell, tuple[str, int]]]
+              ) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]] | None:
+        """The shapes of this layout from those of a cached layout that lacks just one of its
+        tiles (a placement), or None when no such layout is cached. The flood fill's
+        features are the connected parts of the tiles: adding a tile joins the features its
+        parts touch, closes the sides that faced its cell, and gives the monasteries around
+        it one more tile; every other feature is the same (shared: shapes are read only)."""
+        size = len(key) - 1
+        for old_key in reversed(_shapes):
+            if len(old_key) == size and old_key < key:
+                (added,) = key - old_key
+                return _grown(_shapes[old_key], added, self.cells)
+        return None
 
     def completes_any(self, cell: Cell) -> bool:
         """Is a feature of the tile at `cell`, or a monastery on or around it, complete?
@@ -376,7 +396,7 @@ class Board:
             for i, (kind, _, _, _) in enumerate(parts(tile, rot)):
                 if (cell, i) in self._index:
                     continue
-                f = Feature(kind, meeples=[0] * self.players)
+                f = Feature(kind, meeples=[0] * self.players, first=(cell, i))
                 found.append(f)
                 if kind == "monastery":
                     f.parts.add((cell, i))
@@ -406,6 +426,132 @@ class Board:
                                 self._index[(n, m)] = f
                                 todo.append((n, m))
         return found, self._index
+
+
+def _grown(old: tuple[list[Feature], dict[tuple[Cell, int], Feature]],
+           added: tuple[Cell, tuple[str, int]], cells: dict[Cell, tuple[str, int]]
+           ) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
+    """`Board._grow`: the shapes of `cells` from `old`, the shapes of `cells` without the
+    tile `added`. Each feature is what `Board._flood_shapes` finds: the parts joined across
+    matching sides, its open sides those (part, side) facing an empty cell, its first part
+    the smallest; the list in the order of the first parts."""
+    found, index = old
+    cell, (tile, rot) = added
+    mine = parts(tile, rot)
+    # the sides of the old features that faced the new tile's cell: no longer open
+    closed: dict[int, int] = {}
+    olds: dict[int, Feature] = {}
+    links: list[list[Feature]] = [[] for _ in mine]
+    for s in range(4):
+        n = (cell[0] + STEP[s][0], cell[1] + STEP[s][1])
+        there = cells.get(n)
+        if there is None:
+            continue
+        back = (s + 2) % 4
+        for m, (k3, sides3, _, _) in enumerate(parts(*there)):
+            if k3 == "monastery" or back not in sides3:
+                continue
+            f = index[(n, m)]
+            closed[id(f)] = closed.get(id(f), 0) + 1
+            olds[id(f)] = f
+            for j, (k2, sides2, _, _) in enumerate(mine):
+                if k2 == k3 and k2 != "monastery" and s in sides2:
+                    links[j].append(f)
+    new_index = dict(index)
+    replaced: dict[int, Feature] = {}  # id of an old feature -> the feature it is now part of
+    fresh: list[Feature] = []
+    # the new tile's parts, each with the old features it touches, joined by shared ones
+    groups: list[tuple[list[int], list[Feature]]] = []
+    for j, (kind, _, _, _) in enumerate(mine):
+        if kind == "monastery":
+            f = Feature(kind, first=(cell, j))
+            f.parts.add((cell, j))
+            f.tiles.add(cell)
+            f.present = 1 + sum(1 for dx, dy in AROUND if (cell[0] + dx, cell[1] + dy) in cells)
+            new_index[(cell, j)] = f
+            fresh.append(f)
+            continue
+        joined = [gi for gi, (_, feats) in enumerate(groups)
+                  if any(f is h for f in links[j] for h in feats)]
+        if not joined:
+            groups.append(([j], list(links[j])))
+            continue
+        keep = joined[0]
+        for gi in joined[1:]:  # this part joins groups so far apart: one group now
+            groups[keep][0].extend(groups[gi][0])
+            groups[keep][1].extend(groups[gi][1])
+            groups[gi] = ([], [])
+        groups[keep][0].append(j)
+        groups[keep][1].extend(links[j])
+    for new_parts, feats in groups:
+        if not new_parts:
+            continue
+        kind = mine[new_parts[0]][0]
+        f = Feature(kind)
+        seen: set[int] = set()
+        firsts: list[tuple[Cell, int]] = []
+        for g in feats:
+            if id(g) in seen:
+                continue
+            seen.add(id(g))
+            f.parts |= g.parts
+            f.tiles |= g.tiles
+            f.open_sides += g.open_sides - closed[id(g)]
+            f.banners += g.banners
+            if g.first is not None:
+                firsts.append(g.first)
+            replaced[id(g)] = f
+        f.tiles.add(cell)
+        for j in new_parts:
+            _, sides, banner, _ = mine[j]
+            f.parts.add((cell, j))
+            f.banners += banner
+            f.open_sides += sum(1 for s in sides
+                                if (cell[0] + STEP[s][0], cell[1] + STEP[s][1]) not in cells)
+            firsts.append((cell, j))
+        f.first = min(firsts)
+        for at in f.parts:
+            new_index[at] = f
+        if not seen:
+            fresh.append(f)
+    # old features whose side faced the cell without joining the tile (edges that differ)
+    for key, g in olds.items():
+        if key in replaced:
+            continue
+        f = Feature(g.kind, g.parts, g.tiles, g.open_sides - closed[key], g.banners,
+                    present=g.present, first=g.first)
+        replaced[key] = f
+        for at in f.parts:
+            new_index[at] = f
+    # the monasteries around the cell have one more tile around them
+    for dx, dy in AROUND:
+        c = (cell[0] + dx, cell[1] + dy)
+        there = cells.get(c)
+        if there is None:
+            continue
+        for m, (kind, _, _, _) in enumerate(parts(*there)):
+            if kind != "monastery":
+                continue
+            g = index[(c, m)]
+            f = Feature(kind, g.parts, g.tiles, g.open_sides, g.banners, present=g.present + 1,
+                        first=g.first)
+            replaced[id(g)] = f
+            new_index[(c, m)] = f
+    out: list[Feature] = []
+    done: set[int] = set()
+    for g in found:
+        f = replaced.get(id(g), g)
+        if id(f) not in done:
+            done.add(id(f))
+            out.append(f)
+    out += fresh
+    out.sort(key=_first)
+    return out, new_index
+
+
+def _first(f: Feature) -> tuple[Cell, int]:
+    assert f.first is not None
+    return f.first
 
 
 # tile layout (cell -> (tile, rotation), as a frozenset) -> (features, their index): the
