@@ -7,15 +7,19 @@ engine's incremental joining.
 
 from __future__ import annotations
 
+import bisect
 import json
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from operator import itemgetter
 from typing import Any
 
 JSON = Any
 Cell = tuple[int, int]
+Layout = tuple[int, frozenset[tuple[Cell, tuple[str, int]]]]  # players, (cell, (tile, rotation))
 SIDES = ("top", "right", "bottom", "left")
 HALVES = ("top1", "top2", "right1", "right2", "bottom1", "bottom2", "left1", "left2")
 ENCLOSED = "field"  # a field touching no edge, enclosed by the tile's towns (TO17)
@@ -47,6 +51,12 @@ def catalogue() -> dict[str, TileInfo]:
         out[t["id"]] = TileInfo(t["id"], t["set"], t.get("role"), t["count"], tuple(t["edges"]),
                                 feats, fields)
     return out
+
+
+@cache
+def tower_ids() -> frozenset[str]:
+    """The Tower tiles of the catalogue."""
+    return frozenset(tid for tid, info in catalogue().items() if info.set == "tower")
 
 
 def deck_sets(profile: Any) -> tuple[str, ...]:
@@ -158,7 +168,7 @@ class Board:
         self.players = players or state["players"]
         self.cells: dict[Cell, tuple[str, int]] = {
             (b["at"][0], b["at"][1]): (b["tile"], b["rotation"]) for b in state["board"]}
-        self._layout: frozenset[tuple[Cell, tuple[str, int]]] | None = None
+        self._layout: Layout | None = None
         self._features: list[Feature] | None = None
         self._index: dict[tuple[Cell, int], Feature] = {}
         self._fields: list[Feature] | None = None
@@ -331,25 +341,39 @@ class Board:
     def _flood(self) -> list[Feature]:
         """The roads, towns and monasteries with their meeples. Their shapes depend on the
         tiles alone, and most steps (a draw, a claim, a pass) leave the tiles as they were:
-        the shapes of the last few tile layouts are kept and reused (`_shapes`)."""
+        the shapes of the last few tile layouts are kept and reused (`_shapes`). A shape
+        holding no meeple is itself the feature (read only: shared by the boards of that
+        layout); one holding meeples is a copy with them."""
         templates, index = self._shapes()
-        fresh = {id(f): f.blank(self.players) for f in templates}
-        found = list(fresh.values())
-        self._index = {at: fresh[id(f)] for at, f in index.items()}
+        players = self.players
+        held: dict[int, Feature] = {}
         for m in self.state["meeples"]:
             cell = (m["at"][0], m["at"][1])
             part = self.part_at(cell, m["on"]) if cell in self.cells else None
             if part is not None:
-                self._index[(cell, part)].meeples[m["player"] - 1] += 1
-        return found
+                shape = index[(cell, part)]
+                f = held.get(id(shape))
+                if f is None:
+                    f = held[id(shape)] = shape.blank(players)
+                f.meeples[m["player"] - 1] += 1
+        if not held:
+            self._index = index
+            return list(templates)
+        self._index = dict(index)
+        for shape in templates:
+            f = held.get(id(shape))
+            if f is not None:
+                for at in shape.parts:  # exactly the places the index gives this shape
+                    self._index[at] = f
+        return [held.get(id(g), g) for g in templates]
 
     def _shapes(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
         """The features' shapes (no meeples: read only), from the cache when the same tiles
         were seen lately, else grown from a cached layout one tile smaller (`_grow`), else
         flooded from scratch."""
         key = self._layout
-        if key is None:
-            key = self._layout = frozenset(self.cells.items())
+        if key is None:  # a shape holds its zero meeples: one per player
+            key = self._layout = (self.players, frozenset(self.cells.items()))
         shapes = _shapes.get(key)
         if shapes is None:
             shapes = self._grow(key) or self._flood_shapes()
@@ -358,18 +382,18 @@ class Board:
                 del _shapes[next(iter(_shapes))]
         return shapes
 
-    def _grow(self, key: frozenset[tuple[Cell, tuple[str, int]]]
-              ) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]] | None:
+    def _grow(self, key: Layout) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]] | None:
         """The shapes of this layout from those of a cached layout that lacks just one of its
         tiles (a placement), or None when no such layout is cached. The flood fill's
         features are the connected parts of the tiles: adding a tile joins the features its
         parts touch, closes the sides that faced its cell, and gives the monasteries around
         it one more tile; every other feature is the same (shared: shapes are read only)."""
-        size = len(key) - 1
+        players, tiles = key
+        size = len(tiles) - 1
         for old_key in reversed(_shapes):
-            if len(old_key) == size and old_key < key:
-                (added,) = key - old_key
-                return _grown(_shapes[old_key], added, self.cells)
+            if old_key[0] == players and len(old_key[1]) == size and old_key[1] < tiles:
+                (added,) = tiles - old_key[1]
+                return _grown(_shapes[old_key], added, self.cells, players)
         return None
 
     def completes_any(self, cell: Cell) -> bool:
@@ -389,12 +413,13 @@ class Board:
         return False
 
     def _flood_shapes(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
-        """The flood fill itself, from scratch: every feature of the tiles, no meeples."""
-        self._index = {}
+        """The flood fill itself, from scratch: every feature of the tiles, no meeples. (The
+        board's own index is `_flood`'s: this one is the shapes', shared and read only.)"""
+        index: dict[tuple[Cell, int], Feature] = {}
         found: list[Feature] = []
         for cell, (tile, rot) in sorted(self.cells.items()):
             for i, (kind, _, _, _) in enumerate(parts(tile, rot)):
-                if (cell, i) in self._index:
+                if (cell, i) in index:
                     continue
                 f = Feature(kind, meeples=[0] * self.players, first=(cell, i))
                 found.append(f)
@@ -403,10 +428,10 @@ class Board:
                     f.tiles.add(cell)
                     f.present = 1 + sum(1 for dx, dy in AROUND
                                         if (cell[0] + dx, cell[1] + dy) in self.cells)
-                    self._index[(cell, i)] = f
+                    index[(cell, i)] = f
                     continue
                 todo = [(cell, i)]
-                self._index[(cell, i)] = f
+                index[(cell, i)] = f
                 while todo:
                     c, j = todo.pop()
                     t, r = self.cells[c]
@@ -422,15 +447,15 @@ class Board:
                         nt, nr = self.cells[n]
                         back = (s + 2) % 4
                         for m, (k3, sides3, _, _) in enumerate(parts(nt, nr)):
-                            if back in sides3 and k3 == k2 and (n, m) not in self._index:
-                                self._index[(n, m)] = f
+                            if back in sides3 and k3 == k2 and (n, m) not in index:
+                                index[(n, m)] = f
                                 todo.append((n, m))
-        return found, self._index
+        return found, index
 
 
 def _grown(old: tuple[list[Feature], dict[tuple[Cell, int], Feature]],
-           added: tuple[Cell, tuple[str, int]], cells: dict[Cell, tuple[str, int]]
-           ) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
+           added: tuple[Cell, tuple[str, int]], cells: dict[Cell, tuple[str, int]],
+           players: int) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
     """`Board._grow`: the shapes of `cells` from `old`, the shapes of `cells` without the
     tile `added`. Each feature is what `Board._flood_shapes` finds: the parts joined across
     matching sides, its open sides those (part, side) facing an empty cell, its first part
@@ -464,7 +489,7 @@ def _grown(old: tuple[list[Feature], dict[tuple[Cell, int], Feature]],
     groups: list[tuple[list[int], list[Feature]]] = []
     for j, (kind, _, _, _) in enumerate(mine):
         if kind == "monastery":
-            f = Feature(kind, first=(cell, j))
+            f = Feature(kind, meeples=[0] * players, first=(cell, j))
             f.parts.add((cell, j))
             f.tiles.add(cell)
             f.present = 1 + sum(1 for dx, dy in AROUND if (cell[0] + dx, cell[1] + dy) in cells)
@@ -487,7 +512,7 @@ def _grown(old: tuple[list[Feature], dict[tuple[Cell, int], Feature]],
         if not new_parts:
             continue
         kind = mine[new_parts[0]][0]
-        f = Feature(kind)
+        f = Feature(kind, meeples=[0] * players)
         seen: set[int] = set()
         firsts: list[tuple[Cell, int]] = []
         for g in feats:
@@ -519,7 +544,7 @@ def _grown(old: tuple[list[Feature], dict[tuple[Cell, int], Feature]],
         if key in replaced:
             continue
         f = Feature(g.kind, g.parts, g.tiles, g.open_sides - closed[key], g.banners,
-                    present=g.present, first=g.first)
+                    [0] * players, g.present, first=g.first)
         replaced[key] = f
         for at in f.parts:
             new_index[at] = f
@@ -533,19 +558,16 @@ def _grown(old: tuple[list[Feature], dict[tuple[Cell, int], Feature]],
             if kind != "monastery":
                 continue
             g = index[(c, m)]
-            f = Feature(kind, g.parts, g.tiles, g.open_sides, g.banners, present=g.present + 1,
-                        first=g.first)
+            f = Feature(kind, g.parts, g.tiles, g.open_sides, g.banners, [0] * players,
+                        g.present + 1, first=g.first)
             replaced[id(g)] = f
             new_index[(c, m)] = f
-    out: list[Feature] = []
-    done: set[int] = set()
-    for g in found:
-        f = replaced.get(id(g), g)
-        if id(f) not in done:
-            done.add(id(f))
-            out.append(f)
-    out += fresh
-    out.sort(key=_first)
+    out = [g for g in found if id(g) not in replaced]  # still in the order of first parts
+    new: dict[int, Feature] = {id(f): f for f in replaced.values()}
+    for f in fresh:
+        new[id(f)] = f
+    for f in new.values():
+        bisect.insort(out, f, key=_first)
     return out, new_index
 
 
@@ -554,10 +576,9 @@ def _first(f: Feature) -> tuple[Cell, int]:
     return f.first
 
 
-# tile layout (cell -> (tile, rotation), as a frozenset) -> (features, their index): the
-# shapes of the last few layouts, oldest first
-_shapes: dict[frozenset[tuple[Cell, tuple[str, int]]],
-              tuple[list[Feature], dict[tuple[Cell, int], Feature]]] = {}
+# (players, tile layout: cell -> (tile, rotation) as a frozenset) -> (features, their index):
+# the shapes of the last few layouts, oldest first
+_shapes: dict[Layout, tuple[list[Feature], dict[tuple[Cell, int], Feature]]] = {}
 
 
 @cache
@@ -599,6 +620,32 @@ def tile_totals(state: JSON) -> dict[str, int]:
 
 
 def _count_tiles(state: JSON) -> dict[str, int]:
+    """The count `_count_tiles_plainly` makes, with C-level counting where the parts are
+    lists (the same elements in the same order, so the same counts and the same error on a
+    part that cannot be read)."""
+    found: Counter[str] = Counter(map(_TILE, state["board"]))
+    for hand in state["hands"]:
+        _count_in(found, hand)
+    for pile in ("deck", "river_pile"):
+        for tile, n in state[pile].items():
+            found[tile] = found.get(tile, 0) + n
+    _count_in(found, state["discarded"])
+    return found
+
+
+def _count_in(found: Counter[str], tiles: Any) -> None:
+    """Add one for each tile `tiles` holds, in order."""
+    if type(tiles) is list:
+        found.update(tiles)
+    else:  # not a list (a dict: `update` would add its values; here each key counts one)
+        for tile in tiles:
+            found[tile] = found.get(tile, 0) + 1
+
+
+_TILE = itemgetter("tile")
+
+
+def _count_tiles_plainly(state: JSON) -> dict[str, int]:
     found: dict[str, int] = {}
 
     def add(tile: str, n: int = 1) -> None:

@@ -7,10 +7,18 @@ tower stage's canonical state adds `towers` (cell, height, cap), `floors` (left 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
-from gamecert.oracles.carcassonne.board import STEP, Cell, catalogue, deck_sets, tile_totals
+from gamecert.oracles.carcassonne.board import (
+    STEP,
+    Cell,
+    catalogue,
+    deck_sets,
+    tile_totals,
+    tower_ids,
+)
 from gamecert.oracles.carcassonne.checks import _action_of, _cell, _events, _is, _pre_final
 from gamecert.spec import Profile
 
@@ -72,12 +80,16 @@ def _victim(state: JSON, capture: JSON) -> int | None:
 
 
 # --- CARC-TOWER-TILES ------------------------------------------------------------------------
+@cache
+def _tower_count() -> int:
+    return sum(i.count for i in catalogue().values() if i.set == "tower")
+
+
 def tower_tiles(s: JSON, p: Profile) -> Verdict:
     """The 18 Tower tiles are in the game in the tower stage, and only then."""
-    want = sum(i.count for i in catalogue().values() if i.set == "tower") if tower_stage(p) \
-        else 0
-    got = sum(n for tid, n in tile_totals(s).items()
-              if tid in catalogue() and catalogue()[tid].set == "tower")
+    want = _tower_count() if tower_stage(p) else 0
+    ids = tower_ids()
+    got = sum(n for tid, n in tile_totals(s).items() if tid in ids)
     if not tower_stage(p):
         return expect(got == 0 and "towers" not in s,
                       "Tower tiles or towers outside the tower stage") if got or "towers" in s \

@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from gamecert.oracles.base import NA, expect
 from gamecert.oracles.carcassonne import board as cb
+from gamecert.oracles.carcassonne import checks, tower
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import load_catalogue
@@ -66,8 +68,8 @@ def _grown_in_order(states: list[Any]) -> int:
     for state in states:
         bd = cb.Board(state)
         key = frozenset(bd.cells.items())
-        if key not in cb._shapes and any(len(k) == len(key) - 1 and k < key
-                                         for k in cb._shapes):
+        if (bd.players, key) not in cb._shapes and any(
+                len(k) == len(key) - 1 and k < key for _, k in cb._shapes):
             grown += 1
         assert _shape_facts(bd._shapes()) == _fresh(state)
     return grown
@@ -110,3 +112,131 @@ def test_completes_any_on_grown_shapes_equals_looking_at_every_feature() -> None
         for cell in list(bd.cells)[-4:]:
             slow = any(f.complete for f in bd.features_on(cell) + bd.monasteries_near(cell))
             assert bd.completes_any(cell) == slow
+
+
+def _plain_features(state: Any) -> tuple[list[tuple[Any, ...]], dict[tuple[cb.Cell, int], int]]:
+    """The features with their meeples as first computed: a fresh flood, every shape
+    copied, each meeple counted on the copy its spot names."""
+    bd = cb.Board(state)
+    found, index = _fresh_shapes(bd)
+    copies = {id(f): f.blank(bd.players) for f in found}
+    for m in state["meeples"]:
+        cell = (m["at"][0], m["at"][1])
+        part = bd.part_at(cell, m["on"]) if cell in bd.cells else None
+        if part is not None:
+            copies[id(index[(cell, part)])].meeples[m["player"] - 1] += 1
+    out = [copies[id(f)] for f in found]
+    return _meeple_facts(out, {at: copies[id(f)] for at, f in index.items()})
+
+
+def _fresh_shapes(bd: cb.Board) -> tuple[list[cb.Feature], dict[tuple[cb.Cell, int], cb.Feature]]:
+    saved = dict(cb._shapes)
+    cb._shapes.clear()
+    try:
+        return bd._flood_shapes()
+    finally:
+        cb._shapes.clear()
+        cb._shapes.update(saved)
+
+
+def _meeple_facts(found: list[cb.Feature], index: dict[tuple[cb.Cell, int], cb.Feature]
+                  ) -> tuple[list[tuple[Any, ...]], dict[tuple[cb.Cell, int], int]]:
+    facts = [(f.kind, f.tile_list(), f.open_sides, f.banners, list(f.meeples), f.present)
+             for f in found]
+    where = {id(f): i for i, f in enumerate(found)}
+    return facts, {at: where[id(f)] for at, f in index.items()}
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_features_with_meeples_on_shared_shapes_equal_fresh_copies(profile_id: str) -> None:
+    cb._shapes.clear()
+    held = 0
+    for state in _states(profile_id, seed=19):
+        bd = cb.Board(state)
+        got = _meeple_facts(bd.features(), bd._index)
+        assert got == _plain_features(state)
+        held += any(any(f.meeples) for f in bd.features())
+    assert held > 20
+
+
+def test_shapes_stay_as_they_were_after_the_boards_that_share_them() -> None:
+    """A board that counts meeples copies the shapes it puts them on: the cached shapes
+    keep no meeples and are the same as a fresh flood's."""
+    cb._shapes.clear()
+    for state in _states(PROFILES[0], seed=23)[::5]:
+        cb.Board(state).features()
+        for (players, _), (found, _) in cb._shapes.items():
+            assert all(f.meeples == [0] * players for f in found)
+
+
+def _outcome(fn: Any, *args: Any) -> Any:
+    """What `fn` answers, or the error it raises (its type and text)."""
+    try:
+        return fn(*args)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return repr(exc)
+
+
+def _odd_states(state: Any) -> list[Any]:
+    """`state` with its tiles counted in odd places: what an engine's reply may hold."""
+    hands = state["hands"]
+    return [
+        {**state, "hands": [{"A": 3}, *hands[1:]]},  # a hand as an object
+        {**state, "hands": ["AB", *hands[1:]]},
+        {**state, "discarded": {"D": 2, "E": 1}},
+        {**state, "discarded": ["RS", ["x"]]},  # an unhashable tile
+        {**state, "deck": {**state["deck"], "A": "7"}, "hands": [["A"], *hands[1:]]},
+        {**state, "board": [*state["board"], ["A"]]},
+        {**state, "board": [*state["board"], {"at": [9, 9]}]},
+        {**state, "hands": 5},
+        {key: v for key, v in state.items() if key != "discarded"} | {"hands": [[[1]]]},
+        {**state, "hands": [["T1", "ZZ", "A"], *hands[1:]]},  # a Tower and an unknown tile
+        {**state, "deck": {**state["deck"], "A": 0, "T2": 2}},
+    ]
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_tile_counts_equal_the_plain_count(profile_id: str) -> None:
+    for state in _states(profile_id, seed=29)[::4]:
+        for s in [state, *_odd_states(state)]:
+            assert _outcome(cb._count_tiles, s) == _outcome(cb._count_tiles_plainly, s)
+
+
+def _tiles_conserved_plainly(s: Any, p: Any) -> Any:
+    """CARC-TILES as first written."""
+    want = {tid: info.count for tid, info in cb.catalogue().items() if info.set != "tower"}
+    cat = cb.catalogue()
+    got = {k: n for k, n in cb._count_tiles_plainly(s).items()
+           if k not in cat or cat[k].set != "tower"}
+    diff = {k: got.get(k, 0) - n for k, n in want.items() if got.get(k, 0) != n}
+    extra = sorted(set(got) - set(want))
+    return expect(not diff and not extra, f"tile counts off by {diff} {extra or ''} (board + "
+                                           f"hands + piles + discards must hold the set)")
+
+
+def _tower_tiles_plainly(s: Any, p: Any) -> Any:
+    """CARC-TOWER-TILES as first written."""
+    stage = tower.tower_stage(p)
+    want = sum(i.count for i in cb.catalogue().values() if i.set == "tower") if stage else 0
+    got = sum(n for tid, n in cb._count_tiles_plainly(s).items()
+              if tid in cb.catalogue() and cb.catalogue()[tid].set == "tower")
+    if not stage:
+        return expect(got == 0 and "towers" not in s,
+                      "Tower tiles or towers outside the tower stage") if got or "towers" in s \
+            else NA
+    return expect(got == want, f"{got} Tower tiles in the game, the tower stage has {want}")
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_tile_oracles_answer_as_first_written(profile_id: str) -> None:
+    p = load_catalogue("carcassonne").profile(profile_id)
+    seen = set()
+    for state in _states(profile_id, seed=31)[::4]:
+        for s in [state, *_odd_states(state)]:
+            for fast, plain in ((checks.tiles_conserved, _tiles_conserved_plainly),
+                                (tower.tower_tiles, _tower_tiles_plainly)):
+                want = _outcome(plain, s, p)
+                assert _outcome(fast, s, p) == want
+                assert type(_outcome(fast, s, p)) is type(want)
+                seen.add(type(want))
+    assert len(seen) >= 3  # verdicts OK or NA, violations and errors among them
