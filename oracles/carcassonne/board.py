@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from operator import itemgetter
 from typing import Any
 
 JSON = Any
@@ -152,6 +151,58 @@ class Feature:
                        [0] * players, self.present)
 
 
+# the last boards read (held, so their ids stay theirs) and their cells
+_recent: list[tuple[JSON, dict[Cell, tuple[str, int]]]] = []
+
+
+def cells_of(board: JSON) -> dict[Cell, tuple[str, int]]:
+    """cell -> (tile, rotation) of a canonical board list (read only: shared). Most steps
+    leave the board as it was, and a placement adds one tile: a board equal to one read
+    lately shares its cells, and one with a tile more copies them and adds it. The same
+    dict as `_cells_plainly` (the same keys and values, equality as the lockstep's)."""
+    for seen, cells in _recent:
+        if seen is board:
+            return cells
+    found = None
+    if type(board) is list:
+        for seen, cells in _recent:
+            if len(seen) == len(board) and seen == board:
+                found = cells
+                break
+            if len(seen) + 1 == len(board):
+                found = _one_more(seen, cells, board)
+                if found is not None:
+                    break
+        if found is None:
+            found = _cells_plainly(board)
+        _recent.insert(0, (board, found))
+        del _recent[3:]
+        return found
+    return _cells_plainly(board)  # not a list: read as first written, and not kept
+
+
+def _one_more(seen: list[JSON], cells: dict[Cell, tuple[str, int]], board: list[JSON]
+              ) -> dict[Cell, tuple[str, int]] | None:
+    """The cells of `board` when it is `seen` (whose cells are `cells`) with one more entry,
+    on a cell `seen` does not hold; else None."""
+    i, n = 0, len(seen)
+    while i < n and board[i] == seen[i]:
+        i += 1
+    if board[i + 1:] != seen[i:]:
+        return None
+    b = board[i]  # the only entry not read before: it fails here as it would there
+    cell = (b["at"][0], b["at"][1])
+    if cell in cells:
+        return None  # two entries on one cell: the later one counts, as first written
+    out = dict(cells)
+    out[cell] = (b["tile"], b["rotation"])
+    return out
+
+
+def _cells_plainly(board: JSON) -> dict[Cell, tuple[str, int]]:
+    return {(b["at"][0], b["at"][1]): (b["tile"], b["rotation"]) for b in board}
+
+
 @dataclass(frozen=True)
 class Course:
     """The river from the spring: its tiles in order, the turn each made, where it is open."""
@@ -166,8 +217,7 @@ class Board:
     def __init__(self, state: JSON, players: int | None = None) -> None:
         self.state = state
         self.players = players or state["players"]
-        self.cells: dict[Cell, tuple[str, int]] = {
-            (b["at"][0], b["at"][1]): (b["tile"], b["rotation"]) for b in state["board"]}
+        self.cells: dict[Cell, tuple[str, int]] = cells_of(state["board"])  # read only
         self._layout: Layout | None = None
         self._features: list[Feature] | None = None
         self._index: dict[tuple[Cell, int], Feature] = {}
@@ -623,26 +673,23 @@ def _count_tiles(state: JSON) -> dict[str, int]:
     """The count `_count_tiles_plainly` makes, with C-level counting where the parts are
     lists (the same elements in the same order, so the same counts and the same error on a
     part that cannot be read)."""
-    found: Counter[str] = Counter(map(_TILE, state["board"]))
-    for hand in state["hands"]:
-        _count_in(found, hand)
+    tiles = [b["tile"] for b in state["board"]]
+    hands = state["hands"]
+    if any(type(hand) is not list for hand in hands):
+        return _count_tiles_plainly(state)  # a hand that is not a list: as first written
+    for hand in hands:
+        tiles += hand
+    found = Counter(tiles)  # one count of board and hands, in the same order
     for pile in ("deck", "river_pile"):
         for tile, n in state[pile].items():
             found[tile] = found.get(tile, 0) + n
-    _count_in(found, state["discarded"])
-    return found
-
-
-def _count_in(found: Counter[str], tiles: Any) -> None:
-    """Add one for each tile `tiles` holds, in order."""
-    if type(tiles) is list:
-        found.update(tiles)
+    discarded = state["discarded"]
+    if type(discarded) is list:
+        found.update(discarded)
     else:  # not a list (a dict: `update` would add its values; here each key counts one)
-        for tile in tiles:
+        for tile in discarded:
             found[tile] = found.get(tile, 0) + 1
-
-
-_TILE = itemgetter("tile")
+    return found
 
 
 def _count_tiles_plainly(state: JSON) -> dict[str, int]:

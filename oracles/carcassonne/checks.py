@@ -70,6 +70,17 @@ def _is(t: Transition, kind: str) -> bool:
     return isinstance(t.action, dict) and t.action.get("type") == kind
 
 
+def action_kind(action: JSON) -> str:
+    """The kind of a step, from its action alone (the oracles' `on` sets name these): its
+    type, as `_is` reads it; "" for an action without a text type, which no `on` names."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    return kind if isinstance(kind, str) else ""
+
+
+# The checks bound to kinds of step answer NA at any other before reading the reply.
+PLACE, DRAW, CLAIM = frozenset({"place"}), frozenset({"draw"}), frozenset({"claim"})
+
+
 def _action_of(action: JSON, kind: str) -> bool:
     """`action` is a well-formed action of this kind (judges also see malformed probes)."""
     return (isinstance(action, dict) and action.get("type") == kind
@@ -979,40 +990,43 @@ ORACLES: list[Oracle] = [
     Oracle("CARC-TILES", state=tiles_conserved),
     Oracle("CARC-PLAYERS", state=players_sized),
     Oracle("CARC-TURN-ORDER", check=turn_order),
-    Oracle("CARC-BOARD-COORDS", check=coords),
+    Oracle("CARC-BOARD-COORDS", check=coords, on=PLACE),
     Oracle("CARC-RIVER-SPRING", state=spring),
     Oracle("CARC-RIVER-DRAW", check=river_draw,
            weights=by_copies("draw", "tile", lambda s: s["river_pile"] if s["phase"] == "river"
-                             else None, "river tiles")),
+                             else None, "river tiles"), on=DRAW),
     Oracle("CARC-RIVER-CONTIGUOUS", check=river_contiguous,
-           judge=_place_judge(_river_cell_problem)),
+           judge=_place_judge(_river_cell_problem), on=PLACE),
     Oracle("CARC-RIVER-MEETS-RIVER", check=river_meets_river,
-           judge=_place_judge(lambda s, a, p: _edge_problem(s, a, river=True))),
-    Oracle("CARC-RIVER-NO-UTURN", check=river_no_uturn, judge=_place_judge(_uturn_problem)),
+           judge=_place_judge(lambda s, a, p: _edge_problem(s, a, river=True)), on=PLACE),
+    Oracle("CARC-RIVER-NO-UTURN", check=river_no_uturn, judge=_place_judge(_uturn_problem),
+           on=PLACE),
     Oracle("CARC-RIVER-LAKE-ENDS", check=lake_ends, judge=lake_judge),
     Oracle("CARC-DECK-DRAW", check=deck_draw,
            weights=by_copies("draw", "tile", lambda s: s["deck"] if s["phase"] != "river"
-                             else None, "land tiles")),
+                             else None, "land tiles"), on=DRAW),
     Oracle("CARC-HAND-DEAL", check=opening_deal),
     Oracle("CARC-HAND-SIZE", state=hand_bound, check=hand_size),
-    Oracle("CARC-HAND-NOFIT", check=nofit, judge=nofit_judge),
+    Oracle("CARC-HAND-NOFIT", check=nofit, judge=nofit_judge, on=frozenset({"discard"})),
     Oracle("CARC-PLACE-ADJACENT", check=adjacent,
-           judge=_place_judge(lambda s, a, p: _adjacent_problem(s, a))),
+           judge=_place_judge(lambda s, a, p: _adjacent_problem(s, a)), on=PLACE),
     Oracle("CARC-PLACE-MATCH", check=match,
-           judge=_place_judge(lambda s, a, p: _match_problem(s, a))),
+           judge=_place_judge(lambda s, a, p: _match_problem(s, a)), on=PLACE),
     Oracle("CARC-FEATURE-JOIN", check=feature_join),
     Oracle("CARC-CLAIM-ONE", check=claim_one),
     Oracle("CARC-CLAIM-PLACED-TILE", check=claim_placed_tile,
-           judge=_claim_judge(_placed_tile_problem)),
+           judge=_claim_judge(_placed_tile_problem), on=CLAIM),
     Oracle("CARC-CLAIM-UNCLAIMED", check=claim_unclaimed,
-           judge=_claim_judge(_unclaimed_problem)),
-    Oracle("CARC-MEEPLE-SUPPLY", state=supply_state, check=supply, judge=supply_judge),
+           judge=_claim_judge(_unclaimed_problem), on=CLAIM),
+    Oracle("CARC-MEEPLE-SUPPLY", state=supply_state, check=supply, judge=supply_judge,
+           on=CLAIM),
     Oracle("CARC-MEEPLE-RETURN", check=meeple_return),
     Oracle("CARC-ROAD-COMPLETE", check=_completion("road")),
     Oracle("CARC-TOWN-COMPLETE", check=_completion("city")),
     Oracle("CARC-MONASTERY-COMPLETE", check=_completion("monastery")),
     Oracle("CARC-SCORE-MAJORITY", check=majority),
-    Oracle("CARC-SCORE-TIMING", check=score_timing),
+    # a turn's scoring is judged at its placement and at the end of its claim step
+    Oracle("CARC-SCORE-TIMING", check=score_timing, on=frozenset({"place", "claim", "pass"})),
     Oracle("CARC-SCORE-INCOMPLETE", check=incomplete),
     Oracle("CARC-END-POINTS", state=points_open, check=end_points),
     Oracle("CARC-END-TILES", state=tiles_left, check=end_tiles),

@@ -359,10 +359,12 @@ def meeples_state(s: JSON, p: Profile) -> Verdict:
 
 TOWER_ORACLES: list[Oracle] = [
     Oracle("CARC-TOWER-TILES", state=tower_tiles),
-    Oracle("CARC-TOWER-FLOORS", state=floors_state, check=floors_check, judge=floors_judge),
-    Oracle("CARC-TOWER-ACTION", check=action_check, judge=action_judge),
+    Oracle("CARC-TOWER-FLOORS", state=floors_state, check=floors_check, judge=floors_judge,
+           on=frozenset({"tower"})),
+    Oracle("CARC-TOWER-ACTION", check=action_check, judge=action_judge,
+           on=frozenset({"tower", "cap"})),
     Oracle("CARC-TOWER-REACH", check=reach_check, judge=reach_judge),
-    Oracle("CARC-TOWER-CAPTURE", check=capture_check),
+    Oracle("CARC-TOWER-CAPTURE", check=capture_check, on=frozenset({"tower"})),
     Oracle("CARC-TOWER-EXCHANGE", state=exchange_state, check=exchange_check,
            judge=exchange_judge),
     Oracle("CARC-TOWER-RANSOM", check=ransom_check, judge=ransom_judge),

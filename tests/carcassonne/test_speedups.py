@@ -7,14 +7,15 @@ with edges that differ), since an engine under test may reply with any board.
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 import pytest
 
-from gamecert.oracles.base import NA, expect
+from gamecert.oracles.base import NA, Transition, expect
+from gamecert.oracles.carcassonne import ORACLES, action_kind, checks, tower
 from gamecert.oracles.carcassonne import board as cb
-from gamecert.oracles.carcassonne import checks, tower
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import load_catalogue
@@ -240,3 +241,90 @@ def test_tile_oracles_answer_as_first_written(profile_id: str) -> None:
                 assert type(_outcome(fast, s, p)) is type(want)
                 seen.add(type(want))
     assert len(seen) >= 3  # verdicts OK or NA, violations and errors among them
+
+
+def _steps(profile_id: str, seed: int) -> list[Transition]:
+    game = reference_game("carcassonne")
+    profile = load_catalogue("carcassonne").profile(profile_id)
+    rng = random.Random(seed)
+    out = []
+    s = game.initial(profile)
+    while (who := game.current(s)) != TERMINAL:
+        a = (game.random_chance(s, rng) if who == CHANCE  # type: ignore[attr-defined]
+             else game.random_action(s, rng))  # type: ignore[attr-defined]
+        before, action = game.observe(s), game.action_to_json(s, a)
+        s, events = game.apply(s, a)
+        out.append(Transition(before, action, game.observe(s), list(events)))
+    return out
+
+
+ODD_ACTIONS = [None, [], "place", {"type": 5}, {"type": ["place"]}, {}, {"type": "Place"}]
+
+
+def test_action_kind_names_the_type_the_checks_read() -> None:
+    actions = [t.action for p in PROFILES for t in _steps(p, seed=37)] + ODD_ACTIONS
+    kinds = {k for o in ORACLES for k in (o.on or ())}
+    assert kinds >= {"place", "draw", "claim", "pass", "discard", "tower", "cap"}
+    for action in actions:
+        t = Transition({}, action, {}, [])
+        for k in kinds:
+            assert (action_kind(action) == k) == checks._is(t, k), (action, k)
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_kind_bound_checks_answer_na_elsewhere_without_reading_the_reply(
+        profile_id: str) -> None:
+    """A check that says `on` decides NA from the state before and the action alone: at a
+    step of another kind it answers NA even when the reply cannot be read at all."""
+    p = load_catalogue("carcassonne").profile(profile_id)
+    bound = [o for o in ORACLES if o.on is not None]
+    asked = 0
+    for t in _steps(profile_id, seed=41):
+        unreadable = Transition(t.before, t.action, None, None)  # type: ignore[arg-type]
+        for o in bound:
+            if action_kind(t.action) not in (o.on or ()):
+                assert o.check is not None and o.check(unreadable, p) is NA, o.rule
+                asked += 1
+    assert asked > 100
+
+
+def _odd_boards(board: list[Any]) -> list[Any]:
+    """`board` with one more entry in odd shapes, and boards that are not lists of entries."""
+    last = board[-1]
+    return [
+        [*board, {"at": [99, 99], "tile": "A", "rotation": 1}],
+        [{"at": [-99, 0], "tile": "B", "rotation": 2}, *board],
+        [*board[:1], {**last}, *board[1:]],  # a second entry on a held cell, placed earlier
+        [*board, {**last, "rotation": (last["rotation"] + 1) % 4}],  # ... and later
+        [*board, ["A"]],
+        [*board, {"at": [7]}],
+        [*board, {"at": [5, 5], "tile": "A"}],
+        [*board[:-1], {**last, "tile": "ZZ"}],
+        tuple(board),
+        5,
+    ]
+
+
+@pytest.mark.parametrize("profile_id", PROFILES[:4])
+def test_cells_read_from_a_board_seen_lately_equal_a_fresh_read(profile_id: str) -> None:
+    shared = 0
+    for state in _states(profile_id, seed=43):
+        for board in [state["board"], *_odd_boards(state["board"]), state["board"]]:
+            want = _outcome(cb._cells_plainly, board)
+            shared += any(seen == board for seen, _ in cb._recent if type(seen) is list)
+            got = _outcome(cb.cells_of, board)
+            assert got == want
+            assert type(got) is type(want)
+    assert shared > 100
+
+
+def test_a_placement_adds_one_cell_to_the_cells_before() -> None:
+    grown = 0
+    states = _states(PROFILES[0], seed=47)
+    for before, after in itertools.pairwise(states):
+        old, new = before["board"], after["board"]
+        if len(new) == len(old) + 1:
+            got = cb._one_more(old, cb._cells_plainly(old), new)
+            assert got == cb._cells_plainly(new)
+            grown += 1
+    assert grown > 40
