@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -112,6 +112,18 @@ def field_parts(tile: str, rotation: int) -> tuple[tuple[frozenset[int], tuple[i
                   tuple(part_of[c] for c in cities)) for halves, cities in info.fields)
 
 
+@lru_cache(maxsize=4096)  # what a meeple's spot names on a tile: for every meeple, often
+def _part_at(tile: str, rotation: int, spot: str) -> int | None:
+    return _part_at_plainly(tile, rotation, spot)
+
+
+def _part_at_plainly(tile: str, rotation: int, spot: Any) -> int | None:
+    for i, (_, sides, _, name) in enumerate(parts(tile, rotation)):
+        if name == spot or (spot in SIDES and SIDES.index(spot) in sides):
+            return i
+    return None
+
+
 def facing(half: int) -> int:
     """The neighbour's half-edge that touches `half` across their shared side."""
     return ((half + 4) % 8) ^ 1
@@ -141,18 +153,48 @@ class Feature:
     def complete(self) -> bool:
         return self.open_sides == 0 if self.kind != "monastery" else self.present == 9
 
+    # tile_list and key, kept once asked (read only): (tile count then, list, key)
+    memo: tuple[int, list[list[int]], Key | None] | None = field(
+        default=None, repr=False, compare=False)
+
     def tile_list(self) -> list[list[int]]:
-        return sorted([x, y] for x, y in self.tiles)
+        """The tiles as sorted [x, y] lists (read only: kept for the next caller; a shape
+        is never changed once its flood fill is over)."""
+        memo = self.memo
+        if memo is None or memo[0] != len(self.tiles):
+            memo = self.memo = (len(self.tiles), sorted([x, y] for x, y in self.tiles), None)
+        return memo[1]
+
+    def key(self) -> Key:
+        """`feature_key(kind, tile_list())`, kept once asked."""
+        memo = self.memo
+        if memo is None or memo[0] != len(self.tiles) or memo[2] is None:
+            tiles = self.tile_list()
+            memo = self.memo = (len(self.tiles), tiles, feature_key(self.kind, tiles))
+        assert memo[2] is not None
+        return memo[2]
 
     def blank(self, players: int) -> Feature:
         """The same feature with no meeples on it: its shape (parts, tiles, sides, banners)
         is shared, never changed once the flood fill that found it is over."""
         return Feature(self.kind, self.parts, self.tiles, self.open_sides, self.banners,
-                       [0] * players, self.present)
+                       [0] * players, self.present, memo=self.memo)
+
+
+Key = tuple[str, tuple[tuple[int, ...], ...]]
+
+
+def feature_key(kind: str, tiles: Iterable[Iterable[int]]) -> Key:
+    """A feature as events name it: its kind and its sorted tiles."""
+    return kind, tuple(sorted(tuple(c) for c in tiles))
 
 
 # the last boards read (held, so their ids stay theirs) and their cells
 _recent: list[tuple[JSON, dict[Cell, tuple[str, int]]]] = []
+# cells made by adding one tile to other cells: id -> (cells, the cells before, the tile
+# added as (cell, (tile, rotation))), all held
+_parents: dict[int, tuple[dict[Cell, tuple[str, int]], dict[Cell, tuple[str, int]],
+                          tuple[Cell, tuple[str, int]]]] = {}
 
 
 def cells_of(board: JSON) -> dict[Cell, tuple[str, int]]:
@@ -195,7 +237,10 @@ def _one_more(seen: list[JSON], cells: dict[Cell, tuple[str, int]], board: list[
     if cell in cells:
         return None  # two entries on one cell: the later one counts, as first written
     out = dict(cells)
-    out[cell] = (b["tile"], b["rotation"])
+    out[cell] = value = (b["tile"], b["rotation"])
+    _parents[id(out)] = (out, cells, (cell, value))
+    if len(_parents) > 4:
+        del _parents[next(iter(_parents))]
     return out
 
 
@@ -358,10 +403,9 @@ class Board:
     def part_at(self, cell: Cell, spot: str) -> int | None:
         """The part of the tile at `cell` that `spot` (any of its sides, or "monastery") names."""
         tile, rot = self.cells[cell]
-        for i, (_, sides, _, name) in enumerate(parts(tile, rot)):
-            if name == spot or (spot in SIDES and SIDES.index(spot) in sides):
-                return i
-        return None
+        if type(spot) is str:
+            return _part_at(tile, rot, spot)
+        return _part_at_plainly(tile, rot, spot)
 
     def feature_at(self, cell: Cell, spot: str) -> Feature | None:
         self.features()
@@ -418,9 +462,30 @@ class Board:
         return [held.get(id(g), g) for g in templates]
 
     def _shapes(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
-        """The features' shapes (no meeples: read only), from the cache when the same tiles
-        were seen lately, else grown from a cached layout one tile smaller (`_grow`), else
-        flooded from scratch."""
+        """The features' shapes (no meeples: read only): those of the same cells seen
+        lately, else grown from those of the cells these grew from by one tile, else by
+        layout (`_by_layout`)."""
+        cells, players = self.cells, self.players
+        # first by the cells' identity: equal boards share their cells (`cells_of`), and a
+        # placement's cells know the cells they grew from
+        hit = _by_cells.get(id(cells))
+        if hit is not None and hit[0] is cells and hit[1] == players:
+            return hit[2]
+        grown = None
+        parent = _parents.get(id(cells))
+        if parent is not None and parent[0] is cells:
+            before = _by_cells.get(id(parent[1]))
+            if before is not None and before[0] is parent[1] and before[1] == players:
+                grown = _grown(before[2], parent[2], cells, players)
+        shapes = grown or self._by_layout()
+        _by_cells[id(cells)] = (cells, players, shapes)  # holding `cells`: its id stays its own
+        if len(_by_cells) > 8:
+            del _by_cells[next(iter(_by_cells))]
+        return shapes
+
+    def _by_layout(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
+        """The shapes from the cache of layouts (equal cells of another origin), else grown
+        from a cached layout one tile smaller (`_grow`), else flooded from scratch."""
         key = self._layout
         if key is None:  # a shape holds its zero meeples: one per player
             key = self._layout = (self.players, frozenset(self.cells.items()))
@@ -629,6 +694,10 @@ def _first(f: Feature) -> tuple[Cell, int]:
 # (players, tile layout: cell -> (tile, rotation) as a frozenset) -> (features, their index):
 # the shapes of the last few layouts, oldest first
 _shapes: dict[Layout, tuple[list[Feature], dict[tuple[Cell, int], Feature]]] = {}
+# the same by the identity of a cells dict (`cells_of`'s, shared): id -> (cells, players,
+# shapes), the cells held so that the id stays theirs
+_by_cells: dict[int, tuple[dict[Cell, tuple[str, int]], int,
+                           tuple[list[Feature], dict[tuple[Cell, int], Feature]]]] = {}
 
 
 @cache

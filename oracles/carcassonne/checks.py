@@ -7,6 +7,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
@@ -17,6 +18,7 @@ from gamecert.oracles.carcassonne.board import (
     Cell,
     Feature,
     catalogue,
+    feature_key,
     hand_fits,
     river_sides,
     tile_totals,
@@ -53,6 +55,7 @@ def board(state: JSON) -> Board:
     return b
 
 
+@cache  # a profile's facts: asked at every step (profiles are frozen, hashed by identity)
 def _n(p: Profile) -> int:
     players: int = p.param("CARC-PLAYERS", "players")
     return players
@@ -95,7 +98,7 @@ def tiles_conserved(s: JSON, p: Profile) -> Verdict:
     # a Tower tile is never in `want`: its count here is CARC-TOWER-TILES's
     diff = {k: totals.get(k, 0) - n for k, n in want.items() if totals.get(k, 0) != n}
     extra: list[str] = []
-    if any(k not in want and k not in tower_ids() for k in totals):  # rare: as first written
+    if (totals.keys() - want.keys()) - tower_ids():  # rare: as first written
         cat = catalogue()
         got = {k: n for k, n in totals.items() if k not in cat or cat[k].set != "tower"}
         extra = sorted(set(got) - set(want))
@@ -140,12 +143,15 @@ def coords(t: Transition, p: Profile) -> Verdict:
     if entry not in t.after["board"]:
         return Violation(f"the board lacks the placed {entry}")
     placed = _events(t, "tile-placed")
-    cells = [tuple(b["at"]) for b in t.after["board"]]
+    cells = list(map(tuple, map(_AT, t.after["board"])))  # tuple(b["at"]) of each, in order
     if len(set(cells)) != len(cells):
         return Violation("two tiles share a cell")
     return expect(len(placed) == 1 and placed[0]["at"] == act["at"]
                   and placed[0]["rotation"] == act["rotation"],
                   f"tile-placed event {placed} does not match the action {act}")
+
+
+_AT = itemgetter("at")
 
 
 def spring(s: JSON, p: Profile) -> Verdict:
@@ -436,7 +442,7 @@ def _uturn_problem(state: JSON, action: JSON, p: Profile) -> Verdict | None:
 
 # --- features and claims ---------------------------------------------------------------------
 def _key(kind: str, tiles: list[list[int]]) -> tuple[str, tuple[tuple[int, ...], ...]]:
-    return kind, tuple(sorted(tuple(c) for c in tiles))
+    return feature_key(kind, tiles)
 
 
 def _find(bd: Board, e: JSON) -> Feature | None:
@@ -489,6 +495,7 @@ def claim_placed_tile(t: Transition, p: Profile) -> Verdict:
     return expect(placed[0]["feature"] in kinds, f"a meeple was put on a {placed[0]['feature']}")
 
 
+@cache
 def farms(p: Profile) -> bool:
     """The farms stage is played (CARC-FARM-FIELDS.enabled)."""
     return bool(p.param("CARC-FARM-FIELDS", "enabled"))
@@ -543,13 +550,19 @@ def _placed_tile_problem(state: JSON, action: JSON, p: Profile) -> Verdict | Non
 def supply_state(a: JSON, p: Profile) -> Verdict:
     if "prisoners" in a:
         return NA  # the tower stage also counts prisoners and towers: CARC-TOWER-MEEPLES
-    total = p.param("CARC-MEEPLE-SUPPLY", "meeples")
-    on_board = [0] * _n(p)
+    total = _meeples(p)
+    n = _n(p)
+    on_board = [0] * n
     for m in a["meeples"]:
         on_board[m["player"] - 1] += 1
-    bad = [i + 1 for i in range(_n(p)) if on_board[i] + a["supply"][i] != total]
+    bad = [i + 1 for i in range(n) if on_board[i] + a["supply"][i] != total]
     return expect(not bad, f"players {bad} do not own {total} meeples (board {on_board}, "
                            f"supply {a['supply']})")
+
+
+@cache
+def _meeples(p: Profile) -> Any:
+    return p.param("CARC-MEEPLE-SUPPLY", "meeples")
 
 
 def supply(t: Transition, p: Profile) -> Verdict:
@@ -581,7 +594,7 @@ def meeple_return(t: Transition, p: Profile) -> Verdict:
     finals = {_key(e["feature"], e["tiles"]) for e in _events(t, "feature-final")}
     for e in done:
         key = _key(e["feature"], e["tiles"])
-        same = [f for f in bd.features() if _key(f.kind, f.tile_list()) == key]
+        same = [f for f in bd.features() if f.key() == key]
         if same and all(any(f.meeples) for f in same):
             return Violation(f"meeples {same[0].meeples} stay on the {e['feature']} at "
                              f"{e['tiles'][0]} scored this turn")
@@ -673,7 +686,7 @@ def _turn_scoring(t: Transition, p: Profile) -> TurnScoring | None:
     # (no event, the common case: no need to key every feature of the board)
     unjoined: set[str] = set()
     if events:
-        keys = {_key(f.kind, f.tile_list()) for f in bd.features()}
+        keys = {f.key() for f in bd.features()}
         unjoined = {k[0] for k in events if k not in keys}
     out = TurnScoring(completed)
     ended = bool(_events(t, "game-ended"))
@@ -690,7 +703,7 @@ def _turn_scoring(t: Transition, p: Profile) -> TurnScoring | None:
         holders = [bd.feature_at(_cell(m["at"]), m["on"]) for m in t.before["meeples"]
                    if _cell(m["at"]) in bd.cells]
         for f in completed:
-            e = events.get(_key(f.kind, f.tile_list()))
+            e = events.get(f.key())
             due_now = (ended or any(f is g for g in holders)
                        or all(f is not g for g in on_tile))
             if e is None:
@@ -702,14 +715,14 @@ def _turn_scoring(t: Transition, p: Profile) -> TurnScoring | None:
         return out
     if not completed:
         return out  # nothing completed: nothing to be missing, early or late
-    before = {_key(f.kind, f.tile_list()): f for f in board(t.before).features()}
+    before = {f.key(): f for f in board(t.before).features()}
     blocked = set()
     for spot in t.before["claim_blocked"]:
         g = board(t.before).feature_at(cell, spot)
         if g is not None:
-            blocked.add(_key(g.kind, g.tile_list()))
+            blocked.add(g.key())
     for f in completed:
-        key = _key(f.kind, f.tile_list())
+        key = f.key()
         e = events.get(key)
         prior = before.get(key)
         held = prior is not None and any(prior.meeples)
@@ -807,7 +820,7 @@ def incomplete(t: Transition, p: Profile) -> Verdict:
     # a meeple a tower floor captured in this very step no longer holds its feature
     taken = [before.feature_at(_cell(e["at"]), e["on"]) for e in _events(t, "meeple-captured")
              if e["on"] != "tower"]
-    held = {_key(f.kind, f.tile_list()) for f in before.features()
+    held = {f.key() for f in before.features()
             if sum(f.meeples) > sum(1 for g in taken if g is f)}
     scored_in_game = {_key(e["feature"], e["tiles"]) for e in _events(t, "feature-completed")}
     finals_keys = {_key(e["feature"], e["tiles"]) for e in finals}

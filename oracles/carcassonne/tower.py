@@ -25,10 +25,12 @@ from gamecert.spec import Profile
 JSON = Any
 
 
+@cache  # a profile's facts: asked at every step (profiles are frozen, hashed by identity)
 def tower_stage(p: Profile) -> bool:
     return "tower" in deck_sets(p)
 
 
+@cache
 def _n(p: Profile) -> int:
     return int(p.param("CARC-PLAYERS", "players"))
 
@@ -88,8 +90,9 @@ def _tower_count() -> int:
 def tower_tiles(s: JSON, p: Profile) -> Verdict:
     """The 18 Tower tiles are in the game in the tower stage, and only then."""
     want = _tower_count() if tower_stage(p) else 0
-    ids = tower_ids()
-    got = sum(n for tid, n in tile_totals(s).items() if tid in ids)
+    ids, totals = tower_ids(), tile_totals(s)
+    # none there (outside the tower stage, always): the sum of nothing, 0
+    got = 0 if ids.isdisjoint(totals) else sum(n for tid, n in totals.items() if tid in ids)
     if not tower_stage(p):
         return expect(got == 0 and "towers" not in s,
                       "Tower tiles or towers outside the tower stage") if got or "towers" in s \

@@ -52,34 +52,41 @@ def _shape_facts(shapes: tuple[list[cb.Feature], dict[tuple[cb.Cell, int], cb.Fe
 
 
 def _fresh(state: Any) -> tuple[list[tuple[Any, ...]], dict[tuple[cb.Cell, int], int]]:
-    saved = dict(cb._shapes)
-    cb._shapes.clear()
-    try:
-        return _shape_facts(cb.Board(state)._flood_shapes())
-    finally:
-        cb._shapes.clear()
-        cb._shapes.update(saved)
+    """A flood fill from scratch (it reads no cache)."""
+    return _shape_facts(cb.Board(state)._flood_shapes())
 
 
-def _grown_in_order(states: list[Any]) -> int:
-    """Each state's shapes as the oracles get them (grown from the last layout when it is
-    one tile smaller) equal a fresh flood's; returns how many were grown."""
-    cb._shapes.clear()
-    grown = 0
+def _grown_in_order(states: list[Any], monkeypatch: pytest.MonkeyPatch,
+                    by: str = "cells") -> int:
+    """Each state's shapes as the oracles get them (grown from the last ones when the tiles
+    are one more) equal a fresh flood's; returns how many were grown. `by` "cells": the
+    boards' cells shared and linked to the cells they grew from (`cells_of`); "layout":
+    none of that kept between states, only the layouts' cache."""
+    grown = []
+
+    def counted(*args: Any) -> Any:
+        grown.append(1)
+        return _grown(*args)
+
+    _grown = cb._grown
+    monkeypatch.setattr(cb, "_grown", counted)
+    for cache in (cb._shapes, cb._by_cells, cb._parents, cb._recent):
+        cache.clear()
     for state in states:
+        if by == "layout":
+            for cache in (cb._by_cells, cb._parents, cb._recent):
+                cache.clear()
         bd = cb.Board(state)
-        key = frozenset(bd.cells.items())
-        if (bd.players, key) not in cb._shapes and any(
-                len(k) == len(key) - 1 and k < key for _, k in cb._shapes):
-            grown += 1
         assert _shape_facts(bd._shapes()) == _fresh(state)
-    return grown
+    return len(grown)
 
 
+@pytest.mark.parametrize("by", ["cells", "layout"])
 @pytest.mark.parametrize("profile_id", PROFILES)
-def test_shapes_grown_tile_by_tile_equal_a_fresh_flood(profile_id: str) -> None:
+def test_shapes_grown_tile_by_tile_equal_a_fresh_flood(profile_id: str, by: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     states = _states(profile_id, seed=13)
-    assert _grown_in_order(states) > 20
+    assert _grown_in_order(states, monkeypatch, by) > 20
 
 
 def _wild_boards(seed: int, tiles: int) -> list[Any]:
@@ -100,10 +107,12 @@ def _wild_boards(seed: int, tiles: int) -> list[Any]:
     return out
 
 
+@pytest.mark.parametrize("by", ["cells", "layout"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_shapes_grown_on_boards_with_edges_that_differ(seed: int) -> None:
+def test_shapes_grown_on_boards_with_edges_that_differ(seed: int, by: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     boards = _wild_boards(seed, 60)
-    assert _grown_in_order(boards) == len(boards) - 1
+    assert _grown_in_order(boards, monkeypatch, by) == len(boards) - 1
 
 
 def test_completes_any_on_grown_shapes_equals_looking_at_every_feature() -> None:
@@ -131,13 +140,7 @@ def _plain_features(state: Any) -> tuple[list[tuple[Any, ...]], dict[tuple[cb.Ce
 
 
 def _fresh_shapes(bd: cb.Board) -> tuple[list[cb.Feature], dict[tuple[cb.Cell, int], cb.Feature]]:
-    saved = dict(cb._shapes)
-    cb._shapes.clear()
-    try:
-        return bd._flood_shapes()
-    finally:
-        cb._shapes.clear()
-        cb._shapes.update(saved)
+    return bd._flood_shapes()  # from scratch: it reads no cache
 
 
 def _meeple_facts(found: list[cb.Feature], index: dict[tuple[cb.Cell, int], cb.Feature]
@@ -191,8 +194,9 @@ def _odd_states(state: Any) -> list[Any]:
         {**state, "board": [*state["board"], {"at": [9, 9]}]},
         {**state, "hands": 5},
         {key: v for key, v in state.items() if key != "discarded"} | {"hands": [[[1]]]},
-        {**state, "hands": [["T1", "ZZ", "A"], *hands[1:]]},  # a Tower and an unknown tile
-        {**state, "deck": {**state["deck"], "A": 0, "T2": 2}},
+        {**state, "hands": [["TO1", "ZZ", "A"], *hands[1:]]},  # a Tower and an unknown tile
+        {**state, "deck": {**state["deck"], "A": 0, "TO2": 2}},
+        {**state, "deck": {**state["deck"], "TO2": 2.5}},
     ]
 
 
@@ -328,3 +332,12 @@ def test_a_placement_adds_one_cell_to_the_cells_before() -> None:
             assert got == cb._cells_plainly(new)
             grown += 1
     assert grown > 40
+
+
+def test_coords_reads_the_cells_as_first_written() -> None:
+    plain = lambda board: [tuple(b["at"]) for b in board]  # noqa: E731
+    for state in _states(PROFILES[0], seed=53)[::9]:
+        for board in [state["board"], *_odd_boards(state["board"]),
+                      [*state["board"], {"at": "xy"}], [*state["board"], {"at": 3}]]:
+            fast = _outcome(lambda b: list(map(tuple, map(checks._AT, b))), board)
+            assert fast == _outcome(plain, board)
