@@ -19,6 +19,7 @@ from typing import Any
 JSON = Any
 Cell = tuple[int, int]
 Layout = tuple[int, frozenset[tuple[Cell, tuple[str, int]]]]  # players, (cell, (tile, rotation))
+Shapes = tuple["Found", dict[tuple[Cell, int], "Feature"]]  # a layout's features, their index
 SIDES = ("top", "right", "bottom", "left")
 HALVES = ("top1", "top2", "right1", "right2", "bottom1", "bottom2", "left1", "left2")
 ENCLOSED = "field"  # a field touching no edge, enclosed by the tile's towns (TO17)
@@ -110,6 +111,17 @@ def field_parts(tile: str, rotation: int) -> tuple[tuple[frozenset[int], tuple[i
             part_of[i] = len(part_of)
     return tuple((frozenset((h + 2 * rotation) % 8 for h in halves),
                   tuple(part_of[c] for c in cities)) for halves, cities in info.fields)
+
+
+@cache
+def _cloister_tiles() -> frozenset[str]:
+    """The tiles with a part that `part_at` names "monastery" (on any rotation: whether a
+    part has sides does not turn)."""
+    return frozenset(tid for tid in catalogue()
+                     if any(name == "monastery" for _, _, _, name in parts(tid, 0)))
+
+
+_HERE_AND_AROUND = ((0, 0), *AROUND)
 
 
 @lru_cache(maxsize=4096)  # what a meeple's spot names on a tile: for every meeple, often
@@ -265,7 +277,9 @@ class Board:
         self.cells: dict[Cell, tuple[str, int]] = cells_of(state["board"])  # read only
         self._layout: Layout | None = None
         self._features: list[Feature] | None = None
-        self._index: dict[tuple[Cell, int], Feature] = {}
+        self._index: dict[tuple[Cell, int], Feature] = {}  # (cell, part) -> its feature
+        self._found: Found | None = None
+        self._held: dict[int, Feature] | None = None  # id of a shape -> its copy with meeples
         self._fields: list[Feature] | None = None
         self._field_index: dict[tuple[Cell, int], Feature] = {}
 
@@ -327,8 +341,13 @@ class Board:
 
     # --- features --------------------------------------------------------------------------
     def features(self) -> list[Feature]:
+        """Every road, town and monastery with its meeples, in the flood fill's order."""
         if self._features is None:
-            self._features = self._flood()
+            self._count_meeples()
+            assert self._found is not None and self._held is not None
+            held, templates = self._held, self._found.list()
+            self._features = [held.get(id(g), g) for g in templates] if held \
+                else list(templates)
         return self._features
 
     def fields(self) -> list[Feature]:
@@ -354,7 +373,7 @@ class Board:
         return None
 
     def _flood_fields(self) -> list[Feature]:
-        self.features()
+        self._count_meeples()
         river_joins = _river_joins(self.state.get("profile"))
         found: list[Feature] = []
         for cell, (tile, rot) in sorted(self.cells.items()):
@@ -408,12 +427,12 @@ class Board:
         return _part_at_plainly(tile, rot, spot)
 
     def feature_at(self, cell: Cell, spot: str) -> Feature | None:
-        self.features()
+        self._count_meeples()
         i = self.part_at(cell, spot)
         return None if i is None else self._index[(cell, i)]
 
     def features_on(self, cell: Cell) -> list[Feature]:
-        self.features()
+        self._count_meeples()
         tile, rot = self.cells[cell]
         out: list[Feature] = []
         for i in range(len(parts(tile, rot))):
@@ -432,13 +451,15 @@ class Board:
                     out.append(f)
         return out
 
-    def _flood(self) -> list[Feature]:
-        """The roads, towns and monasteries with their meeples. Their shapes depend on the
-        tiles alone, and most steps (a draw, a claim, a pass) leave the tiles as they were:
-        the shapes of the last few tile layouts are kept and reused (`_shapes`). A shape
-        holding no meeple is itself the feature (read only: shared by the boards of that
-        layout); one holding meeples is a copy with them."""
-        templates, index = self._shapes()
+    def _count_meeples(self) -> None:
+        """The roads, towns and monasteries with their meeples, in `_index`. Their shapes
+        depend on the tiles alone, and most steps (a draw, a claim, a pass) leave the tiles
+        as they were: the shapes of the last few tile layouts are kept and reused
+        (`_shapes`). A shape holding no meeple is itself the feature (read only: shared by
+        the boards of that layout); one holding meeples is a copy with them (`_held`)."""
+        if self._held is not None:
+            return
+        found, index = self._shapes()
         players = self.players
         held: dict[int, Feature] = {}
         for m in self.state["meeples"]:
@@ -450,18 +471,13 @@ class Board:
                 if f is None:
                     f = held[id(shape)] = shape.blank(players)
                 f.meeples[m["player"] - 1] += 1
-        if not held:
-            self._index = index
-            return list(templates)
-        self._index = dict(index)
-        for shape in templates:
-            f = held.get(id(shape))
-            if f is not None:
-                for at in shape.parts:  # exactly the places the index gives this shape
-                    self._index[at] = f
-        return [held.get(id(g), g) for g in templates]
+        if held:
+            index = dict(index)
+            for f in held.values():  # a copy's parts are its shape's: where the index has it
+                index.update(dict.fromkeys(f.parts, f))
+        self._found, self._index, self._held = found, index, held
 
-    def _shapes(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
+    def _shapes(self) -> Shapes:
         """The features' shapes (no meeples: read only): those of the same cells seen
         lately, else grown from those of the cells these grew from by one tile, else by
         layout (`_by_layout`)."""
@@ -483,7 +499,7 @@ class Board:
             del _by_cells[next(iter(_by_cells))]
         return shapes
 
-    def _by_layout(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
+    def _by_layout(self) -> Shapes:
         """The shapes from the cache of layouts (equal cells of another origin), else grown
         from a cached layout one tile smaller (`_grow`), else flooded from scratch."""
         key = self._layout
@@ -497,7 +513,7 @@ class Board:
                 del _shapes[next(iter(_shapes))]
         return shapes
 
-    def _grow(self, key: Layout) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]] | None:
+    def _grow(self, key: Layout) -> Shapes | None:
         """The shapes of this layout from those of a cached layout that lacks just one of its
         tiles (a placement), or None when no such layout is cached. The flood fill's
         features are the connected parts of the tiles: adding a tile joins the features its
@@ -519,15 +535,20 @@ class Board:
         tile, rot = self.cells[cell]
         if any(index[(cell, i)].complete for i in range(len(parts(tile, rot)))):
             return True
-        for dx, dy in [(0, 0), *AROUND]:
-            c = (cell[0] + dx, cell[1] + dy)
-            if c in self.cells:
+        cells, cloisters = self.cells, _cloister_tiles()
+        x, y = cell
+        for dx, dy in _HERE_AND_AROUND:
+            c = (x + dx, y + dy)
+            there = cells.get(c)
+            # a tile without a part named "monastery" has no monastery: skip it unasked (every
+            # tile here is in the catalogue: the shapes above read them all)
+            if there is not None and there[0] in cloisters:
                 i = self.part_at(c, "monastery")
                 if i is not None and index[(c, i)].complete:
                     return True
         return False
 
-    def _flood_shapes(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
+    def _flood_shapes(self) -> Shapes:
         """The flood fill itself, from scratch: every feature of the tiles, no meeples. (The
         board's own index is `_flood`'s: this one is the shapes', shared and read only.)"""
         index: dict[tuple[Cell, int], Feature] = {}
@@ -565,17 +586,17 @@ class Board:
                             if back in sides3 and k3 == k2 and (n, m) not in index:
                                 index[(n, m)] = f
                                 todo.append((n, m))
-        return found, index
+        return Found(found), index
 
 
-def _grown(old: tuple[list[Feature], dict[tuple[Cell, int], Feature]],
+def _grown(old: Shapes,
            added: tuple[Cell, tuple[str, int]], cells: dict[Cell, tuple[str, int]],
-           players: int) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
+           players: int) -> Shapes:
     """`Board._grow`: the shapes of `cells` from `old`, the shapes of `cells` without the
     tile `added`. Each feature is what `Board._flood_shapes` finds: the parts joined across
     matching sides, its open sides those (part, side) facing an empty cell, its first part
     the smallest; the list in the order of the first parts."""
-    found, index = old
+    found, index = old  # `found` is not listed here: most layouts never need the list
     cell, (tile, rot) = added
     mine = parts(tile, rot)
     # the sides of the old features that faced the new tile's cell: no longer open
@@ -650,8 +671,7 @@ def _grown(old: tuple[list[Feature], dict[tuple[Cell, int], Feature]],
                                 if (cell[0] + STEP[s][0], cell[1] + STEP[s][1]) not in cells)
             firsts.append((cell, j))
         f.first = min(firsts)
-        for at in f.parts:
-            new_index[at] = f
+        new_index.update(dict.fromkeys(f.parts, f))
         if not seen:
             fresh.append(f)
     # old features whose side faced the cell without joining the tile (edges that differ)
@@ -661,8 +681,7 @@ def _grown(old: tuple[list[Feature], dict[tuple[Cell, int], Feature]],
         f = Feature(g.kind, g.parts, g.tiles, g.open_sides - closed[key], g.banners,
                     [0] * players, g.present, first=g.first)
         replaced[key] = f
-        for at in f.parts:
-            new_index[at] = f
+        new_index.update(dict.fromkeys(f.parts, f))
     # the monasteries around the cell have one more tile around them
     for dx, dy in AROUND:
         c = (cell[0] + dx, cell[1] + dy)
@@ -677,13 +696,10 @@ def _grown(old: tuple[list[Feature], dict[tuple[Cell, int], Feature]],
                         g.present + 1, first=g.first)
             replaced[id(g)] = f
             new_index[(c, m)] = f
-    out = [g for g in found if id(g) not in replaced]  # still in the order of first parts
     new: dict[int, Feature] = {id(f): f for f in replaced.values()}
     for f in fresh:
         new[id(f)] = f
-    for f in new.values():
-        bisect.insort(out, f, key=_first)
-    return out, new_index
+    return Found(None, found, replaced, list(new.values())), new_index
 
 
 def _first(f: Feature) -> tuple[Cell, int]:
@@ -691,13 +707,47 @@ def _first(f: Feature) -> tuple[Cell, int]:
     return f.first
 
 
+class Found:
+    """A layout's features in the order of their first parts (the flood fill's order), the
+    list made when first asked: from the list of the layout one tile smaller, without the
+    features the tile replaced, with the new ones put in their places."""
+
+    __slots__ = ("_list", "_new", "_parent", "_replaced")
+
+    def __init__(self, features: list[Feature] | None, parent: Found | None = None,
+                 replaced: dict[int, Feature] | None = None,
+                 new: list[Feature] | None = None) -> None:
+        self._list = features
+        self._parent = parent  # held until the list is made: the replaced ids stay theirs
+        self._replaced = replaced or {}
+        self._new = new or []
+
+    def list(self) -> list[Feature]:
+        """The features (read only: shared by the boards of this layout)."""
+        if self._list is None:
+            chain: list[Found] = [self]  # the unlisted layouts back to a listed one
+            while chain[-1]._list is None:
+                parent = chain[-1]._parent
+                assert parent is not None
+                chain.append(parent)
+            for found in reversed(chain[:-1]):
+                assert found._parent is not None and found._parent._list is not None
+                gone = found._replaced
+                out = [g for g in found._parent._list if id(g) not in gone]
+                for f in found._new:
+                    bisect.insort(out, f, key=_first)
+                found._list, found._parent, found._replaced = out, None, {}
+        assert self._list is not None
+        return self._list
+
+
 # (players, tile layout: cell -> (tile, rotation) as a frozenset) -> (features, their index):
 # the shapes of the last few layouts, oldest first
-_shapes: dict[Layout, tuple[list[Feature], dict[tuple[Cell, int], Feature]]] = {}
+_shapes: dict[Layout, Shapes] = {}
 # the same by the identity of a cells dict (`cells_of`'s, shared): id -> (cells, players,
 # shapes), the cells held so that the id stays theirs
 _by_cells: dict[int, tuple[dict[Cell, tuple[str, int]], int,
-                           tuple[list[Feature], dict[tuple[Cell, int], Feature]]]] = {}
+                           Shapes]] = {}
 
 
 @cache

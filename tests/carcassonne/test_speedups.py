@@ -40,10 +40,10 @@ def _states(profile_id: str, seed: int, games: int = 1) -> list[Any]:
     return out
 
 
-def _shape_facts(shapes: tuple[list[cb.Feature], dict[tuple[cb.Cell, int], cb.Feature]]
+def _shape_facts(shapes: cb.Shapes
                  ) -> tuple[list[tuple[Any, ...]], dict[tuple[cb.Cell, int], int]]:
     """Every shape in order, and which of them each (cell, part) belongs to."""
-    found, index = shapes
+    found, index = shapes[0].list(), shapes[1]
     facts = [(f.kind, sorted(f.parts), sorted(f.tiles), f.open_sides, f.banners, f.present,
               f.first) for f in found]
     where = {id(f): i for i, f in enumerate(found)}
@@ -117,7 +117,7 @@ def test_shapes_grown_on_boards_with_edges_that_differ(seed: int, by: str,
 
 def test_completes_any_on_grown_shapes_equals_looking_at_every_feature() -> None:
     cb._shapes.clear()
-    for state in _states(PROFILES[0], seed=17)[::2]:
+    for state in _states(PROFILES[0], seed=17)[::2] + _wild_boards(6, 80):
         bd = cb.Board(state)
         for cell in list(bd.cells)[-4:]:
             slow = any(f.complete for f in bd.features_on(cell) + bd.monasteries_near(cell))
@@ -140,7 +140,8 @@ def _plain_features(state: Any) -> tuple[list[tuple[Any, ...]], dict[tuple[cb.Ce
 
 
 def _fresh_shapes(bd: cb.Board) -> tuple[list[cb.Feature], dict[tuple[cb.Cell, int], cb.Feature]]:
-    return bd._flood_shapes()  # from scratch: it reads no cache
+    found, index = bd._flood_shapes()  # from scratch: it reads no cache
+    return found.list(), index
 
 
 def _meeple_facts(found: list[cb.Feature], index: dict[tuple[cb.Cell, int], cb.Feature]
@@ -170,7 +171,7 @@ def test_shapes_stay_as_they_were_after_the_boards_that_share_them() -> None:
     for state in _states(PROFILES[0], seed=23)[::5]:
         cb.Board(state).features()
         for (players, _), (found, _) in cb._shapes.items():
-            assert all(f.meeples == [0] * players for f in found)
+            assert all(f.meeples == [0] * players for f in found.list())
 
 
 def _outcome(fn: Any, *args: Any) -> Any:
@@ -341,3 +342,23 @@ def test_coords_reads_the_cells_as_first_written() -> None:
                       [*state["board"], {"at": "xy"}], [*state["board"], {"at": 3}]]:
             fast = _outcome(lambda b: list(map(tuple, map(checks._AT, b))), board)
             assert fast == _outcome(plain, board)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_feature_lists_made_late_after_many_placements_equal_a_fresh_flood(seed: int) -> None:
+    """A grown layout lists its features only when asked: asked after many placements, the
+    lists of the last layout and of layouts before it are the flood fill's."""
+    for cache in (cb._shapes, cb._by_cells, cb._parents, cb._recent):
+        cache.clear()
+    boards = _wild_boards(seed, 50)
+    kept = []
+    for state in boards:
+        kept.append((state, cb.Board(state)._shapes()))
+    for state, shapes in [kept[-1], kept[len(kept) // 2], kept[-2]]:
+        assert _shape_facts(shapes) == _fresh(state)
+
+
+def test_the_cloister_tiles_are_those_with_a_part_named_monastery() -> None:
+    named = {tid for tid in cb.catalogue() for r in range(4)
+             if any(name == "monastery" for _, _, _, name in cb.parts(tid, r))}
+    assert cb._cloister_tiles() == named and named
