@@ -7,15 +7,19 @@ engine's incremental joining.
 
 from __future__ import annotations
 
+import bisect
 import json
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 JSON = Any
 Cell = tuple[int, int]
+Layout = tuple[int, frozenset[tuple[Cell, tuple[str, int]]]]  # players, (cell, (tile, rotation))
+Shapes = tuple["Found", dict[tuple[Cell, int], "Feature"]]  # a layout's features, their index
 SIDES = ("top", "right", "bottom", "left")
 HALVES = ("top1", "top2", "right1", "right2", "bottom1", "bottom2", "left1", "left2")
 ENCLOSED = "field"  # a field touching no edge, enclosed by the tile's towns (TO17)
@@ -47,6 +51,12 @@ def catalogue() -> dict[str, TileInfo]:
         out[t["id"]] = TileInfo(t["id"], t["set"], t.get("role"), t["count"], tuple(t["edges"]),
                                 feats, fields)
     return out
+
+
+@cache
+def tower_ids() -> frozenset[str]:
+    """The Tower tiles of the catalogue."""
+    return frozenset(tid for tid, info in catalogue().items() if info.set == "tower")
 
 
 def deck_sets(profile: Any) -> tuple[str, ...]:
@@ -103,6 +113,29 @@ def field_parts(tile: str, rotation: int) -> tuple[tuple[frozenset[int], tuple[i
                   tuple(part_of[c] for c in cities)) for halves, cities in info.fields)
 
 
+@cache
+def _cloister_tiles() -> frozenset[str]:
+    """The tiles with a part that `part_at` names "monastery" (on any rotation: whether a
+    part has sides does not turn)."""
+    return frozenset(tid for tid in catalogue()
+                     if any(name == "monastery" for _, _, _, name in parts(tid, 0)))
+
+
+_HERE_AND_AROUND = ((0, 0), *AROUND)
+
+
+@lru_cache(maxsize=4096)  # what a meeple's spot names on a tile: for every meeple, often
+def _part_at(tile: str, rotation: int, spot: str) -> int | None:
+    return _part_at_plainly(tile, rotation, spot)
+
+
+def _part_at_plainly(tile: str, rotation: int, spot: Any) -> int | None:
+    for i, (_, sides, _, name) in enumerate(parts(tile, rotation)):
+        if name == spot or (spot in SIDES and SIDES.index(spot) in sides):
+            return i
+    return None
+
+
 def facing(half: int) -> int:
     """The neighbour's half-edge that touches `half` across their shared side."""
     return ((half + 4) % 8) ^ 1
@@ -125,19 +158,106 @@ class Feature:
     meeples: list[int] = field(default_factory=list)
     present: int = 0  # monastery: itself and the tiles around it
     towns: list[Feature] = field(default_factory=list)  # a field: the towns it borders
+    # a shape's smallest (cell, part): the flood fill finds the features in this order
+    first: tuple[Cell, int] | None = None
 
     @property
     def complete(self) -> bool:
         return self.open_sides == 0 if self.kind != "monastery" else self.present == 9
 
+    # tile_list and key, kept once asked (read only): (tile count then, list, key)
+    memo: tuple[int, list[list[int]], Key | None] | None = field(
+        default=None, repr=False, compare=False)
+
     def tile_list(self) -> list[list[int]]:
-        return sorted([x, y] for x, y in self.tiles)
+        """The tiles as sorted [x, y] lists (read only: kept for the next caller; a shape
+        is never changed once its flood fill is over)."""
+        memo = self.memo
+        if memo is None or memo[0] != len(self.tiles):
+            memo = self.memo = (len(self.tiles), sorted([x, y] for x, y in self.tiles), None)
+        return memo[1]
+
+    def key(self) -> Key:
+        """`feature_key(kind, tile_list())`, kept once asked."""
+        memo = self.memo
+        if memo is None or memo[0] != len(self.tiles) or memo[2] is None:
+            tiles = self.tile_list()
+            memo = self.memo = (len(self.tiles), tiles, feature_key(self.kind, tiles))
+        assert memo[2] is not None
+        return memo[2]
 
     def blank(self, players: int) -> Feature:
         """The same feature with no meeples on it: its shape (parts, tiles, sides, banners)
         is shared, never changed once the flood fill that found it is over."""
         return Feature(self.kind, self.parts, self.tiles, self.open_sides, self.banners,
-                       [0] * players, self.present)
+                       [0] * players, self.present, memo=self.memo)
+
+
+Key = tuple[str, tuple[tuple[int, ...], ...]]
+
+
+def feature_key(kind: str, tiles: Iterable[Iterable[int]]) -> Key:
+    """A feature as events name it: its kind and its sorted tiles."""
+    return kind, tuple(sorted(tuple(c) for c in tiles))
+
+
+# the last boards read (held, so their ids stay theirs) and their cells
+_recent: list[tuple[JSON, dict[Cell, tuple[str, int]]]] = []
+# cells made by adding one tile to other cells: id -> (cells, the cells before, the tile
+# added as (cell, (tile, rotation))), all held
+_parents: dict[int, tuple[dict[Cell, tuple[str, int]], dict[Cell, tuple[str, int]],
+                          tuple[Cell, tuple[str, int]]]] = {}
+
+
+def cells_of(board: JSON) -> dict[Cell, tuple[str, int]]:
+    """cell -> (tile, rotation) of a canonical board list (read only: shared). Most steps
+    leave the board as it was, and a placement adds one tile: a board equal to one read
+    lately shares its cells, and one with a tile more copies them and adds it. The same
+    dict as `_cells_plainly` (the same keys and values, equality as the lockstep's)."""
+    for seen, cells in _recent:
+        if seen is board:
+            return cells
+    found = None
+    if type(board) is list:
+        for seen, cells in _recent:
+            if len(seen) == len(board) and seen == board:
+                found = cells
+                break
+            if len(seen) + 1 == len(board):
+                found = _one_more(seen, cells, board)
+                if found is not None:
+                    break
+        if found is None:
+            found = _cells_plainly(board)
+        _recent.insert(0, (board, found))
+        del _recent[3:]
+        return found
+    return _cells_plainly(board)  # not a list: read as first written, and not kept
+
+
+def _one_more(seen: list[JSON], cells: dict[Cell, tuple[str, int]], board: list[JSON]
+              ) -> dict[Cell, tuple[str, int]] | None:
+    """The cells of `board` when it is `seen` (whose cells are `cells`) with one more entry,
+    on a cell `seen` does not hold; else None."""
+    i, n = 0, len(seen)
+    while i < n and board[i] == seen[i]:
+        i += 1
+    if board[i + 1:] != seen[i:]:
+        return None
+    b = board[i]  # the only entry not read before: it fails here as it would there
+    cell = (b["at"][0], b["at"][1])
+    if cell in cells:
+        return None  # two entries on one cell: the later one counts, as first written
+    out = dict(cells)
+    out[cell] = value = (b["tile"], b["rotation"])
+    _parents[id(out)] = (out, cells, (cell, value))
+    if len(_parents) > 4:
+        del _parents[next(iter(_parents))]
+    return out
+
+
+def _cells_plainly(board: JSON) -> dict[Cell, tuple[str, int]]:
+    return {(b["at"][0], b["at"][1]): (b["tile"], b["rotation"]) for b in board}
 
 
 @dataclass(frozen=True)
@@ -154,10 +274,12 @@ class Board:
     def __init__(self, state: JSON, players: int | None = None) -> None:
         self.state = state
         self.players = players or state["players"]
-        self.cells: dict[Cell, tuple[str, int]] = {
-            (b["at"][0], b["at"][1]): (b["tile"], b["rotation"]) for b in state["board"]}
+        self.cells: dict[Cell, tuple[str, int]] = cells_of(state["board"])  # read only
+        self._layout: Layout | None = None
         self._features: list[Feature] | None = None
-        self._index: dict[tuple[Cell, int], Feature] = {}
+        self._index: dict[tuple[Cell, int], Feature] = {}  # (cell, part) -> its feature
+        self._found: Found | None = None
+        self._held: dict[int, Feature] | None = None  # id of a shape -> its copy with meeples
         self._fields: list[Feature] | None = None
         self._field_index: dict[tuple[Cell, int], Feature] = {}
 
@@ -219,8 +341,13 @@ class Board:
 
     # --- features --------------------------------------------------------------------------
     def features(self) -> list[Feature]:
+        """Every road, town and monastery with its meeples, in the flood fill's order."""
         if self._features is None:
-            self._features = self._flood()
+            self._count_meeples()
+            assert self._found is not None and self._held is not None
+            held, templates = self._held, self._found.list()
+            self._features = [held.get(id(g), g) for g in templates] if held \
+                else list(templates)
         return self._features
 
     def fields(self) -> list[Feature]:
@@ -246,7 +373,7 @@ class Board:
         return None
 
     def _flood_fields(self) -> list[Feature]:
-        self.features()
+        self._count_meeples()
         river_joins = _river_joins(self.state.get("profile"))
         found: list[Feature] = []
         for cell, (tile, rot) in sorted(self.cells.items()):
@@ -295,18 +422,17 @@ class Board:
     def part_at(self, cell: Cell, spot: str) -> int | None:
         """The part of the tile at `cell` that `spot` (any of its sides, or "monastery") names."""
         tile, rot = self.cells[cell]
-        for i, (_, sides, _, name) in enumerate(parts(tile, rot)):
-            if name == spot or (spot in SIDES and SIDES.index(spot) in sides):
-                return i
-        return None
+        if type(spot) is str:
+            return _part_at(tile, rot, spot)
+        return _part_at_plainly(tile, rot, spot)
 
     def feature_at(self, cell: Cell, spot: str) -> Feature | None:
-        self.features()
+        self._count_meeples()
         i = self.part_at(cell, spot)
         return None if i is None else self._index[(cell, i)]
 
     def features_on(self, cell: Cell) -> list[Feature]:
-        self.features()
+        self._count_meeples()
         tile, rot = self.cells[cell]
         out: list[Feature] = []
         for i in range(len(parts(tile, rot))):
@@ -325,32 +451,81 @@ class Board:
                     out.append(f)
         return out
 
-    def _flood(self) -> list[Feature]:
-        """The roads, towns and monasteries with their meeples. Their shapes depend on the
-        tiles alone, and most steps (a draw, a claim, a pass) leave the tiles as they were:
-        the shapes of the last few tile layouts are kept and reused (`_shapes`)."""
-        templates, index = self._shapes()
-        fresh = {id(f): f.blank(self.players) for f in templates}
-        found = list(fresh.values())
-        self._index = {at: fresh[id(f)] for at, f in index.items()}
+    def _count_meeples(self) -> None:
+        """The roads, towns and monasteries with their meeples, in `_index`. Their shapes
+        depend on the tiles alone, and most steps (a draw, a claim, a pass) leave the tiles
+        as they were: the shapes of the last few tile layouts are kept and reused
+        (`_shapes`). A shape holding no meeple is itself the feature (read only: shared by
+        the boards of that layout); one holding meeples is a copy with them (`_held`)."""
+        if self._held is not None:
+            return
+        found, index = self._shapes()
+        players = self.players
+        held: dict[int, Feature] = {}
         for m in self.state["meeples"]:
             cell = (m["at"][0], m["at"][1])
             part = self.part_at(cell, m["on"]) if cell in self.cells else None
             if part is not None:
-                self._index[(cell, part)].meeples[m["player"] - 1] += 1
-        return found
+                shape = index[(cell, part)]
+                f = held.get(id(shape))
+                if f is None:
+                    f = held[id(shape)] = shape.blank(players)
+                f.meeples[m["player"] - 1] += 1
+        if held:
+            index = dict(index)
+            for f in held.values():  # a copy's parts are its shape's: where the index has it
+                index.update(dict.fromkeys(f.parts, f))
+        self._found, self._index, self._held = found, index, held
 
-    def _shapes(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
-        """The features' shapes (no meeples: read only), from the cache when the same tiles
-        were seen lately."""
-        key = frozenset(self.cells.items())
+    def _shapes(self) -> Shapes:
+        """The features' shapes (no meeples: read only): those of the same cells seen
+        lately, else grown from those of the cells these grew from by one tile, else by
+        layout (`_by_layout`)."""
+        cells, players = self.cells, self.players
+        # first by the cells' identity: equal boards share their cells (`cells_of`), and a
+        # placement's cells know the cells they grew from
+        hit = _by_cells.get(id(cells))
+        if hit is not None and hit[0] is cells and hit[1] == players:
+            return hit[2]
+        grown = None
+        parent = _parents.get(id(cells))
+        if parent is not None and parent[0] is cells:
+            before = _by_cells.get(id(parent[1]))
+            if before is not None and before[0] is parent[1] and before[1] == players:
+                grown = _grown(before[2], parent[2], cells, players)
+        shapes = grown or self._by_layout()
+        _by_cells[id(cells)] = (cells, players, shapes)  # holding `cells`: its id stays its own
+        if len(_by_cells) > 8:
+            del _by_cells[next(iter(_by_cells))]
+        return shapes
+
+    def _by_layout(self) -> Shapes:
+        """The shapes from the cache of layouts (equal cells of another origin), else grown
+        from a cached layout one tile smaller (`_grow`), else flooded from scratch."""
+        key = self._layout
+        if key is None:  # a shape holds its zero meeples: one per player
+            key = self._layout = (self.players, frozenset(self.cells.items()))
         shapes = _shapes.get(key)
         if shapes is None:
-            shapes = self._flood_shapes()
+            shapes = self._grow(key) or self._flood_shapes()
             _shapes[key] = shapes
             if len(_shapes) > 8:
                 del _shapes[next(iter(_shapes))]
         return shapes
+
+    def _grow(self, key: Layout) -> Shapes | None:
+        """The shapes of this layout from those of a cached layout that lacks just one of its
+        tiles (a placement), or None when no such layout is cached. The flood fill's
+        features are the connected parts of the tiles: adding a tile joins the features its
+        parts touch, closes the sides that faced its cell, and gives the monasteries around
+        it one more tile; every other feature is the same (shared: shapes are read only)."""
+        players, tiles = key
+        size = len(tiles) - 1
+        for old_key in reversed(_shapes):
+            if old_key[0] == players and len(old_key[1]) == size and old_key[1] < tiles:
+                (added,) = tiles - old_key[1]
+                return _grown(_shapes[old_key], added, self.cells, players)
+        return None
 
     def completes_any(self, cell: Cell) -> bool:
         """Is a feature of the tile at `cell`, or a monastery on or around it, complete?
@@ -360,33 +535,39 @@ class Board:
         tile, rot = self.cells[cell]
         if any(index[(cell, i)].complete for i in range(len(parts(tile, rot)))):
             return True
-        for dx, dy in [(0, 0), *AROUND]:
-            c = (cell[0] + dx, cell[1] + dy)
-            if c in self.cells:
+        cells, cloisters = self.cells, _cloister_tiles()
+        x, y = cell
+        for dx, dy in _HERE_AND_AROUND:
+            c = (x + dx, y + dy)
+            there = cells.get(c)
+            # a tile without a part named "monastery" has no monastery: skip it unasked (every
+            # tile here is in the catalogue: the shapes above read them all)
+            if there is not None and there[0] in cloisters:
                 i = self.part_at(c, "monastery")
                 if i is not None and index[(c, i)].complete:
                     return True
         return False
 
-    def _flood_shapes(self) -> tuple[list[Feature], dict[tuple[Cell, int], Feature]]:
-        """The flood fill itself, from scratch: every feature of the tiles, no meeples."""
-        self._index = {}
+    def _flood_shapes(self) -> Shapes:
+        """The flood fill itself, from scratch: every feature of the tiles, no meeples. (The
+        board's own index is `_flood`'s: this one is the shapes', shared and read only.)"""
+        index: dict[tuple[Cell, int], Feature] = {}
         found: list[Feature] = []
         for cell, (tile, rot) in sorted(self.cells.items()):
             for i, (kind, _, _, _) in enumerate(parts(tile, rot)):
-                if (cell, i) in self._index:
+                if (cell, i) in index:
                     continue
-                f = Feature(kind, meeples=[0] * self.players)
+                f = Feature(kind, meeples=[0] * self.players, first=(cell, i))
                 found.append(f)
                 if kind == "monastery":
                     f.parts.add((cell, i))
                     f.tiles.add(cell)
                     f.present = 1 + sum(1 for dx, dy in AROUND
                                         if (cell[0] + dx, cell[1] + dy) in self.cells)
-                    self._index[(cell, i)] = f
+                    index[(cell, i)] = f
                     continue
                 todo = [(cell, i)]
-                self._index[(cell, i)] = f
+                index[(cell, i)] = f
                 while todo:
                     c, j = todo.pop()
                     t, r = self.cells[c]
@@ -402,16 +583,171 @@ class Board:
                         nt, nr = self.cells[n]
                         back = (s + 2) % 4
                         for m, (k3, sides3, _, _) in enumerate(parts(nt, nr)):
-                            if back in sides3 and k3 == k2 and (n, m) not in self._index:
-                                self._index[(n, m)] = f
+                            if back in sides3 and k3 == k2 and (n, m) not in index:
+                                index[(n, m)] = f
                                 todo.append((n, m))
-        return found, self._index
+        return Found(found), index
 
 
-# tile layout (cell -> (tile, rotation), as a frozenset) -> (features, their index): the
-# shapes of the last few layouts, oldest first
-_shapes: dict[frozenset[tuple[Cell, tuple[str, int]]],
-              tuple[list[Feature], dict[tuple[Cell, int], Feature]]] = {}
+def _grown(old: Shapes,
+           added: tuple[Cell, tuple[str, int]], cells: dict[Cell, tuple[str, int]],
+           players: int) -> Shapes:
+    """`Board._grow`: the shapes of `cells` from `old`, the shapes of `cells` without the
+    tile `added`. Each feature is what `Board._flood_shapes` finds: the parts joined across
+    matching sides, its open sides those (part, side) facing an empty cell, its first part
+    the smallest; the list in the order of the first parts."""
+    found, index = old  # `found` is not listed here: most layouts never need the list
+    cell, (tile, rot) = added
+    mine = parts(tile, rot)
+    # the sides of the old features that faced the new tile's cell: no longer open
+    closed: dict[int, int] = {}
+    olds: dict[int, Feature] = {}
+    links: list[list[Feature]] = [[] for _ in mine]
+    for s in range(4):
+        n = (cell[0] + STEP[s][0], cell[1] + STEP[s][1])
+        there = cells.get(n)
+        if there is None:
+            continue
+        back = (s + 2) % 4
+        for m, (k3, sides3, _, _) in enumerate(parts(*there)):
+            if k3 == "monastery" or back not in sides3:
+                continue
+            f = index[(n, m)]
+            closed[id(f)] = closed.get(id(f), 0) + 1
+            olds[id(f)] = f
+            for j, (k2, sides2, _, _) in enumerate(mine):
+                if k2 == k3 and k2 != "monastery" and s in sides2:
+                    links[j].append(f)
+    new_index = dict(index)
+    replaced: dict[int, Feature] = {}  # id of an old feature -> the feature it is now part of
+    fresh: list[Feature] = []
+    # the new tile's parts, each with the old features it touches, joined by shared ones
+    groups: list[tuple[list[int], list[Feature]]] = []
+    for j, (kind, _, _, _) in enumerate(mine):
+        if kind == "monastery":
+            f = Feature(kind, meeples=[0] * players, first=(cell, j))
+            f.parts.add((cell, j))
+            f.tiles.add(cell)
+            f.present = 1 + sum(1 for dx, dy in AROUND if (cell[0] + dx, cell[1] + dy) in cells)
+            new_index[(cell, j)] = f
+            fresh.append(f)
+            continue
+        joined = [gi for gi, (_, feats) in enumerate(groups)
+                  if any(f is h for f in links[j] for h in feats)]
+        if not joined:
+            groups.append(([j], list(links[j])))
+            continue
+        keep = joined[0]
+        for gi in joined[1:]:  # this part joins groups so far apart: one group now
+            groups[keep][0].extend(groups[gi][0])
+            groups[keep][1].extend(groups[gi][1])
+            groups[gi] = ([], [])
+        groups[keep][0].append(j)
+        groups[keep][1].extend(links[j])
+    for new_parts, feats in groups:
+        if not new_parts:
+            continue
+        kind = mine[new_parts[0]][0]
+        f = Feature(kind, meeples=[0] * players)
+        seen: set[int] = set()
+        firsts: list[tuple[Cell, int]] = []
+        for g in feats:
+            if id(g) in seen:
+                continue
+            seen.add(id(g))
+            f.parts |= g.parts
+            f.tiles |= g.tiles
+            f.open_sides += g.open_sides - closed[id(g)]
+            f.banners += g.banners
+            if g.first is not None:
+                firsts.append(g.first)
+            replaced[id(g)] = f
+        f.tiles.add(cell)
+        for j in new_parts:
+            _, sides, banner, _ = mine[j]
+            f.parts.add((cell, j))
+            f.banners += banner
+            f.open_sides += sum(1 for s in sides
+                                if (cell[0] + STEP[s][0], cell[1] + STEP[s][1]) not in cells)
+            firsts.append((cell, j))
+        f.first = min(firsts)
+        new_index.update(dict.fromkeys(f.parts, f))
+        if not seen:
+            fresh.append(f)
+    # old features whose side faced the cell without joining the tile (edges that differ)
+    for key, g in olds.items():
+        if key in replaced:
+            continue
+        f = Feature(g.kind, g.parts, g.tiles, g.open_sides - closed[key], g.banners,
+                    [0] * players, g.present, first=g.first)
+        replaced[key] = f
+        new_index.update(dict.fromkeys(f.parts, f))
+    # the monasteries around the cell have one more tile around them
+    for dx, dy in AROUND:
+        c = (cell[0] + dx, cell[1] + dy)
+        there = cells.get(c)
+        if there is None:
+            continue
+        for m, (kind, _, _, _) in enumerate(parts(*there)):
+            if kind != "monastery":
+                continue
+            g = index[(c, m)]
+            f = Feature(kind, g.parts, g.tiles, g.open_sides, g.banners, [0] * players,
+                        g.present + 1, first=g.first)
+            replaced[id(g)] = f
+            new_index[(c, m)] = f
+    new: dict[int, Feature] = {id(f): f for f in replaced.values()}
+    for f in fresh:
+        new[id(f)] = f
+    return Found(None, found, replaced, list(new.values())), new_index
+
+
+def _first(f: Feature) -> tuple[Cell, int]:
+    assert f.first is not None
+    return f.first
+
+
+class Found:
+    """A layout's features in the order of their first parts (the flood fill's order), the
+    list made when first asked: from the list of the layout one tile smaller, without the
+    features the tile replaced, with the new ones put in their places."""
+
+    __slots__ = ("_list", "_new", "_parent", "_replaced")
+
+    def __init__(self, features: list[Feature] | None, parent: Found | None = None,
+                 replaced: dict[int, Feature] | None = None,
+                 new: list[Feature] | None = None) -> None:
+        self._list = features
+        self._parent = parent  # held until the list is made: the replaced ids stay theirs
+        self._replaced = replaced or {}
+        self._new = new or []
+
+    def list(self) -> list[Feature]:
+        """The features (read only: shared by the boards of this layout)."""
+        if self._list is None:
+            chain: list[Found] = [self]  # the unlisted layouts back to a listed one
+            while chain[-1]._list is None:
+                parent = chain[-1]._parent
+                assert parent is not None
+                chain.append(parent)
+            for found in reversed(chain[:-1]):
+                assert found._parent is not None and found._parent._list is not None
+                gone = found._replaced
+                out = [g for g in found._parent._list if id(g) not in gone]
+                for f in found._new:
+                    bisect.insort(out, f, key=_first)
+                found._list, found._parent, found._replaced = out, None, {}
+        assert self._list is not None
+        return self._list
+
+
+# (players, tile layout: cell -> (tile, rotation) as a frozenset) -> (features, their index):
+# the shapes of the last few layouts, oldest first
+_shapes: dict[Layout, Shapes] = {}
+# the same by the identity of a cells dict (`cells_of`'s, shared): id -> (cells, players,
+# shapes), the cells held so that the id stays theirs
+_by_cells: dict[int, tuple[dict[Cell, tuple[str, int]], int,
+                           Shapes]] = {}
 
 
 @cache
@@ -453,6 +789,29 @@ def tile_totals(state: JSON) -> dict[str, int]:
 
 
 def _count_tiles(state: JSON) -> dict[str, int]:
+    """The count `_count_tiles_plainly` makes, with C-level counting where the parts are
+    lists (the same elements in the same order, so the same counts and the same error on a
+    part that cannot be read)."""
+    tiles = [b["tile"] for b in state["board"]]
+    hands = state["hands"]
+    if any(type(hand) is not list for hand in hands):
+        return _count_tiles_plainly(state)  # a hand that is not a list: as first written
+    for hand in hands:
+        tiles += hand
+    found = Counter(tiles)  # one count of board and hands, in the same order
+    for pile in ("deck", "river_pile"):
+        for tile, n in state[pile].items():
+            found[tile] = found.get(tile, 0) + n
+    discarded = state["discarded"]
+    if type(discarded) is list:
+        found.update(discarded)
+    else:  # not a list (a dict: `update` would add its values; here each key counts one)
+        for tile in discarded:
+            found[tile] = found.get(tile, 0) + 1
+    return found
+
+
+def _count_tiles_plainly(state: JSON) -> dict[str, int]:
     found: dict[str, int] = {}
 
     def add(tile: str, n: int = 1) -> None:

@@ -7,6 +7,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
@@ -17,9 +18,11 @@ from gamecert.oracles.carcassonne.board import (
     Cell,
     Feature,
     catalogue,
+    feature_key,
     hand_fits,
     river_sides,
     tile_totals,
+    tower_ids,
 )
 from gamecert.oracles.weights import by_copies
 from gamecert.schemas import first_error
@@ -52,6 +55,7 @@ def board(state: JSON) -> Board:
     return b
 
 
+@cache  # a profile's facts: asked at every step (profiles are frozen, hashed by identity)
 def _n(p: Profile) -> int:
     players: int = p.param("CARC-PLAYERS", "players")
     return players
@@ -69,6 +73,17 @@ def _is(t: Transition, kind: str) -> bool:
     return isinstance(t.action, dict) and t.action.get("type") == kind
 
 
+def action_kind(action: JSON) -> str:
+    """The kind of a step, from its action alone (the oracles' `on` sets name these): its
+    type, as `_is` reads it; "" for an action without a text type, which no `on` names."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    return kind if isinstance(kind, str) else ""
+
+
+# The checks bound to kinds of step answer NA at any other before reading the reply.
+PLACE, DRAW, CLAIM = frozenset({"place"}), frozenset({"draw"}), frozenset({"claim"})
+
+
 def _action_of(action: JSON, kind: str) -> bool:
     """`action` is a well-formed action of this kind (judges also see malformed probes)."""
     return (isinstance(action, dict) and action.get("type") == kind
@@ -79,10 +94,14 @@ def _action_of(action: JSON, kind: str) -> bool:
 def tiles_conserved(s: JSON, p: Profile) -> Verdict:
     """The land and River tiles are all somewhere (the Tower tiles: CARC-TOWER-TILES)."""
     want = _land_counts()
-    cat = catalogue()
-    got = {k: n for k, n in tile_totals(s).items() if k not in cat or cat[k].set != "tower"}
-    diff = {k: got.get(k, 0) - n for k, n in want.items() if got.get(k, 0) != n}
-    extra = sorted(set(got) - set(want))
+    totals = tile_totals(s)
+    # a Tower tile is never in `want`: its count here is CARC-TOWER-TILES's
+    diff = {k: totals.get(k, 0) - n for k, n in want.items() if totals.get(k, 0) != n}
+    extra: list[str] = []
+    if (totals.keys() - want.keys()) - tower_ids():  # rare: as first written
+        cat = catalogue()
+        got = {k: n for k, n in totals.items() if k not in cat or cat[k].set != "tower"}
+        extra = sorted(set(got) - set(want))
     return expect(not diff and not extra, f"tile counts off by {diff} {extra or ''} (board + "
                                            f"hands + piles + discards must hold the set)")
 
@@ -124,12 +143,15 @@ def coords(t: Transition, p: Profile) -> Verdict:
     if entry not in t.after["board"]:
         return Violation(f"the board lacks the placed {entry}")
     placed = _events(t, "tile-placed")
-    cells = [tuple(b["at"]) for b in t.after["board"]]
+    cells = list(map(tuple, map(_AT, t.after["board"])))  # tuple(b["at"]) of each, in order
     if len(set(cells)) != len(cells):
         return Violation("two tiles share a cell")
     return expect(len(placed) == 1 and placed[0]["at"] == act["at"]
                   and placed[0]["rotation"] == act["rotation"],
                   f"tile-placed event {placed} does not match the action {act}")
+
+
+_AT = itemgetter("at")
 
 
 def spring(s: JSON, p: Profile) -> Verdict:
@@ -420,7 +442,7 @@ def _uturn_problem(state: JSON, action: JSON, p: Profile) -> Verdict | None:
 
 # --- features and claims ---------------------------------------------------------------------
 def _key(kind: str, tiles: list[list[int]]) -> tuple[str, tuple[tuple[int, ...], ...]]:
-    return kind, tuple(sorted(tuple(c) for c in tiles))
+    return feature_key(kind, tiles)
 
 
 def _find(bd: Board, e: JSON) -> Feature | None:
@@ -473,6 +495,7 @@ def claim_placed_tile(t: Transition, p: Profile) -> Verdict:
     return expect(placed[0]["feature"] in kinds, f"a meeple was put on a {placed[0]['feature']}")
 
 
+@cache
 def farms(p: Profile) -> bool:
     """The farms stage is played (CARC-FARM-FIELDS.enabled)."""
     return bool(p.param("CARC-FARM-FIELDS", "enabled"))
@@ -527,13 +550,19 @@ def _placed_tile_problem(state: JSON, action: JSON, p: Profile) -> Verdict | Non
 def supply_state(a: JSON, p: Profile) -> Verdict:
     if "prisoners" in a:
         return NA  # the tower stage also counts prisoners and towers: CARC-TOWER-MEEPLES
-    total = p.param("CARC-MEEPLE-SUPPLY", "meeples")
-    on_board = [0] * _n(p)
+    total = _meeples(p)
+    n = _n(p)
+    on_board = [0] * n
     for m in a["meeples"]:
         on_board[m["player"] - 1] += 1
-    bad = [i + 1 for i in range(_n(p)) if on_board[i] + a["supply"][i] != total]
+    bad = [i + 1 for i in range(n) if on_board[i] + a["supply"][i] != total]
     return expect(not bad, f"players {bad} do not own {total} meeples (board {on_board}, "
                            f"supply {a['supply']})")
+
+
+@cache
+def _meeples(p: Profile) -> Any:
+    return p.param("CARC-MEEPLE-SUPPLY", "meeples")
 
 
 def supply(t: Transition, p: Profile) -> Verdict:
@@ -565,7 +594,7 @@ def meeple_return(t: Transition, p: Profile) -> Verdict:
     finals = {_key(e["feature"], e["tiles"]) for e in _events(t, "feature-final")}
     for e in done:
         key = _key(e["feature"], e["tiles"])
-        same = [f for f in bd.features() if _key(f.kind, f.tile_list()) == key]
+        same = [f for f in bd.features() if f.key() == key]
         if same and all(any(f.meeples) for f in same):
             return Violation(f"meeples {same[0].meeples} stay on the {e['feature']} at "
                              f"{e['tiles'][0]} scored this turn")
@@ -657,7 +686,7 @@ def _turn_scoring(t: Transition, p: Profile) -> TurnScoring | None:
     # (no event, the common case: no need to key every feature of the board)
     unjoined: set[str] = set()
     if events:
-        keys = {_key(f.kind, f.tile_list()) for f in bd.features()}
+        keys = {f.key() for f in bd.features()}
         unjoined = {k[0] for k in events if k not in keys}
     out = TurnScoring(completed)
     ended = bool(_events(t, "game-ended"))
@@ -674,7 +703,7 @@ def _turn_scoring(t: Transition, p: Profile) -> TurnScoring | None:
         holders = [bd.feature_at(_cell(m["at"]), m["on"]) for m in t.before["meeples"]
                    if _cell(m["at"]) in bd.cells]
         for f in completed:
-            e = events.get(_key(f.kind, f.tile_list()))
+            e = events.get(f.key())
             due_now = (ended or any(f is g for g in holders)
                        or all(f is not g for g in on_tile))
             if e is None:
@@ -686,14 +715,14 @@ def _turn_scoring(t: Transition, p: Profile) -> TurnScoring | None:
         return out
     if not completed:
         return out  # nothing completed: nothing to be missing, early or late
-    before = {_key(f.kind, f.tile_list()): f for f in board(t.before).features()}
+    before = {f.key(): f for f in board(t.before).features()}
     blocked = set()
     for spot in t.before["claim_blocked"]:
         g = board(t.before).feature_at(cell, spot)
         if g is not None:
-            blocked.add(_key(g.kind, g.tile_list()))
+            blocked.add(g.key())
     for f in completed:
-        key = _key(f.kind, f.tile_list())
+        key = f.key()
         e = events.get(key)
         prior = before.get(key)
         held = prior is not None and any(prior.meeples)
@@ -791,7 +820,7 @@ def incomplete(t: Transition, p: Profile) -> Verdict:
     # a meeple a tower floor captured in this very step no longer holds its feature
     taken = [before.feature_at(_cell(e["at"]), e["on"]) for e in _events(t, "meeple-captured")
              if e["on"] != "tower"]
-    held = {_key(f.kind, f.tile_list()) for f in before.features()
+    held = {f.key() for f in before.features()
             if sum(f.meeples) > sum(1 for g in taken if g is f)}
     scored_in_game = {_key(e["feature"], e["tiles"]) for e in _events(t, "feature-completed")}
     finals_keys = {_key(e["feature"], e["tiles"]) for e in finals}
@@ -974,40 +1003,43 @@ ORACLES: list[Oracle] = [
     Oracle("CARC-TILES", state=tiles_conserved),
     Oracle("CARC-PLAYERS", state=players_sized),
     Oracle("CARC-TURN-ORDER", check=turn_order),
-    Oracle("CARC-BOARD-COORDS", check=coords),
+    Oracle("CARC-BOARD-COORDS", check=coords, on=PLACE),
     Oracle("CARC-RIVER-SPRING", state=spring),
     Oracle("CARC-RIVER-DRAW", check=river_draw,
            weights=by_copies("draw", "tile", lambda s: s["river_pile"] if s["phase"] == "river"
-                             else None, "river tiles")),
+                             else None, "river tiles"), on=DRAW),
     Oracle("CARC-RIVER-CONTIGUOUS", check=river_contiguous,
-           judge=_place_judge(_river_cell_problem)),
+           judge=_place_judge(_river_cell_problem), on=PLACE),
     Oracle("CARC-RIVER-MEETS-RIVER", check=river_meets_river,
-           judge=_place_judge(lambda s, a, p: _edge_problem(s, a, river=True))),
-    Oracle("CARC-RIVER-NO-UTURN", check=river_no_uturn, judge=_place_judge(_uturn_problem)),
+           judge=_place_judge(lambda s, a, p: _edge_problem(s, a, river=True)), on=PLACE),
+    Oracle("CARC-RIVER-NO-UTURN", check=river_no_uturn, judge=_place_judge(_uturn_problem),
+           on=PLACE),
     Oracle("CARC-RIVER-LAKE-ENDS", check=lake_ends, judge=lake_judge),
     Oracle("CARC-DECK-DRAW", check=deck_draw,
            weights=by_copies("draw", "tile", lambda s: s["deck"] if s["phase"] != "river"
-                             else None, "land tiles")),
+                             else None, "land tiles"), on=DRAW),
     Oracle("CARC-HAND-DEAL", check=opening_deal),
     Oracle("CARC-HAND-SIZE", state=hand_bound, check=hand_size),
-    Oracle("CARC-HAND-NOFIT", check=nofit, judge=nofit_judge),
+    Oracle("CARC-HAND-NOFIT", check=nofit, judge=nofit_judge, on=frozenset({"discard"})),
     Oracle("CARC-PLACE-ADJACENT", check=adjacent,
-           judge=_place_judge(lambda s, a, p: _adjacent_problem(s, a))),
+           judge=_place_judge(lambda s, a, p: _adjacent_problem(s, a)), on=PLACE),
     Oracle("CARC-PLACE-MATCH", check=match,
-           judge=_place_judge(lambda s, a, p: _match_problem(s, a))),
+           judge=_place_judge(lambda s, a, p: _match_problem(s, a)), on=PLACE),
     Oracle("CARC-FEATURE-JOIN", check=feature_join),
     Oracle("CARC-CLAIM-ONE", check=claim_one),
     Oracle("CARC-CLAIM-PLACED-TILE", check=claim_placed_tile,
-           judge=_claim_judge(_placed_tile_problem)),
+           judge=_claim_judge(_placed_tile_problem), on=CLAIM),
     Oracle("CARC-CLAIM-UNCLAIMED", check=claim_unclaimed,
-           judge=_claim_judge(_unclaimed_problem)),
-    Oracle("CARC-MEEPLE-SUPPLY", state=supply_state, check=supply, judge=supply_judge),
+           judge=_claim_judge(_unclaimed_problem), on=CLAIM),
+    Oracle("CARC-MEEPLE-SUPPLY", state=supply_state, check=supply, judge=supply_judge,
+           on=CLAIM),
     Oracle("CARC-MEEPLE-RETURN", check=meeple_return),
     Oracle("CARC-ROAD-COMPLETE", check=_completion("road")),
     Oracle("CARC-TOWN-COMPLETE", check=_completion("city")),
     Oracle("CARC-MONASTERY-COMPLETE", check=_completion("monastery")),
     Oracle("CARC-SCORE-MAJORITY", check=majority),
-    Oracle("CARC-SCORE-TIMING", check=score_timing),
+    # a turn's scoring is judged at its placement and at the end of its claim step
+    Oracle("CARC-SCORE-TIMING", check=score_timing, on=frozenset({"place", "claim", "pass"})),
     Oracle("CARC-SCORE-INCOMPLETE", check=incomplete),
     Oracle("CARC-END-POINTS", state=points_open, check=end_points),
     Oracle("CARC-END-TILES", state=tiles_left, check=end_tiles),

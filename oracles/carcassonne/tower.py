@@ -7,20 +7,30 @@ tower stage's canonical state adds `towers` (cell, height, cap), `floors` (left 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
-from gamecert.oracles.carcassonne.board import STEP, Cell, catalogue, deck_sets, tile_totals
+from gamecert.oracles.carcassonne.board import (
+    STEP,
+    Cell,
+    catalogue,
+    deck_sets,
+    tile_totals,
+    tower_ids,
+)
 from gamecert.oracles.carcassonne.checks import _action_of, _cell, _events, _is, _pre_final
 from gamecert.spec import Profile
 
 JSON = Any
 
 
+@cache  # a profile's facts: asked at every step (profiles are frozen, hashed by identity)
 def tower_stage(p: Profile) -> bool:
     return "tower" in deck_sets(p)
 
 
+@cache
 def _n(p: Profile) -> int:
     return int(p.param("CARC-PLAYERS", "players"))
 
@@ -72,12 +82,17 @@ def _victim(state: JSON, capture: JSON) -> int | None:
 
 
 # --- CARC-TOWER-TILES ------------------------------------------------------------------------
+@cache
+def _tower_count() -> int:
+    return sum(i.count for i in catalogue().values() if i.set == "tower")
+
+
 def tower_tiles(s: JSON, p: Profile) -> Verdict:
     """The 18 Tower tiles are in the game in the tower stage, and only then."""
-    want = sum(i.count for i in catalogue().values() if i.set == "tower") if tower_stage(p) \
-        else 0
-    got = sum(n for tid, n in tile_totals(s).items()
-              if tid in catalogue() and catalogue()[tid].set == "tower")
+    want = _tower_count() if tower_stage(p) else 0
+    ids, totals = tower_ids(), tile_totals(s)
+    # none there (outside the tower stage, always): the sum of nothing, 0
+    got = 0 if ids.isdisjoint(totals) else sum(n for tid, n in totals.items() if tid in ids)
     if not tower_stage(p):
         return expect(got == 0 and "towers" not in s,
                       "Tower tiles or towers outside the tower stage") if got or "towers" in s \
@@ -347,10 +362,12 @@ def meeples_state(s: JSON, p: Profile) -> Verdict:
 
 TOWER_ORACLES: list[Oracle] = [
     Oracle("CARC-TOWER-TILES", state=tower_tiles),
-    Oracle("CARC-TOWER-FLOORS", state=floors_state, check=floors_check, judge=floors_judge),
-    Oracle("CARC-TOWER-ACTION", check=action_check, judge=action_judge),
+    Oracle("CARC-TOWER-FLOORS", state=floors_state, check=floors_check, judge=floors_judge,
+           on=frozenset({"tower"})),
+    Oracle("CARC-TOWER-ACTION", check=action_check, judge=action_judge,
+           on=frozenset({"tower", "cap"})),
     Oracle("CARC-TOWER-REACH", check=reach_check, judge=reach_judge),
-    Oracle("CARC-TOWER-CAPTURE", check=capture_check),
+    Oracle("CARC-TOWER-CAPTURE", check=capture_check, on=frozenset({"tower"})),
     Oracle("CARC-TOWER-EXCHANGE", state=exchange_state, check=exchange_check,
            judge=exchange_judge),
     Oracle("CARC-TOWER-RANSOM", check=ransom_check, judge=ransom_judge),
