@@ -151,7 +151,8 @@ class Lockstep:
         self.unreported = False  # the last followed reply lacked a draw the rules call for
         self.engine = engine
         self.profile = profile
-        self.oracles = list(oracles)
+        # an oracle of a stage this profile does not play would answer NA to everything
+        self.oracles = [o for o in oracles if o.within is None or o.within(profile)]
         # (rule, hook) pairs: the step loop runs them thousands of times a second
         self.state_hooks = [(o.rule, o.state) for o in self.oracles if o.state]
         self.state_rules = [rule for rule, _ in self.state_hooks]

@@ -25,6 +25,10 @@ coverage counts the applicable answers, so `NA` must mean "not applicable", not 
 answer anything but `NA`. The lockstep does not ask it about any other step, which saves a
 call per oracle per step and changes no verdict: the game's tests show each such check
 answering `NA` on every step of another kind, whatever the engine replied.
+
+`within` says, for an oracle of one stage of a game (Carcassonne's farms, its tower), in
+which profiles any of its hooks can answer anything but `NA`; a lockstep in another profile
+does not ask it at all (tests/test_oracle_on.py shows every hook answering `NA` there).
 """
 
 from __future__ import annotations
@@ -79,6 +83,7 @@ class Oracle:
     listed: ListedFn | None = None
     weights: WeightsFn | None = None
     on: frozenset[str] | None = None  # the action kinds `check` judges; None: every step
+    within: Callable[[Profile], bool] | None = None  # the profiles it judges; None: all
 
 
 ActionKindFn = Callable[[JSON], str]

@@ -111,3 +111,38 @@ def test_lockstep_coverage_is_the_same_with_every_check_asked(game: str) -> None
         assert every or ls.action_kind is action_kind_for(game) or all(
             o.on is None for o in oracles)
     assert counts[0] == counts[1]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_oracles_within_some_profiles_answer_na_in_the_others(game: str) -> None:
+    """An oracle that says `within` which profiles it judges answers NA, from every hook, in
+    any other profile: on its states, its steps with their own replies and with replies from
+    games of the other profiles (a reply from a tower game shown in a game without towers),
+    and on each action accepted or refused."""
+    oracles = [o for o in oracles_for(game) if o.within is not None]
+    profiles = _profiles(game)
+    steps = {p: _transitions(game, p, seed=11, games=1) for p in profiles}
+    replies = [t for p in profiles for t in steps[p][::7]]
+    rng = random.Random(3)
+    asked = 0
+    for o in oracles:
+        outside = [p for p in profiles
+                   if not o.within(load_catalogue(game).profile(p))]  # type: ignore[misc]
+        assert len(outside) < len(profiles), f"{o.rule} is within no profile"
+        for profile_id in outside:
+            profile = load_catalogue(game).profile(profile_id)
+            for t in steps[profile_id][::3]:
+                other = replies[rng.randrange(len(replies))]
+                verdicts = []
+                if o.state:
+                    verdicts += [o.state(t.after, profile), o.state(other.after, profile)]
+                if o.check:
+                    verdicts += [o.check(t, profile), o.check(
+                        Transition(t.before, t.action, other.after, other.events), profile)]
+                if o.judge:
+                    verdicts += [o.judge(t.before, t.action, ok, profile) for ok in (True, False)]
+                    verdicts += [o.judge(t.before, other.action, ok, profile)
+                                 for ok in (True, False)]
+                assert all(v is NA for v in verdicts), (o.rule, profile_id, verdicts)
+                asked += len(verdicts)
+    assert asked > 0 or not oracles

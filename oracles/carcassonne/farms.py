@@ -175,9 +175,9 @@ def farm_majority(t: Transition, p: Profile) -> Verdict:
 
 
 FARM_ORACLES: list[Oracle] = [
-    Oracle("CARC-FARM-FIELDS", check=fields_scored, judge=fields_judge),
+    Oracle("CARC-FARM-FIELDS", check=fields_scored, judge=fields_judge, within=farms),
     Oracle("CARC-FARM-CLAIM", check=farm_claim, judge=farm_claim_judge, on=frozenset({"claim"})),
-    Oracle("CARC-FARM-STAYS", check=farmers_stay),
-    Oracle("CARC-FARM-SCORE", check=farm_score),
-    Oracle("CARC-FARM-MAJORITY", check=farm_majority),
+    Oracle("CARC-FARM-STAYS", check=farmers_stay, within=farms),
+    Oracle("CARC-FARM-SCORE", check=farm_score, within=farms),
+    Oracle("CARC-FARM-MAJORITY", check=farm_majority, within=farms),
 ]
