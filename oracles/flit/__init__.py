@@ -75,9 +75,10 @@ def _size(profile: Profile) -> tuple[int, int]:
 
 def board_size(s: JSON, profile: Profile) -> Verdict:
     w, h = _size(profile)
-    return expect(s["width"] == w and s["height"] == h and len(s["board"]) == w * h,
-                  f"board is {s['width']}x{s['height']} with {len(s['board'])} squares; "
-                  f"the rule says {w}x{h}")
+    if s["width"] == w and s["height"] == h and len(s["board"]) == w * h:
+        return OK  # every state of every step comes here: no message is written for it
+    return Violation(f"board is {s['width']}x{s['height']} with {len(s['board'])} squares; "
+                     f"the rule says {w}x{h}")
 
 
 def torus_judge(state: JSON, action: JSON, accepted: bool, profile: Profile) -> Verdict:

@@ -67,50 +67,42 @@ def config(profile: Profile) -> Config:
 
 # --- piece counts per board ----------------------------------------------------------------
 
-_CHAR = {"0": 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5}
-_counted: dict[int, tuple[str, tuple[int, ...]]] = {}  # id(board) -> (board, counts 0-5)
-_KEEP = 8  # boards remembered: the lockstep needs the last two or three
-
-
-def _remember(board: str, counts: tuple[int, ...]) -> tuple[int, ...]:
-    if len(_counted) >= _KEEP:
-        del _counted[next(iter(_counted))]  # the oldest
-    _counted[id(board)] = (board, counts)
-    return counts
+NO_COUNTS: tuple[int, ...] = ()
+# The counts of the last board analysed: one (board, counts of "0" ... "5") tuple, holding
+# the board (so its id is not reused). The lockstep's `after` of one step is the `before`
+# of the next, so the next step finds its board here and counts its `after` from it.
+_carry: list[tuple[str | None, tuple[int, ...]]] = [(None, NO_COUNTS)]
 
 
 def counts(board: str) -> tuple[int, ...]:
     """How many squares of `board` hold "0" (empty) ... "5" (neutral)."""
-    seen = _counted.get(id(board))
-    if seen is not None and seen[0] is board:
-        return seen[1]
-    return _remember(board, tuple(board.count(c) for c in "012345"))
+    held = _carry[0]
+    if held[0] is board:
+        return held[1]
+    return tuple(board.count(c) for c in "012345")
 
 
-def counts_after(board: str, changes: dict[int, str], after: str) -> tuple[int, ...]:
-    """The counts of `after`, which the caller has found equal to `board` with `changes`
-    made: from `board`'s counts when they are known, else counted."""
-    seen = _counted.get(id(after))
-    if seen is not None and seen[0] is after:
-        return seen[1]
-    known = _counted.get(id(board))
-    if known is None or known[0] is not board:
-        return counts(after)
-    out = list(known[1])
-    for i, c in changes.items():
-        old, new = _CHAR.get(board[i]), _CHAR.get(c)
-        if old is None or new is None:
-            return counts(after)
-        out[old] -= 1
-        out[new] += 1
-    return _remember(after, tuple(out))
+def carry(after: str, n: tuple[int, ...]) -> tuple[int, ...]:
+    """Remember `n` as the counts of `after` (for the step that starts from it)."""
+    _carry[0] = (after, n)
+    return n
+
+
+# The last catch-up verdict: one (counts, p_offset, holds) tuple, holding the counts. A step
+# that changes no count carries its board's very counts tuple on, so it is asked again.
+_held: list[tuple[tuple[int, ...], Any, bool]] = [(NO_COUNTS, None, False)]
 
 
 def catchup_holds(n: tuple[int, ...], p_offset: int) -> bool:
     """FLIT-END-CATCHUP's condition from a board's counts (as `oracles.flit.catchup_holds`)."""
+    held = _held[0]
+    if held[0] is n and held[1] == p_offset:
+        return held[2]
     _, _, second, first = sorted(n[1:5])
     spare = n[5] + n[0] - p_offset
-    return bool(first > second + spare or second > first + spare)
+    holds = bool(first > second + spare or second > first + spare)
+    _held[0] = (n, p_offset, holds)
+    return holds
 
 
 # --- the answer for one transition ---------------------------------------------------------
@@ -154,6 +146,7 @@ def _updates(events: list[JSON], w: int, h: int) -> dict[int, str] | None:
     """The squares the events announce (as FLIT-PROTO-UPDATES reads them); None when an
     event cannot be read so (the plain check then says why)."""
     want: dict[int, str] = {}
+    pairs: tuple[tuple[JSON, str], ...]
     for e in events:
         kind = e["type"]
         if kind in ("piece-placed", "converted"):
@@ -172,150 +165,219 @@ def _updates(events: list[JSON], w: int, h: int) -> dict[int, str] | None:
     return want
 
 
+def _moved(e: JSON, action: JSON, c: str) -> bool:
+    """`e` announces the move `action` of the bot whose colour is `c`: FLIT-PROTO-UPDATES
+    then reads it as the move's origin emptied and its destination taken, exactly."""
+    return bool(e["type"] == "moved" and str(e["bot"]) == c and e["from"] == action["from"]
+                and e["to"] == action["to"])
+
+
+_tables: list[tuple[int, int, Any, Any]] = [(0, 0, (), ())]  # (w, h, torus, planar)
+
+
+def _neighbours(w: int, h: int) -> tuple[Any, Any]:
+    held = _tables[0]
+    if held[0] != w or held[1] != h:
+        held = (w, h, torus_neighbours(w, h), planar_neighbours(w, h))
+        _tables[0] = held
+    return held[2], held[3]
+
+
+# The answers every fast step starts from: the game goes on, so the winner rules say NA.
+_GOING_ON: list[Answer] = [None] * len(RULES)
+_GOING_ON[WINNER] = _GOING_ON[TIE] = NA
+
+
 def _analyse(t: Transition, profile: Profile) -> tuple[Answer, ...]:
-    b, a, action = t.before, t.after, t.action
+    b, a = t.before, t.after
     if a["phase"] == "over":
         return ASK_ALL  # the game's last step: the plain checks judge it
-    kind = str(action.get("type", ""))
+    held = _config[0]
+    cfg = held[1] if held[0] is profile and held[1] is not None else config(profile)
+    kind = t.action.get("type", "")
+    if type(kind) is not str:
+        return ASK_ALL
+    board, after = b["board"], a["board"]
+    if type(board) is not str or type(after) is not str or type(b["frozen"]) is not list:
+        return ASK_ALL
+    bot = b["to_move"]
+    if type(bot) is not int:
+        return ASK_ALL
     phase = b["phase"]
-    if phase == "move" and kind in ("move", "pass"):
-        return _player_step(t, kind, config(profile))
-    if phase == "neutral" and kind in ("neutral", "neutral-list"):
-        return _neutral_step(t, kind, config(profile))
-    return ASK_ALL
+    if kind == "neutral" or kind == "neutral-list":
+        if phase == "neutral":
+            return _neutral_step(t, kind, cfg, bot, board, after)
+    elif (kind == "move" or kind == "pass") and phase == "move":
+        return _player_step(t, kind, cfg, bot, board, after)
+    return ASK_ALL  # a setup step, a time-out, an invalid reply, or out of phase
 
 
-def _player_step(t: Transition, kind: str, cfg: Config) -> tuple[Answer, ...]:
+def _player_step(t: Transition, kind: str, cfg: Config, bot: int, board: str,
+                 after: str) -> tuple[Answer, ...]:
     """A move or a no move in the move phase, the game going on."""
     b, a = t.before, t.after
-    bot = b["to_move"]
-    board, after = b["board"], a["board"]
-    if type(bot) is not int or type(board) is not str or type(after) is not str:
-        return ASK_ALL
-    out: list[Answer] = [None] * len(RULES)
-    out[WINNER] = out[TIE] = NA  # the game goes on
-    out[TURN] = OK if a["to_move"] == bot else None
+    out = _GOING_ON.copy()
+    if a["to_move"] == bot:
+        out[TURN] = OK
     want = list(b["timeouts"])
     want[bot - 1] = 0
-    out[TIME] = OK if a["timeouts"] == want else None
+    if a["timeouts"] == want:
+        out[TIME] = OK
     frozen = a["frozen"]
-    if not (frozen != list(b["frozen"]) or (a["phase"] == "move" and frozen[a["to_move"] - 1])):
+    if not (frozen != b["frozen"] or (a["phase"] == "move" and frozen[a["to_move"] - 1])):
         out[FREEZE] = NA
-    if kind == "move":
-        out[ALLPASS] = OK if a["passes"] == 0 else None
-    else:
-        out[ALLPASS] = OK if a["passes"] == b["passes"] + 1 else None
+    if a["passes"] == (0 if kind == "move" else b["passes"] + 1):
+        out[ALLPASS] = OK
     if cfg.after_move:
         out[TIMING] = NA
-    else:
-        out[TIMING] = OK if a["phase"] == "neutral" else None
+    elif a["phase"] == "neutral":
+        out[TIMING] = OK
     w, h = b["width"], b["height"]
-    if kind == "move":
-        changes = _move(t, out, bot, board, after, w, h)
-    else:
-        same = board == after
-        out[NOMOVE] = OK if same and a["turn"] == b["turn"] + 1 else None
-        changes = {} if same else None
-    if changes is not None:
-        want_updates = _updates(t.events, w, h)
-        if want_updates is not None:
-            if not want_updates and board == after:
+    changes: dict[int, str] | None = None
+    if kind == "pass":
+        if board == after:
+            changes = {}
+            if a["turn"] == b["turn"] + 1:
+                out[NOMOVE] = OK
+    else:  # FLIT-BOARD-TORUS, FLIT-MOVE-VALID and FLIT-CONVERT on the move
+        action = t.action
+        fx, fy = action["from"]
+        tx, ty = action["to"]
+        if 0 <= fx < w and 0 <= fy < h and 0 <= tx < w and 0 <= ty < h:
+            o, d = int(fy * w + fx), int(ty * w + tx)
+            c = str(bot)
+            torus, planar = _neighbours(w, h)
+            around = torus[d]
+            # valid: FLIT-MOVE-VALID on the torus; an invalid move applied is its business
+            if o != d and board[o] == c and board[d] == "0" and [
+                    n for n in around if n != o and board[n] == c]:
+                wrap = not [n for n in planar[d] if n != o and board[n] == c]
+                out[TORUS] = OK if wrap else NA
+                if after[o] == "0" and after[d] == c and a["turn"] == b["turn"] + 1:
+                    out[VALID] = OK
+                changes = {o: "0", d: c}
+                for n in around:
+                    if board[n] == "5":
+                        changes[n] = c
+                if len(changes) == 2:  # no neutral to convert: `patched`, unrolled
+                    lo, hi = (o, d) if o < d else (d, o)
+                    expected = "".join((board[:lo], changes[lo], board[lo + 1:hi],
+                                        changes[hi], board[hi + 1:]))
+                else:
+                    expected = patched(board, changes)
+                if expected == after:
+                    out[CONVERT] = OK
+                else:
+                    changes = None
+    n_after = NO_COUNTS
+    if changes is not None:  # `after` is exactly `board` with `changes` made
+        events = t.events
+        if not events:
+            if not changes:
                 out[UPDATES] = NA
-            elif want_updates == changes and all(board[i] != c for i, c in changes.items()):
-                out[UPDATES] = OK  # the events name exactly the changes found above
+        elif len(changes) == 2 and len(events) == 1 and 1 <= bot <= 4 and _moved(
+                events[0], t.action, str(bot)):
+            out[UPDATES] = OK  # one event, naming the move's own two squares
+        else:
+            announced = _updates(events, w, h)
+            if announced is not None:
+                if not announced and not changes:
+                    out[UPDATES] = NA
+                elif announced == changes and all(board[i] != c for i, c in changes.items()):
+                    out[UPDATES] = OK  # the events name exactly the changes found above
+        held = _carry[0]
+        if held[0] is board and 1 <= bot <= 4:
+            n_after = held[1]
+            k = len(changes) - 2  # a move: its conversions turn neutrals into the bot's
+            if k > 0:
+                m = list(n_after)
+                m[bot] += k
+                m[5] -= k
+                n_after = tuple(m)
+            carry(after, n_after)
     if cfg.after_move:  # the end conditions are checked on the state after the move
-        out[TURNCAP] = OK if not _turncap(a["turn"], cfg) else None
-        out[CATCHUP] = None
+        if not _turncap(a["turn"], cfg):
+            out[TURNCAP] = OK
         if changes is not None:
-            n = counts_after(board, changes, after)
-            out[CATCHUP] = OK if not catchup_holds(n, cfg.p_offset) else None
+            if not n_after:
+                n_after = carry(after, counts(after))
+            if not catchup_holds(n_after, cfg.p_offset):
+                out[CATCHUP] = OK
     else:
         out[TURNCAP] = out[CATCHUP] = NA
-        if changes is not None and id(board) in _counted:
-            counts_after(board, changes, after)  # for the neutral step that follows
     return tuple(out)
-
-
-def _move(t: Transition, out: list[Answer], bot: int, board: str, after: str, w: int,
-          h: int) -> dict[int, str] | None:
-    """FLIT-BOARD-TORUS, FLIT-MOVE-VALID and FLIT-CONVERT on a move; returns the squares
-    it changed when `after` is exactly the board the rules call for, else None."""
-    action = t.action
-    fx, fy = action["from"]
-    tx, ty = action["to"]
-    if not (0 <= fx < w and 0 <= fy < h and 0 <= tx < w and 0 <= ty < h):
-        return None
-    o, d = int(fy * w + fx), int(ty * w + tx)
-    c = str(bot)
-    around = torus_neighbours(w, h)[d]
-    own = [n for n in around if n != o and board[n] == c]
-    if not (o != d and board[o] == c and board[d] == "0" and own):
-        return None  # an invalid move applied: FLIT-MOVE-VALID says so
-    wrap = not [n for n in planar_neighbours(w, h)[d] if n != o and board[n] == c]
-    out[TORUS] = OK if wrap else NA
-    if after[o] == "0" and after[d] == c and t.after["turn"] == t.before["turn"] + 1:
-        out[VALID] = OK
-    changes = {o: "0", d: c} | {n: c for n in around if board[n] == "5"}
-    if patched(board, changes) != after:
-        return None
-    out[CONVERT] = OK
-    return changes
 
 
 def _turncap(turn: int, cfg: Config) -> bool:
     return bool(turn > cfg.cap) if cfg.cap_exceeds else bool(turn >= cfg.cap)
 
 
-def _neutral_step(t: Transition, kind: str, cfg: Config) -> tuple[Answer, ...]:
+def _neutral_step(t: Transition, kind: str, cfg: Config, bot: int, board: str,
+                  after: str) -> tuple[Answer, ...]:
     """A neutral step (after a move) that hands the turn to a bot that is not frozen."""
     b, a, action = t.before, t.after, t.action
-    board, after = b["board"], a["board"]
-    if type(board) is not str or type(after) is not str:
-        return ASK_ALL
-    bot = b["to_move"]
+    was_frozen = b["frozen"]
     nxt = bot % 4 + 1
-    if b["frozen"][nxt - 1]:
+    if was_frozen[nxt - 1]:
         return ASK_ALL  # a frozen bot is due: its turn passes or is skipped
-    out: list[Answer] = [None] * len(RULES)
-    out[WINNER] = out[TIE] = out[TIMING] = NA
-    out[TURN] = OK if a["to_move"] == nxt else None
+    out = _GOING_ON.copy()
+    out[TIMING] = NA
+    if a["to_move"] == nxt:
+        out[TURN] = OK
+    turn = b["turn"]
     frozen = a["frozen"]
-    if not (frozen != list(b["frozen"]) or (a["phase"] == "move" and frozen[a["to_move"] - 1])
-            or a["turn"] != b["turn"]):
+    if not (frozen != was_frozen or (a["phase"] == "move" and frozen[a["to_move"] - 1])
+            or a["turn"] != turn):
         out[FREEZE] = NA
     at = action["at"]
     adds = action["hit"] if kind == "neutral" else at is not None
-    w, h = b["width"], b["height"]
-    changes: dict[int, str] | None = None
+    held = _carry[0]
+    n_after = held[1] if held[0] is board else NO_COUNTS
     if not adds:
-        if board == after:
-            changes = {}
+        if board != after:
+            return tuple(out)
+        changes: dict[int, str] = {}
     else:
+        w, h = b["width"], b["height"]
         x, y = at
-        if 0 <= x < w and 0 <= y < h:
-            i = int(y * w + x)
-            if board[i] == "0" and all(board[n] == "0" for n in torus_neighbours(w, h)[i]) \
-                    and patched(board, {i: "5"}) == after:
-                changes = {i: "5"}
-    if changes is None:
-        return tuple(out)
+        if not (0 <= x < w and 0 <= y < h):
+            return tuple(out)
+        i = int(y * w + x)
+        if not (board[i] == "0" and all(board[n] == "0" for n in _neighbours(w, h)[0][i])
+                and patched(board, {i: "5"}) == after):
+            return tuple(out)
+        changes = {i: "5"}
+        if n_after:
+            m = list(n_after)
+            m[0] -= 1
+            m[5] += 1
+            n_after = tuple(m)
     out[NEUTRAL] = OK
-    want_updates = _updates(t.events, w, h)
-    if want_updates is not None:
-        if not want_updates and board == after:
+    events = t.events
+    if not events:
+        if not changes:
             out[UPDATES] = NA
-        elif want_updates == changes and all(board[i] != c for i, c in changes.items()):
-            out[UPDATES] = OK
+    else:
+        announced = _updates(events, b["width"], b["height"])
+        if announced is not None:
+            if not announced and not changes:
+                out[UPDATES] = NA
+            elif announced == changes and all(board[i] != c for i, c in changes.items()):
+                out[UPDATES] = OK
+    n_after = carry(after, n_after or counts(after))
     # No frozen bot's turn followed (the turn count stands): the run of passes stands, and
     # the end conditions are checked once, after the neutral step, under after-neutral only.
-    if a["turn"] != b["turn"] or a["passes"] != b["passes"]:
+    if a["turn"] != turn or a["passes"] != b["passes"]:
         return tuple(out)
     if cfg.after_move:
         out[TURNCAP] = out[CATCHUP] = out[ALLPASS] = NA
         return tuple(out)
-    out[TURNCAP] = OK if not _turncap(b["turn"], cfg) else None
-    active = 4 if cfg.frozen_count else 4 - sum(1 for f in b["frozen"] if f)
-    out[ALLPASS] = OK if not b["passes"] >= active else None
-    n = counts_after(board, changes, after)
-    out[CATCHUP] = OK if not catchup_holds(n, cfg.p_offset) else None
+    if not _turncap(turn, cfg):
+        out[TURNCAP] = OK
+    active = 4 if cfg.frozen_count or not any(was_frozen) else 4 - sum(
+        1 for f in was_frozen if f)  # FLIT-END-ALLPASS's bots that still play
+    if not b["passes"] >= active:
+        out[ALLPASS] = OK
+    if not catchup_holds(n_after, cfg.p_offset):
+        out[CATCHUP] = OK
     return tuple(out)
