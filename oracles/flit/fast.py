@@ -172,6 +172,14 @@ def _moved(e: JSON, action: JSON, c: str) -> bool:
                 and e["to"] == action["to"])
 
 
+def _all_new(board: str, changes: dict[int, str]) -> bool:
+    """Each change gives its square another colour than it had."""
+    for i, c in changes.items():  # noqa: SIM110 (a generator costs more than the loop)
+        if board[i] == c:
+            return False
+    return True
+
+
 _tables: list[tuple[int, int, Any, Any]] = [(0, 0, (), ())]  # (w, h, torus, planar)
 
 
@@ -207,14 +215,100 @@ def _analyse(t: Transition, profile: Profile) -> tuple[Answer, ...]:
     if kind == "neutral" or kind == "neutral-list":
         if phase == "neutral":
             return _neutral_step(t, kind, cfg, bot, board, after)
-    elif (kind == "move" or kind == "pass") and phase == "move":
+    elif kind == "move" and phase == "move":
+        return _move_step(t, cfg, bot, board, after)
+    elif kind == "pass" and phase == "move":
         return _player_step(t, kind, cfg, bot, board, after)
     return ASK_ALL  # a setup step, a time-out, an invalid reply, or out of phase
 
 
+def _move_step(t: Transition, cfg: Config, bot: int, board: str,
+               after: str) -> tuple[Answer, ...]:
+    """A move in the move phase, the game going on: `_player_step` for a move, in locals."""
+    b, a, action = t.before, t.after, t.action
+    a_phase, a_to_move = a["phase"], a["to_move"]
+    turn_v = OK if a_to_move == bot else None
+    want = list(b["timeouts"])
+    want[bot - 1] = 0
+    time_v = OK if a["timeouts"] == want else None
+    frozen = a["frozen"]
+    freeze_v = None if frozen != b["frozen"] or (
+        a_phase == "move" and frozen[a_to_move - 1]) else NA
+    allpass_v = OK if a["passes"] == 0 else None
+    after_move = cfg.after_move
+    timing_v = NA if after_move else OK if a_phase == "neutral" else None
+    torus_v = valid_v = convert_v = updates_v = n_after = None
+    w, h = b["width"], b["height"]
+    fx, fy = action["from"]
+    tx, ty = action["to"]
+    if 0 <= fx < w and 0 <= fy < h and 0 <= tx < w and 0 <= ty < h:
+        o, d = int(fy * w + fx), int(ty * w + tx)
+        c = str(bot)
+        held = _tables[0]
+        if held[0] != w or held[1] != h:
+            _neighbours(w, h)
+            held = _tables[0]
+        n0, n1, n2, n3 = held[2][d]  # a torus square has four neighbours
+        # valid: FLIT-MOVE-VALID on the torus; an invalid move applied is its business
+        # (the neighbours one by one: a comprehension costs a function call)
+        if o != d and board[o] == c and board[d] == "0" and (
+                (n0 != o and board[n0] == c) or (n1 != o and board[n1] == c)
+                or (n2 != o and board[n2] == c) or (n3 != o and board[n3] == c)):
+            if 0 < d % w < w - 1 and 0 < d // w < h - 1:
+                torus_v = NA  # inside the edges every neighbour is a planar one: no wrap
+            else:
+                torus_v = NA if [n for n in held[3][d] if n != o and board[n] == c] else OK
+            if after[o] == "0" and after[d] == c and a["turn"] == b["turn"] + 1:
+                valid_v = OK
+            changes = {o: "0", d: c}
+            converted = board[n0] == "5" or board[n1] == "5" or board[n2] == "5" or \
+                board[n3] == "5"
+            if converted:
+                for n in (n0, n1, n2, n3):
+                    if board[n] == "5":
+                        changes[n] = c
+                expected = patched(board, changes)
+            else:  # `patched`, unrolled for the two squares of the move
+                lo, hi = (o, d) if o < d else (d, o)
+                expected = "".join((board[:lo], changes[lo], board[lo + 1:hi], changes[hi],
+                                    board[hi + 1:]))
+            if expected == after:  # `after` is exactly `board` with `changes` made
+                convert_v = OK
+                events = t.events
+                if not converted and len(events) == 1 and 1 <= bot <= 4:
+                    e = events[0]  # one event, naming the move's own two squares
+                    if e["type"] == "moved" and str(e["bot"]) == c and \
+                            e["from"] == action["from"] and e["to"] == action["to"]:
+                        updates_v = OK
+                elif events and _updates(events, w, h) == changes and _all_new(board, changes):
+                    updates_v = OK  # the events name exactly the changes made
+                held_counts = _carry[0]
+                if held_counts[0] is board and 1 <= bot <= 4:
+                    n_after = held_counts[1]
+                    k = len(changes) - 2  # its conversions turn neutrals into the bot's
+                    if k > 0:
+                        m = list(n_after)
+                        m[bot] += k
+                        m[5] -= k
+                        n_after = tuple(m)
+                    _carry[0] = (after, n_after)
+    if after_move:  # the end conditions are checked on the state after the move
+        turncap_v = None if _turncap(a["turn"], cfg) else OK
+        catchup_v = None
+        if convert_v is OK:
+            if n_after is None:
+                n_after = carry(after, counts(after))
+            catchup_v = None if catchup_holds(n_after, cfg.p_offset) else OK
+    else:
+        turncap_v = catchup_v = NA
+    return (torus_v, turn_v, valid_v, None, convert_v, None, time_v, freeze_v, turncap_v,
+            allpass_v, catchup_v, timing_v, NA, NA, updates_v)
+
+
 def _player_step(t: Transition, kind: str, cfg: Config, bot: int, board: str,
                  after: str) -> tuple[Answer, ...]:
-    """A move or a no move in the move phase, the game going on."""
+    """A move or a no move in the move phase, the game going on (`_move_step` is the same
+    for a move, faster; this one answers the tests' comparisons of the two)."""
     b, a = t.before, t.after
     out = _GOING_ON.copy()
     if a["to_move"] == bot:
@@ -320,64 +414,66 @@ def _neutral_step(t: Transition, kind: str, cfg: Config, bot: int, board: str,
     nxt = bot % 4 + 1
     if was_frozen[nxt - 1]:
         return ASK_ALL  # a frozen bot is due: its turn passes or is skipped
-    out = _GOING_ON.copy()
-    out[TIMING] = NA
-    if a["to_move"] == nxt:
-        out[TURN] = OK
+    a_to_move = a["to_move"]
+    turn_v = OK if a_to_move == nxt else None
     turn = b["turn"]
     frozen = a["frozen"]
-    if not (frozen != was_frozen or (a["phase"] == "move" and frozen[a["to_move"] - 1])
-            or a["turn"] != turn):
-        out[FREEZE] = NA
+    a_turn = a["turn"]
+    freeze_v = None if frozen != was_frozen or (a["phase"] == "move" and frozen[
+        a_to_move - 1]) or a_turn != turn else NA
     at = action["at"]
     adds = action["hit"] if kind == "neutral" else at is not None
     held = _carry[0]
     n_after = held[1] if held[0] is board else NO_COUNTS
+    changes: dict[int, str] = {}
     if not adds:
         if board != after:
-            return tuple(out)
-        changes: dict[int, str] = {}
+            return (None, turn_v, None, None, None, None, None, freeze_v, None, None, None,
+                    NA, NA, NA, None)
     else:
         w, h = b["width"], b["height"]
         x, y = at
-        if not (0 <= x < w and 0 <= y < h):
-            return tuple(out)
-        i = int(y * w + x)
-        if not (board[i] == "0" and all(board[n] == "0" for n in _neighbours(w, h)[0][i])
-                and patched(board, {i: "5"}) == after):
-            return tuple(out)
+        i = int(y * w + x) if 0 <= x < w and 0 <= y < h else -1
+        if i >= 0:
+            n0, n1, n2, n3 = _neighbours(w, h)[0][i]
+        if i < 0 or not (board[i] == "0" and board[n0] == "0" and board[n1] == "0"
+                         and board[n2] == "0" and board[n3] == "0"
+                         and patched(board, {i: "5"}) == after):
+            return (None, turn_v, None, None, None, None, None, freeze_v, None, None, None,
+                    NA, NA, NA, None)
         changes = {i: "5"}
         if n_after:
             m = list(n_after)
             m[0] -= 1
             m[5] += 1
             n_after = tuple(m)
-    out[NEUTRAL] = OK
+    # `after` is exactly `board` with `changes` made
     events = t.events
+    updates_v: Answer = None
     if not events:
         if not changes:
-            out[UPDATES] = NA
+            updates_v = NA
     else:
         announced = _updates(events, b["width"], b["height"])
         if announced is not None:
             if not announced and not changes:
-                out[UPDATES] = NA
-            elif announced == changes and all(board[i] != c for i, c in changes.items()):
-                out[UPDATES] = OK
-    n_after = carry(after, n_after or counts(after))
+                updates_v = NA
+            elif announced == changes and _all_new(board, changes):
+                updates_v = OK
+    if not n_after:
+        n_after = counts(after)
+    _carry[0] = (after, n_after)
     # No frozen bot's turn followed (the turn count stands): the run of passes stands, and
     # the end conditions are checked once, after the neutral step, under after-neutral only.
-    if a["turn"] != turn or a["passes"] != b["passes"]:
-        return tuple(out)
-    if cfg.after_move:
-        out[TURNCAP] = out[CATCHUP] = out[ALLPASS] = NA
-        return tuple(out)
-    if not _turncap(turn, cfg):
-        out[TURNCAP] = OK
-    active = 4 if cfg.frozen_count or not any(was_frozen) else 4 - sum(
-        1 for f in was_frozen if f)  # FLIT-END-ALLPASS's bots that still play
-    if not b["passes"] >= active:
-        out[ALLPASS] = OK
-    if not catchup_holds(n_after, cfg.p_offset):
-        out[CATCHUP] = OK
-    return tuple(out)
+    if a_turn != turn or a["passes"] != b["passes"]:
+        turncap_v = allpass_v = catchup_v = None
+    elif cfg.after_move:
+        turncap_v = allpass_v = catchup_v = NA
+    else:
+        turncap_v = None if _turncap(turn, cfg) else OK
+        active = 4 if cfg.frozen_count or not any(was_frozen) else 4 - sum(
+            1 for f in was_frozen if f)  # FLIT-END-ALLPASS's bots that still play
+        allpass_v = None if b["passes"] >= active else OK
+        catchup_v = None if catchup_holds(n_after, cfg.p_offset) else OK
+    return (None, turn_v, None, None, None, OK, None, freeze_v, turncap_v, allpass_v,
+            catchup_v, NA, NA, NA, updates_v)
