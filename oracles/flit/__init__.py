@@ -46,7 +46,8 @@ PHASE_OF = {"move": "move", "pass": "move", "timeout": "move", "invalid": "move"
 
 def action_kind(action: JSON) -> str:
     """The kind of a step, from its action alone (the oracles' `on` sets name these)."""
-    return str(action.get("type", ""))
+    kind = action.get("type", "")
+    return kind if type(kind) is str else str(kind)  # asked at every step: str() if need be
 
 
 def _kind(t: Transition) -> str:

@@ -107,21 +107,22 @@ def catchup_holds(n: tuple[int, ...], p_offset: int) -> bool:
 
 # --- the answer for one transition ---------------------------------------------------------
 
-# The last transition's answer: one (transition, profile, answer) tuple, read and replaced
-# whole, holding the transition so that its id is not reused meanwhile.
-_last: list[tuple[Any, Any, tuple[Answer, ...]]] = [(None, None, ASK_ALL)]
+# The last transition's answer: one (transition, profile, answer) tuple, replaced whole,
+# holding the transition so that its id is not reused meanwhile.
+_last: tuple[Any, Any, tuple[Answer, ...]] = (None, None, ASK_ALL)
 
 
 def verdicts(t: Transition, profile: Profile) -> tuple[Answer, ...]:
     """Per rule of `RULES`: the plain check's verdict (OK or NA), or None (ask it)."""
-    held = _last[0]
+    global _last
+    held = _last
     if held[0] is t and held[1] is profile:
         return held[2]
     try:
         answer = _analyse(t, profile)
     except Exception:  # a reply the plain checks must read and judge one by one
         answer = ASK_ALL
-    _last[0] = (t, profile, answer)
+    _last = (t, profile, answer)
     return answer
 
 
@@ -130,7 +131,7 @@ def with_fast_path(rule: str, plain: CheckFn) -> CheckFn:
     i = INDEX[rule]
 
     def check(t: Transition, profile: Profile) -> Verdict:
-        held = _last[0]
+        held = _last
         answer = held[2] if held[0] is t and held[1] is profile else verdicts(t, profile)
         verdict = answer[i]
         return plain(t, profile) if verdict is None else verdict
@@ -165,13 +166,6 @@ def _updates(events: list[JSON], w: int, h: int) -> dict[int, str] | None:
     return want
 
 
-def _moved(e: JSON, action: JSON, c: str) -> bool:
-    """`e` announces the move `action` of the bot whose colour is `c`: FLIT-PROTO-UPDATES
-    then reads it as the move's origin emptied and its destination taken, exactly."""
-    return bool(e["type"] == "moved" and str(e["bot"]) == c and e["from"] == action["from"]
-                and e["to"] == action["to"])
-
-
 def _all_new(board: str, changes: dict[int, str]) -> bool:
     """Each change gives its square another colour than it had."""
     for i, c in changes.items():  # noqa: SIM110 (a generator costs more than the loop)
@@ -180,6 +174,7 @@ def _all_new(board: str, changes: dict[int, str]) -> bool:
     return True
 
 
+_COLOUR = ("0", "1", "2", "3", "4", "5")  # str(bot) for the bots 0-5, without the call
 _tables: list[tuple[int, int, Any, Any]] = [(0, 0, (), ())]  # (w, h, torus, planar)
 
 
@@ -218,19 +213,23 @@ def _analyse(t: Transition, profile: Profile) -> tuple[Answer, ...]:
     elif kind == "move" and phase == "move":
         return _move_step(t, cfg, bot, board, after)
     elif kind == "pass" and phase == "move":
-        return _player_step(t, kind, cfg, bot, board, after)
+        return _pass_step(t, cfg, bot, board, after)
     return ASK_ALL  # a setup step, a time-out, an invalid reply, or out of phase
 
 
 def _move_step(t: Transition, cfg: Config, bot: int, board: str,
                after: str) -> tuple[Answer, ...]:
-    """A move in the move phase, the game going on: `_player_step` for a move, in locals."""
+    """A move in the move phase, the game going on."""
     b, a, action = t.before, t.after, t.action
     a_phase, a_to_move = a["phase"], a["to_move"]
     turn_v = OK if a_to_move == bot else None
-    want = list(b["timeouts"])
-    want[bot - 1] = 0
-    time_v = OK if a["timeouts"] == want else None
+    was = b["timeouts"]
+    if type(was) is list and was[bot - 1] == 0:  # the run stays 0: `want` would equal it
+        time_v = OK if a["timeouts"] == was else None
+    else:
+        want = list(was)
+        want[bot - 1] = 0
+        time_v = OK if a["timeouts"] == want else None
     frozen = a["frozen"]
     freeze_v = None if frozen != b["frozen"] or (
         a_phase == "move" and frozen[a_to_move - 1]) else NA
@@ -243,7 +242,7 @@ def _move_step(t: Transition, cfg: Config, bot: int, board: str,
     tx, ty = action["to"]
     if 0 <= fx < w and 0 <= fy < h and 0 <= tx < w and 0 <= ty < h:
         o, d = int(fy * w + fx), int(ty * w + tx)
-        c = str(bot)
+        c = _COLOUR[bot] if 0 <= bot <= 5 else str(bot)
         held = _tables[0]
         if held[0] != w or held[1] != h:
             _neighbours(w, h)
@@ -305,10 +304,9 @@ def _move_step(t: Transition, cfg: Config, bot: int, board: str,
             allpass_v, catchup_v, timing_v, NA, NA, updates_v)
 
 
-def _player_step(t: Transition, kind: str, cfg: Config, bot: int, board: str,
-                 after: str) -> tuple[Answer, ...]:
-    """A move or a no move in the move phase, the game going on (`_move_step` is the same
-    for a move, faster; this one answers the tests' comparisons of the two)."""
+def _pass_step(t: Transition, cfg: Config, bot: int, board: str,
+               after: str) -> tuple[Answer, ...]:
+    """A no move in the move phase, the game going on."""
     b, a = t.before, t.after
     out = _GOING_ON.copy()
     if a["to_move"] == bot:
@@ -320,83 +318,27 @@ def _player_step(t: Transition, kind: str, cfg: Config, bot: int, board: str,
     frozen = a["frozen"]
     if not (frozen != b["frozen"] or (a["phase"] == "move" and frozen[a["to_move"] - 1])):
         out[FREEZE] = NA
-    if a["passes"] == (0 if kind == "move" else b["passes"] + 1):
+    if a["passes"] == b["passes"] + 1:
         out[ALLPASS] = OK
     if cfg.after_move:
         out[TIMING] = NA
     elif a["phase"] == "neutral":
         out[TIMING] = OK
-    w, h = b["width"], b["height"]
-    changes: dict[int, str] | None = None
-    if kind == "pass":
-        if board == after:
-            changes = {}
-            if a["turn"] == b["turn"] + 1:
-                out[NOMOVE] = OK
-    else:  # FLIT-BOARD-TORUS, FLIT-MOVE-VALID and FLIT-CONVERT on the move
-        action = t.action
-        fx, fy = action["from"]
-        tx, ty = action["to"]
-        if 0 <= fx < w and 0 <= fy < h and 0 <= tx < w and 0 <= ty < h:
-            o, d = int(fy * w + fx), int(ty * w + tx)
-            c = str(bot)
-            torus, planar = _neighbours(w, h)
-            around = torus[d]
-            # valid: FLIT-MOVE-VALID on the torus; an invalid move applied is its business
-            if o != d and board[o] == c and board[d] == "0" and [
-                    n for n in around if n != o and board[n] == c]:
-                wrap = not [n for n in planar[d] if n != o and board[n] == c]
-                out[TORUS] = OK if wrap else NA
-                if after[o] == "0" and after[d] == c and a["turn"] == b["turn"] + 1:
-                    out[VALID] = OK
-                changes = {o: "0", d: c}
-                for n in around:
-                    if board[n] == "5":
-                        changes[n] = c
-                if len(changes) == 2:  # no neutral to convert: `patched`, unrolled
-                    lo, hi = (o, d) if o < d else (d, o)
-                    expected = "".join((board[:lo], changes[lo], board[lo + 1:hi],
-                                        changes[hi], board[hi + 1:]))
-                else:
-                    expected = patched(board, changes)
-                if expected == after:
-                    out[CONVERT] = OK
-                else:
-                    changes = None
-    n_after = NO_COUNTS
-    if changes is not None:  # `after` is exactly `board` with `changes` made
-        events = t.events
-        if not events:
-            if not changes:
-                out[UPDATES] = NA
-        elif len(changes) == 2 and len(events) == 1 and 1 <= bot <= 4 and _moved(
-                events[0], t.action, str(bot)):
-            out[UPDATES] = OK  # one event, naming the move's own two squares
-        else:
-            announced = _updates(events, w, h)
-            if announced is not None:
-                if not announced and not changes:
-                    out[UPDATES] = NA
-                elif announced == changes and all(board[i] != c for i, c in changes.items()):
-                    out[UPDATES] = OK  # the events name exactly the changes found above
+    same = board == after
+    if same and a["turn"] == b["turn"] + 1:
+        out[NOMOVE] = OK
+    if same:  # FLIT-PROTO-UPDATES: nothing changed, so no event may name a square
+        announced = _updates(t.events, b["width"], b["height"]) if t.events else {}
+        if announced == {}:
+            out[UPDATES] = NA
         held = _carry[0]
-        if held[0] is board and 1 <= bot <= 4:
-            n_after = held[1]
-            k = len(changes) - 2  # a move: its conversions turn neutrals into the bot's
-            if k > 0:
-                m = list(n_after)
-                m[bot] += k
-                m[5] -= k
-                n_after = tuple(m)
-            carry(after, n_after)
+        if held[0] is board:
+            carry(after, held[1])
     if cfg.after_move:  # the end conditions are checked on the state after the move
         if not _turncap(a["turn"], cfg):
             out[TURNCAP] = OK
-        if changes is not None:
-            if not n_after:
-                n_after = carry(after, counts(after))
-            if not catchup_holds(n_after, cfg.p_offset):
-                out[CATCHUP] = OK
+        if not catchup_holds(counts(after), cfg.p_offset):
+            out[CATCHUP] = OK
     else:
         out[TURNCAP] = out[CATCHUP] = NA
     return tuple(out)
@@ -470,10 +412,14 @@ def _neutral_step(t: Transition, kind: str, cfg: Config, bot: int, board: str,
     elif cfg.after_move:
         turncap_v = allpass_v = catchup_v = NA
     else:
-        turncap_v = None if _turncap(turn, cfg) else OK
+        turncap_v = None if (turn > cfg.cap if cfg.cap_exceeds else turn >= cfg.cap) else OK
         active = 4 if cfg.frozen_count or not any(was_frozen) else 4 - sum(
             1 for f in was_frozen if f)  # FLIT-END-ALLPASS's bots that still play
         allpass_v = None if b["passes"] >= active else OK
-        catchup_v = None if catchup_holds(n_after, cfg.p_offset) else OK
+        p_offset = cfg.p_offset
+        last = _held[0]  # `catchup_holds`'s memory, asked inline
+        holds = last[2] if last[0] is n_after and last[1] == p_offset else catchup_holds(
+            n_after, p_offset)
+        catchup_v = None if holds else OK
     return (None, turn_v, None, None, None, OK, None, freeze_v, turncap_v, allpass_v,
             catchup_v, NA, NA, NA, updates_v)
