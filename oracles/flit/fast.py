@@ -175,15 +175,29 @@ def _all_new(board: str, changes: dict[int, str]) -> bool:
 
 
 _COLOUR = ("0", "1", "2", "3", "4", "5")  # str(bot) for the bots 0-5, without the call
-_tables: list[tuple[int, int, Any, Any]] = [(0, 0, (), ())]  # (w, h, torus, planar)
+# The board's geometry, for the last width and height met: (w, h, torus neighbours, planar
+# neighbours, square of each (x, y) on the board, whether each square is off the edges).
+_tables: list[tuple[Any, Any, Any, Any, dict[tuple[int, int], int], tuple[bool, ...]]] = [
+    (0, 0, (), (), {}, ())]
+
+
+def _geometry(w: int, h: int) -> tuple[Any, Any, Any, Any, dict[tuple[int, int], int],
+                                       tuple[bool, ...]]:
+    """`_tables`'s entry for a w x h board. A square's index is `board.index`'s for the
+    same [x, y] (an x or y equal to a whole number, as 2.0, finds its square too; any other
+    finds none, and the plain checks read it)."""
+    geo = (w, h, torus_neighbours(w, h), planar_neighbours(w, h),
+           {(x, y): y * w + x for y in range(h) for x in range(w)},
+           tuple(0 < x < w - 1 and 0 < y < h - 1 for y in range(h) for x in range(w)))
+    _tables[0] = geo
+    return geo
 
 
 def _neighbours(w: int, h: int) -> tuple[Any, Any]:
-    held = _tables[0]
-    if held[0] != w or held[1] != h:
-        held = (w, h, torus_neighbours(w, h), planar_neighbours(w, h))
-        _tables[0] = held
-    return held[2], held[3]
+    geo = _tables[0]
+    if geo[0] != w or geo[1] != h:
+        geo = _geometry(w, h)
+    return geo[2], geo[3]
 
 
 # The answers every fast step starts from: the game goes on, so the winner rules say NA.
@@ -238,40 +252,41 @@ def _move_step(t: Transition, cfg: Config, bot: int, board: str,
     timing_v = NA if after_move else OK if a_phase == "neutral" else None
     torus_v = valid_v = convert_v = updates_v = n_after = None
     w, h = b["width"], b["height"]
+    geo = _tables[0]
+    if geo[0] != w or geo[1] != h:
+        geo = _geometry(w, h)
     fx, fy = action["from"]
     tx, ty = action["to"]
-    if 0 <= fx < w and 0 <= fy < h and 0 <= tx < w and 0 <= ty < h:
-        o, d = int(fy * w + fx), int(ty * w + tx)
+    squares = geo[4]
+    o, d = squares.get((fx, fy)), squares.get((tx, ty))  # None: not a square of the board
+    if o is not None and d is not None:
         c = _COLOUR[bot] if 0 <= bot <= 5 else str(bot)
-        held = _tables[0]
-        if held[0] != w or held[1] != h:
-            _neighbours(w, h)
-            held = _tables[0]
-        n0, n1, n2, n3 = held[2][d]  # a torus square has four neighbours
+        n0, n1, n2, n3 = geo[2][d]  # a torus square has four neighbours
         # valid: FLIT-MOVE-VALID on the torus; an invalid move applied is its business
         # (the neighbours one by one: a comprehension costs a function call)
         if o != d and board[o] == c and board[d] == "0" and (
                 (n0 != o and board[n0] == c) or (n1 != o and board[n1] == c)
                 or (n2 != o and board[n2] == c) or (n3 != o and board[n3] == c)):
-            if 0 < d % w < w - 1 and 0 < d // w < h - 1:
+            if geo[5][d]:
                 torus_v = NA  # inside the edges every neighbour is a planar one: no wrap
             else:
-                torus_v = NA if [n for n in held[3][d] if n != o and board[n] == c] else OK
+                torus_v = NA if [n for n in geo[3][d] if n != o and board[n] == c] else OK
             if after[o] == "0" and after[d] == c and a["turn"] == b["turn"] + 1:
                 valid_v = OK
-            changes = {o: "0", d: c}
             converted = board[n0] == "5" or board[n1] == "5" or board[n2] == "5" or \
                 board[n3] == "5"
+            changes: dict[int, str] | None = None
             if converted:
+                changes = {o: "0", d: c}
                 for n in (n0, n1, n2, n3):
                     if board[n] == "5":
                         changes[n] = c
                 expected = patched(board, changes)
-            else:  # `patched`, unrolled for the two squares of the move
-                lo, hi = (o, d) if o < d else (d, o)
-                expected = "".join((board[:lo], changes[lo], board[lo + 1:hi], changes[hi],
-                                    board[hi + 1:]))
-            if expected == after:  # `after` is exactly `board` with `changes` made
+            elif o < d:  # `patched`, unrolled for the two squares of the move
+                expected = "".join((board[:o], "0", board[o + 1:d], c, board[d + 1:]))
+            else:
+                expected = "".join((board[:d], c, board[d + 1:o], "0", board[o + 1:]))
+            if expected == after:  # `after` is exactly `board` with the move's changes
                 convert_v = OK
                 events = t.events
                 if not converted and len(events) == 1 and 1 <= bot <= 4:
@@ -279,13 +294,16 @@ def _move_step(t: Transition, cfg: Config, bot: int, board: str,
                     if e["type"] == "moved" and str(e["bot"]) == c and \
                             e["from"] == action["from"] and e["to"] == action["to"]:
                         updates_v = OK
-                elif events and _updates(events, w, h) == changes and _all_new(board, changes):
-                    updates_v = OK  # the events name exactly the changes made
+                elif events:
+                    if changes is None:
+                        changes = {o: "0", d: c}
+                    if _updates(events, w, h) == changes and _all_new(board, changes):
+                        updates_v = OK  # the events name exactly the changes made
                 held_counts = _carry[0]
                 if held_counts[0] is board and 1 <= bot <= 4:
                     n_after = held_counts[1]
-                    k = len(changes) - 2  # its conversions turn neutrals into the bot's
-                    if k > 0:
+                    if changes is not None and len(changes) > 2:
+                        k = len(changes) - 2  # conversions turn neutrals into the bot's
                         m = list(n_after)
                         m[bot] += k
                         m[5] -= k

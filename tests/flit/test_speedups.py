@@ -320,3 +320,23 @@ def test_the_reference_is_judged_alike_with_and_without_the_analysis() -> None:
                      start, script)
         assert fast == plain and not fast[1]
         assert fast[0].applied["FLIT-END-CATCHUP"] > 0
+
+
+def test_geometry_tables_are_the_boards_squares() -> None:
+    from gamecert.oracles.flit.board import index, planar_neighbours, torus_neighbours
+
+    for w, h in ((32, 32), (5, 3), (2, 7)):
+        _, _, torus, planar, squares, inner = F._geometry(w, h)
+        state = {"width": w, "height": h}
+        for x in range(-1, w + 1):
+            for y in range(-1, h + 1):
+                assert squares.get((x, y)) == index(state, [x, y])
+                if index(state, [x, y]) is not None:
+                    assert squares.get((float(x), y)) == index(state, [x, y])
+        assert squares.get((0.5, 0)) is None  # a square the plain checks must read
+        for i in range(w * h):
+            if inner[i]:  # no wrap around an inner square
+                assert sorted(torus[i]) == sorted(planar[i])
+            assert torus[i] == torus_neighbours(w, h)[i]
+            assert planar[i] == planar_neighbours(w, h)[i]
+    F._geometry(32, 32)
