@@ -118,8 +118,24 @@ def verdicts(t: Transition, profile: Profile) -> tuple[Answer, ...]:
     held = _last
     if held[0] is t and held[1] is profile:
         return held[2]
+    answer = ASK_ALL  # a setup step, a time-out, an invalid reply, out of phase, the end
     try:
-        answer = _analyse(t, profile)
+        b, a = t.before, t.after
+        board, after = b["board"], a["board"]
+        bot = b["to_move"]
+        kind = t.action.get("type", "")
+        if a["phase"] != "over" and type(kind) is str and type(board) is str and type(
+                after) is str and type(b["frozen"]) is list and type(bot) is int:
+            held_cfg = _config[0]
+            cfg = held_cfg[1] if held_cfg[0] is profile and held_cfg[1] else config(profile)
+            phase = b["phase"]
+            if kind == "neutral" or kind == "neutral-list":
+                if phase == "neutral":
+                    answer = _neutral_step(t, kind, cfg, bot, board, after)
+            elif kind == "move" and phase == "move":
+                answer = _move_step(t, cfg, bot, board, after)
+            elif kind == "pass" and phase == "move":
+                answer = _pass_step(t, cfg, bot, board, after)
     except Exception:  # a reply the plain checks must read and judge one by one
         answer = ASK_ALL
     _last = (t, profile, answer)
@@ -203,32 +219,6 @@ def _neighbours(w: int, h: int) -> tuple[Any, Any]:
 # The answers every fast step starts from: the game goes on, so the winner rules say NA.
 _GOING_ON: list[Answer] = [None] * len(RULES)
 _GOING_ON[WINNER] = _GOING_ON[TIE] = NA
-
-
-def _analyse(t: Transition, profile: Profile) -> tuple[Answer, ...]:
-    b, a = t.before, t.after
-    if a["phase"] == "over":
-        return ASK_ALL  # the game's last step: the plain checks judge it
-    held = _config[0]
-    cfg = held[1] if held[0] is profile and held[1] is not None else config(profile)
-    kind = t.action.get("type", "")
-    if type(kind) is not str:
-        return ASK_ALL
-    board, after = b["board"], a["board"]
-    if type(board) is not str or type(after) is not str or type(b["frozen"]) is not list:
-        return ASK_ALL
-    bot = b["to_move"]
-    if type(bot) is not int:
-        return ASK_ALL
-    phase = b["phase"]
-    if kind == "neutral" or kind == "neutral-list":
-        if phase == "neutral":
-            return _neutral_step(t, kind, cfg, bot, board, after)
-    elif kind == "move" and phase == "move":
-        return _move_step(t, cfg, bot, board, after)
-    elif kind == "pass" and phase == "move":
-        return _pass_step(t, cfg, bot, board, after)
-    return ASK_ALL  # a setup step, a time-out, an invalid reply, or out of phase
 
 
 def _move_step(t: Transition, cfg: Config, bot: int, board: str,
