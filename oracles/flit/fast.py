@@ -161,24 +161,24 @@ def with_fast_path(rule: str, plain: CheckFn) -> CheckFn:
 
 def _updates(events: list[JSON], w: int, h: int) -> dict[int, str] | None:
     """The squares the events announce (as FLIT-PROTO-UPDATES reads them); None when an
-    event cannot be read so (the plain check then says why)."""
+    event names a square off the board (the plain check then says so)."""
     want: dict[int, str] = {}
-    pairs: tuple[tuple[JSON, str], ...]
     for e in events:
         kind = e["type"]
-        if kind in ("piece-placed", "converted"):
-            pairs = ((e["at"], str(e["bot"])),)
-        elif kind == "moved":
-            pairs = ((e["from"], "0"), (e["to"], str(e["bot"])))
-        elif kind == "neutral-added":
-            pairs = ((e["at"], "5"),)
-        else:
-            continue
-        for xy, c in pairs:
-            x, y = xy
+        if kind == "moved":
+            x, y = e["from"]
             if not (0 <= x < w and 0 <= y < h):
                 return None
-            want[int(y * w + x)] = c
+            want[int(y * w + x)] = "0"
+            x, y = e["to"]
+            if not (0 <= x < w and 0 <= y < h):
+                return None
+            want[int(y * w + x)] = str(e["bot"])
+        elif kind == "converted" or kind == "piece-placed" or kind == "neutral-added":
+            x, y = e["at"]
+            if not (0 <= x < w and 0 <= y < h):
+                return None
+            want[int(y * w + x)] = "5" if kind == "neutral-added" else str(e["bot"])
     return want
 
 
@@ -281,8 +281,10 @@ def _move_step(t: Transition, cfg: Config, bot: int, board: str,
                 events = t.events
                 if not converted and len(events) == 1 and 1 <= bot <= 4:
                     e = events[0]  # one event, naming the move's own two squares
-                    if e["type"] == "moved" and str(e["bot"]) == c and \
-                            e["from"] == action["from"] and e["to"] == action["to"]:
+                    mover = e["bot"]  # str(mover) == c, without the call for a number
+                    if e["type"] == "moved" and (mover == bot if type(mover) is int else str(
+                            mover) == c) and e["from"] == action["from"] and e["to"] == \
+                            action["to"]:
                         updates_v = OK
                 elif events:
                     if changes is None:

@@ -109,7 +109,7 @@ def _corrupt(t: Transition, rng: random.Random) -> Transition:
     state before it changed alike on both sides, so that an end condition is due."""
     a, events = dict(t.after), [dict(e) for e in t.events]
     b = t.before
-    k = rng.randrange(16)
+    k = rng.randrange(19)
     if k == 0:
         a["turn"] += rng.choice((-1, 1))
     elif k == 1:
@@ -158,6 +158,15 @@ def _corrupt(t: Transition, rng: random.Random) -> Transition:
     elif k == 15:  # every bot has passed
         b = dict(b, passes=4)
         a["passes"] = 4 if t.after["passes"] == t.before["passes"] else a["passes"]
+    elif k == 16 and events:  # the same events, written otherwise (the rules read alike)
+        e = events[rng.randrange(len(events))]
+        if "bot" in e:
+            e["bot"] = str(e["bot"])
+    elif k in (17, 18) and events:  # squares as floats: whole (the same square), or not
+        e = events[rng.randrange(len(events))]
+        for key in ("at", "from", "to"):
+            if key in e:
+                e[key] = [e[key][0] + (0.0 if k == 17 else 0.5), e[key][1]]
     return Transition(b, t.action, a, events)
 
 
