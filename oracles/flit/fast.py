@@ -10,10 +10,11 @@ reply, a step some rule objects to) is `None` for the rules concerned, so every 
 and its message, still comes from the plain check. A rule's fast answer is never a
 violation.
 
-The answer is remembered for the last transition (held, so its id is not reused), and the
-piece counts of recent boards are remembered per board object (held likewise): the
+The answer is remembered for the last transition object (held, so its id is not reused;
+a transition is not changed once judged: the lockstep makes a new one for every step), and
+the piece counts of the last board analysed are carried on with it (held likewise): the
 lockstep's `after` of one step is the `before` of the next, and a board whose change from
-a counted board is known exactly gets its counts from that board's, with no rescan.
+the counted board is known exactly gets its counts from that board's, with no rescan.
 
 `tests/flit/test_speedups.py` checks, on every step of random games and on steps with
 corrupted replies, that each fast answer equals the plain check's. This module must not
