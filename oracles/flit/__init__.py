@@ -35,6 +35,7 @@ from gamecert.oracles.flit.board import (
     patched,
     wrap_dependent,
 )
+from gamecert.oracles.flit.fast import with_fast_path as _fast
 from gamecert.spec import Profile
 
 JSON = Any
@@ -45,7 +46,8 @@ PHASE_OF = {"move": "move", "pass": "move", "timeout": "move", "invalid": "move"
 
 def action_kind(action: JSON) -> str:
     """The kind of a step, from its action alone (the oracles' `on` sets name these)."""
-    return str(action.get("type", ""))
+    kind = action.get("type", "")
+    return kind if type(kind) is str else str(kind)  # asked at every step: str() if need be
 
 
 def _kind(t: Transition) -> str:
@@ -74,9 +76,10 @@ def _size(profile: Profile) -> tuple[int, int]:
 
 def board_size(s: JSON, profile: Profile) -> Verdict:
     w, h = _size(profile)
-    return expect(s["width"] == w and s["height"] == h and len(s["board"]) == w * h,
-                  f"board is {s['width']}x{s['height']} with {len(s['board'])} squares; "
-                  f"the rule says {w}x{h}")
+    if s["width"] == w and s["height"] == h and len(s["board"]) == w * h:
+        return OK  # every state of every step comes here: no message is written for it
+    return Violation(f"board is {s['width']}x{s['height']} with {len(s['board'])} squares; "
+                     f"the rule says {w}x{h}")
 
 
 def torus_judge(state: JSON, action: JSON, accepted: bool, profile: Profile) -> Verdict:
@@ -580,30 +583,37 @@ def _at(state: JSON, xy: JSON) -> int:
 
 _allpass_end = end_oracle("all-pass", allpass_holds)
 
+_turncap_end = end_oracle("turn-cap", turncap_holds)
+_catchup_end = end_oracle("catch-up", catchup_holds)
+
+# Each check below is its plain function above, answered from one shared look at the step
+# (`fast.verdicts`) where that look shows what the plain function would answer.
 ORACLES: list[Oracle] = [
     Oracle("FLIT-BOARD-SIZE", state=board_size),
-    Oracle("FLIT-BOARD-TORUS", check=torus_check, judge=torus_judge, referee=torus_referee,
-           on=frozenset({"move"})),
+    Oracle("FLIT-BOARD-TORUS", check=_fast("FLIT-BOARD-TORUS", torus_check), judge=torus_judge,
+           referee=torus_referee, on=frozenset({"move"})),
     Oracle("FLIT-SETUP-AVAILABLE", check=setup_available_check, judge=setup_available_judge,
            weights=chance.setup_weights, on=SETUP),
     Oracle("FLIT-SETUP-ORDER", check=setup_order, on=SETUP),
-    Oracle("FLIT-TURN-ORDER", check=turn_order, judge=turn_order_judge, on=MOVE | NEUTRAL),
-    Oracle("FLIT-MOVE-VALID", check=move_valid_check, judge=move_valid_judge,
-           referee=move_valid_referee, on=frozenset({"move"})),
-    Oracle("FLIT-MOVE-NOMOVE", check=nomove_check, judge=nomove_judge, on=frozenset({"pass"})),
+    Oracle("FLIT-TURN-ORDER", check=_fast("FLIT-TURN-ORDER", turn_order), judge=turn_order_judge,
+           on=MOVE | NEUTRAL),
+    Oracle("FLIT-MOVE-VALID", check=_fast("FLIT-MOVE-VALID", move_valid_check),
+           judge=move_valid_judge, referee=move_valid_referee, on=frozenset({"move"})),
+    Oracle("FLIT-MOVE-NOMOVE", check=_fast("FLIT-MOVE-NOMOVE", nomove_check), judge=nomove_judge,
+           on=frozenset({"pass"})),
     Oracle("FLIT-MOVE-INVALID", check=invalid_check, judge=invalid_judge,
            on=frozenset({"invalid"})),
-    Oracle("FLIT-CONVERT", check=convert_check, on=frozenset({"move"})),
-    Oracle("FLIT-NEUTRAL-ADD", check=neutral_check, judge=neutral_judge,
-           weights=chance.neutral_weights, on=NEUTRAL),
-    Oracle("FLIT-TIME-LIMIT", check=time_limit, on=MOVE),
-    Oracle("FLIT-FREEZE", check=freeze),
-    Oracle("FLIT-END-TURNCAP", check=end_oracle("turn-cap", turncap_holds)),
-    Oracle("FLIT-END-ALLPASS", check=passes_bookkeeping),
-    Oracle("FLIT-END-CATCHUP", check=end_oracle("catch-up", catchup_holds)),
-    Oracle("FLIT-END-TIMING", check=end_timing),
-    Oracle("FLIT-WINNER", check=winner),
-    Oracle("FLIT-WINNER-TIE", check=winner_tie),
+    Oracle("FLIT-CONVERT", check=_fast("FLIT-CONVERT", convert_check), on=frozenset({"move"})),
+    Oracle("FLIT-NEUTRAL-ADD", check=_fast("FLIT-NEUTRAL-ADD", neutral_check),
+           judge=neutral_judge, weights=chance.neutral_weights, on=NEUTRAL),
+    Oracle("FLIT-TIME-LIMIT", check=_fast("FLIT-TIME-LIMIT", time_limit), on=MOVE),
+    Oracle("FLIT-FREEZE", check=_fast("FLIT-FREEZE", freeze)),
+    Oracle("FLIT-END-TURNCAP", check=_fast("FLIT-END-TURNCAP", _turncap_end)),
+    Oracle("FLIT-END-ALLPASS", check=_fast("FLIT-END-ALLPASS", passes_bookkeeping)),
+    Oracle("FLIT-END-CATCHUP", check=_fast("FLIT-END-CATCHUP", _catchup_end)),
+    Oracle("FLIT-END-TIMING", check=_fast("FLIT-END-TIMING", end_timing)),
+    Oracle("FLIT-WINNER", check=_fast("FLIT-WINNER", winner)),
+    Oracle("FLIT-WINNER-TIE", check=_fast("FLIT-WINNER-TIE", winner_tie)),
     Oracle("FLIT-PROTO-REPLY", referee=proto_reply),
-    Oracle("FLIT-PROTO-UPDATES", check=proto_updates),
+    Oracle("FLIT-PROTO-UPDATES", check=_fast("FLIT-PROTO-UPDATES", proto_updates)),
 ]
