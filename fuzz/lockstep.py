@@ -26,7 +26,7 @@ from gamecert.fuzz.capabilities import (
     is_chance_report,
 )
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
-from gamecert.oracles import action_kind_for
+from gamecert.oracles import action_kind_for, oracles_for, prejudge_for
 from gamecert.oracles.base import (
     NA,
     OK,
@@ -47,6 +47,12 @@ from gamecert.reference_engine.contract import (
     legal_json,
 )
 from gamecert.spec import Profile
+
+try:  # what Counter.update runs on an iterable, in C: counts a list with no Python frame
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - every CPython since 3.2 has it
+    def _count_elements(mapping: Counter[str], iterable: Iterable[str]) -> None:
+        mapping.update(iterable)
 
 JSON = Any
 
@@ -162,9 +168,12 @@ class Lockstep:
         # would answer NA at any other): the game's `action_kind` names a step's kind.
         self.action_kind = action_kind_for(game.name) if any(
             o.on is not None for o in self.oracles) else None
-        self.checks_on: dict[str, tuple[list[str], list[CheckFn]]] = {}
-        self.every_check = ([rule for rule, _ in self.check_hooks],
-                            [fn for _, fn in self.check_hooks])
+        # A game's shared look at a step (`PREJUDGE`) answers for some rules' checks at
+        # once; it stands in only for the game's own check of a rule (an oracle list with
+        # another check for that rule, a test's or a benchmark's, is asked as it is).
+        self.prejudge, self.prejudged = self._prejudge(game.name)
+        self.checks_on: dict[str, tuple[list[str], list[CheckFn], list[int]]] = {}
+        self.every_check = self._check_lists(self.check_hooks)
         self.judge_hooks = [(o.rule, o.judge) for o in self.oracles if o.judge]
         self.referee_hooks = [(o.rule, o.referee) for o in self.oracles if o.referee]
         self.listed_hooks = [(o.rule, o.listed) for o in self.oracles if o.listed]
@@ -218,9 +227,9 @@ class Lockstep:
                    bad: list[tuple[str, str]]) -> None:
         """Count each applicable verdict for its rule (`rules[i]` is `verdicts[i]`'s);
         collect the violations in `bad`. Thousands of times a second: the counting is
-        Counter.update's loop (in C)."""
-        self.coverage.applied.update([rule for rule, v in zip(rules, verdicts, strict=True)
-                                      if v is not NA])
+        Counter.update's own loop (in C), called without its Python frame."""
+        _count_elements(self.coverage.applied,
+                        [rule for rule, v in zip(rules, verdicts, strict=True) if v is not NA])
         bad.extend([(rule, str(v)) for rule, v in zip(rules, verdicts, strict=True)
                     if v is not NA and v is not OK])
 
@@ -426,9 +435,14 @@ class Lockstep:
             seen_events = ref_events if eng_events_own is eng_events else eng_events_own
         transition = Transition(before, action, seen, seen_events)
         profile = self.profile
-        rules, checks = self._checks_for(action)
+        rules, checks, where = self._checks_for(action)
         try:
-            results = [check(transition, profile) for check in checks]
+            if self.prejudge is None:
+                results = [check(transition, profile) for check in checks]
+            else:  # one shared look answers some; the rest are asked
+                said = self.prejudge(transition, profile)
+                results = [check(transition, profile) if i < 0 or said[i] is None else said[i]
+                           for i, check in zip(where, checks, strict=True)]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a reply some oracle cannot even read: find out which, one at a time
             results = [_guarded(check, transition, profile) for check in checks]
@@ -451,7 +465,25 @@ class Lockstep:
         self._advance(ref_next, ref_after, resync=diverged)
         return list(ref_events)
 
-    def _checks_for(self, action: JSON) -> tuple[list[str], list[CheckFn]]:
+    def _prejudge(self, game: str) -> tuple[Any, dict[tuple[str, Any], int]]:
+        """(the game's prejudgement function or None, (rule, check) -> its answer's index)."""
+        found = prejudge_for(game)
+        if found is None:
+            return None, {}
+        rules, fn = found
+        own = {o.rule: o.check for o in oracles_for(game) if o.check is not None}
+        ours = set(self.check_hooks)
+        where = {(rule, own[rule]): i for i, rule in enumerate(rules)
+                 if (rule, own.get(rule)) in ours}
+        return (fn if where else None), where
+
+    def _check_lists(self, pairs: list[tuple[str, CheckFn]]
+                     ) -> tuple[list[str], list[CheckFn], list[int]]:
+        """Rules, checks, and where the prejudgement answers each (-1: it does not)."""
+        return ([rule for rule, _ in pairs], [fn for _, fn in pairs],
+                [self.prejudged.get((rule, fn), -1) for rule, fn in pairs])
+
+    def _checks_for(self, action: JSON) -> tuple[list[str], list[CheckFn], list[int]]:
         """The rules and checks to ask about a step made by `action` (in step)."""
         if self.action_kind is None:
             return self.every_check
@@ -461,8 +493,8 @@ class Lockstep:
             return self.every_check  # an action it cannot name: every check is asked
         checks = self.checks_on.get(kind)
         if checks is None:
-            pairs = checks_by_kind(self.oracles, [kind])[kind]
-            checks = self.checks_on[kind] = ([r for r, _ in pairs], [f for _, f in pairs])
+            checks = self.checks_on[kind] = self._check_lists(
+                checks_by_kind(self.oracles, [kind])[kind])
         return checks
 
     def _composite_filter(self, verdicts: list[tuple[str, Verdict]],

@@ -2,14 +2,27 @@
 
 Convention: `oracles.<game>` exports `ORACLES`, a list of `Oracle`, and, where some of its
 checks say `on` which kinds of step they judge, `action_kind(action) -> str`, the kind of
-an action from the action alone.
+an action from the action alone. It may export `PREJUDGE = (rules, verdicts)`: a look at a
+whole step, shared by several checks, that answers `verdicts(t, profile)[i]` for
+`rules[i]` with exactly what that rule's check would answer, or None (ask the check). The
+lockstep then asks only the checks left unanswered, one call for the step instead of one
+per rule.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from gamecert.oracles.base import NA, OK, ActionKindFn, Oracle, Transition, Verdict, Violation
+from gamecert.oracles.base import (
+    NA,
+    OK,
+    ActionKindFn,
+    Oracle,
+    Prejudge,
+    Transition,
+    Verdict,
+    Violation,
+)
 
 
 def oracles_for(game: str) -> list[Oracle]:
@@ -18,6 +31,16 @@ def oracles_for(game: str) -> list[Oracle]:
     except ModuleNotFoundError:
         raise KeyError(f"no oracles for game {game!r}") from None
     return list(module.ORACLES)
+
+
+def prejudge_for(game: str) -> Prejudge | None:
+    """The game's `PREJUDGE`, or None."""
+    try:
+        module = importlib.import_module(f"gamecert.oracles.{game}")
+    except ModuleNotFoundError:
+        return None
+    found: Prejudge | None = getattr(module, "PREJUDGE", None)
+    return found
 
 
 def action_kind_for(game: str) -> ActionKindFn | None:
@@ -31,4 +54,4 @@ def action_kind_for(game: str) -> ActionKindFn | None:
 
 
 __all__ = ["NA", "OK", "Oracle", "Transition", "Verdict", "Violation", "action_kind_for",
-           "oracles_for"]
+           "oracles_for", "prejudge_for"]

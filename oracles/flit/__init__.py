@@ -20,7 +20,7 @@ from gamecert.oracles.base import (
     cause,
     expect,
 )
-from gamecert.oracles.flit import chance
+from gamecert.oracles.flit import chance, fast
 from gamecert.oracles.flit.board import (
     active_bots,
     available,
@@ -617,3 +617,7 @@ ORACLES: list[Oracle] = [
     Oracle("FLIT-PROTO-REPLY", referee=proto_reply),
     Oracle("FLIT-PROTO-UPDATES", check=_fast("FLIT-PROTO-UPDATES", proto_updates)),
 ]
+
+# One look at the step for the checks it can answer (the lockstep's shared prejudgement):
+# the same answers the wrapped checks give, asked once per step.
+PREJUDGE = (fast.RULES, fast.verdicts)

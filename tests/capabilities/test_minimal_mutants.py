@@ -46,8 +46,10 @@ LIMITS: dict[tuple[str, str], str] = {
     # are left to the statistics, which may or may not reach significance in 3 rounds.
     ("carcassonne", "draw_by_kind"): "legal",  # caught since run-ahead (more draws)
     ("kingdomino", "deal_weights"): "legal",  # caught since run-ahead (more draws)
-    # It accepts one more action (a floor on a capped tower): probes rarely try it.
+    # It accepts one more action (a floor on a capped tower, a tile already picked):
+    # probes rarely try it.
     ("carcassonne", "floor_on_capped"): "legal",
+    ("kingdomino", "pick_taken_tile"): "legal",  # caught by probes before run-ahead
     # It differs only in how it reads raw bot text.
     ("botwars", "lenient_format"): "bot_output",
     # FLIT-PROTO-UPDATES: a conversion announced; conversions need pieces and neutrals
