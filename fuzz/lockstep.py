@@ -451,8 +451,12 @@ class Lockstep:
                              [e for e in ref_events if not is_chance_report(e)])
             results = [v for _, v in self._composite_filter(
                 list(zip(rules, results, strict=True)), own)]
-        self._count_all(rules, results, bad)
-        self._state_checks(seen, bad)
+        try:  # the state hooks on the state after, as _state_checks asks them
+            states = [hook(seen, profile) for hook in self.state_fns]
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            states = [_guarded(hook, seen, profile) for hook in self.state_fns]
+        # one count for the step's checks and state hooks, in that order
+        self._count_all(rules + self.state_rules, results + states, bad)
         if bad or diverged:
             detail = _diff(ref_after, eng_after) if eng_after != ref_after else (
                 f"events differ: reference {canon(ref_cmp)[:300]}, "
@@ -462,7 +466,10 @@ class Lockstep:
             self._fail(bad, "violation" if bad else "divergence",
                        f"after {canon(action)}: {detail}", related=_event_rules(ref_events),
                        expected=ref_after, got=eng_after)
-        self._advance(ref_next, ref_after, resync=diverged)
+        if self.follow or diverged:
+            self._advance(ref_next, ref_after, resync=diverged)
+        else:  # the common case of _advance: nothing to resync, no draw to follow
+            self.ref, self.ref_json = ref_next, ref_after
         return list(ref_events)
 
     def _prejudge(self, game: str) -> tuple[Any, dict[tuple[str, Any], int]]:
