@@ -6,8 +6,11 @@ BOTWARS-ENERGY-SPAWN's."""
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars import steps
 from gamecert.spec import Profile
 
 COLLECTION = ("BOTWARS-ENERGY-COLLECT", "BOTWARS-ENERGY-CONTESTED")
@@ -17,22 +20,22 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
     """Step 5 on the field that step 4 left: each energy touched by one side (COLLECT) or by
     both (CONTESTED) ends as the rules say; untouched energy stays."""
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    step = steps.step(t, r)  # the field and who touches each energy: shared by both rules
+    if not step.resolution:
         return NA
     rule = "BOTWARS-ENERGY-CONTESTED" if contested else "BOTWARS-ENERGY-COLLECT"
-    field = m.after_spawns(t.before, t.events)
+    touching = step.touching  # (square, p1 and p2 botlets next to it) on the field after step 4
     mine = [e for e in t.events if e["rule"] == rule]
     judged = []
     touched = set()
-    for sq, n1, n2 in _touching(r, field):
+    for sq, n1, n2 in touching:
         if n1 or n2:
             touched.add(sq)
         if bool(n1 and n2) == contested and (n1 or n2):  # n1 and n2 is a count, not a bool
             judged.append((sq, n1, n2))
     # COLLECT also applies where the adjacency question arises at all: a botlet diagonal
     # to energy (adjacent under one reading, not under the other)
-    close = not contested and any(field[n] in "12" for sq in m.squares(field, "*")
-                                  for n in r.adjacent(sq, True))
+    close = not contested and step.botlet_by_energy
     if not judged and not mine and not close:
         return NA
     problems = []
@@ -59,21 +62,21 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
         problems.append(f"energy on {sorted(said)} handled under {rule} without cause")
     if not contested:
         # how many botlets the engine says touch an energy is this rule's adjacency too
-        counts = {sq: [n1, n2] for sq, n1, n2 in _touching(r, field)}
+        counts = {sq: [n1, n2] for sq, n1, n2 in touching}
         for sq, e in sorted(handled.items()):
             if "count" in e and sq in counts and e["count"] != counts[sq]:
                 problems.append(f"energy on {sq} is touched by {counts[sq]} botlets of p1 and "
                                 f"p2 ({'eight' if r.diagonal_energy else 'four'} neighbours), "
                                 f"the engine counts {e['count']}")
-        for sq in m.squares(field, "*"):
-            near = r.adjacent(sq, r.diagonal_energy)
-            if not any(field[n] in "12" for n in near) and t.after["grid"][sq] != "*":
+        for sq, n1, n2 in touching:
+            if not (n1 or n2) and t.after["grid"][sq] != "*":
                 problems.append(f"untouched energy on {sq} vanished")
     return Violation("; ".join(problems)) if problems else OK
 
 
 def _touching(r: m.Readings, field: list[str]) -> list[tuple[int, int, int]]:
-    """(energy square, p1 botlets, p2 botlets) next to it, by the profile's adjacency."""
+    """(energy square, p1 botlets, p2 botlets) next to it, by the profile's adjacency (the
+    plain computation `steps.Step.touching` shares)."""
     out = []
     for sq in m.squares(field, "*"):
         near = r.adjacent(sq, r.diagonal_energy)
@@ -107,9 +110,36 @@ def energy_spawn_check(t: Transition, profile: Profile) -> Verdict:
 
 
 def _pairs(r: m.Readings, grid: str) -> list[int]:
-    """The smaller squares s of the mirror pairs {s, size - 1 - s} free for energy."""
+    """The smaller squares s of the mirror pairs {s, size - 1 - s} free for energy (only
+    read the list: for a grid string it is shared, see `_free_pairs`)."""
+    if type(grid) is str and len(grid) == r.size:
+        return _free_pairs(r, grid)
+    return _plain_pairs(r, grid)
+
+
+def _plain_pairs(r: m.Readings, grid: str) -> list[int]:
     return [s for s in range(r.size // 2)
             if r.energy_free(grid, s) and r.energy_free(grid, r.size - 1 - s)]
+
+
+@lru_cache(maxsize=16)
+def _free_pairs(r: m.Readings, grid: str) -> list[int]:
+    """`_plain_pairs` of a field string, by the profile's table of pairs that may take
+    energy at all (each placement step asks two oracles and the judges about one field)."""
+    vacant = _VACANT[r.markers_empty]
+    last = r.size - 1
+    return [s for s in _pair_candidates(r) if grid[s] in vacant and grid[last - s] in vacant]
+
+
+_VACANT = {False: frozenset("."), True: frozenset(".xX")}  # Readings.vacant, by markers_empty
+
+
+@cache  # readings hash by identity
+def _pair_candidates(r: m.Readings) -> tuple[int, ...]:
+    """The pairs whose squares `Readings.energy_free` allows when vacant (all, or those
+    without a spawn point)."""
+    return tuple(s for s in range(r.size // 2) if r.energy_on_spawn or not (
+        r.touches_spawn(s) or r.touches_spawn(r.size - 1 - s)))
 
 
 def _on_spawn(r: m.Readings, s: int) -> bool:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars import steps
 from gamecert.spec import Profile
 
 JSON = Any
@@ -18,9 +20,23 @@ def grid_state(s: JSON, profile: Profile) -> Verdict:
     r = m.readings(profile)
     if (s["rows"], s["cols"]) != (r.rows, r.cols):
         return Violation(f"the field is {s['rows']}x{s['cols']}, not {r.rows}x{r.cols}")
-    if len(s["grid"]) != r.size or set(s["grid"]) - set(".12*xX"):
+    grid = s["grid"]
+    if not (_grid_shaped(grid, r.size) if type(grid) is str else _plain_shaped(grid, r.size)):
         return Violation(f"the grid is not {r.size} squares of . 1 2 * x X")
     return OK
+
+
+SQUARES = frozenset(".12*xX")
+
+
+def _plain_shaped(grid: Any, size: int) -> bool:
+    """Is `grid` `size` squares of . 1 2 * x X? (Any JSON the engine sent.)"""
+    return not (len(grid) != size or set(grid) - SQUARES)
+
+
+@lru_cache(maxsize=16)  # a state's grid is this step's after and the next step's before
+def _grid_shaped(grid: str, size: int) -> bool:
+    return _plain_shaped(grid, size)
 
 
 def grid_check(t: Transition, profile: Profile) -> Verdict:
@@ -110,8 +126,9 @@ def turn_order_judge(state: JSON, action: JSON, accepted: bool, profile: Profile
 
 def _replay(t: Transition, r: m.Readings) -> list[str]:
     b, a = t.before, t.after
-    resolution = m.is_resolution(b, t.action, r)
-    grid = m.after_moves(b, t.events) if resolution else list(b["grid"])
+    step = steps.step(t, r)
+    # the field after the moves is shared with the other oracles of the turn: a copy here
+    grid = list(step.moved) if step.resolution else list(b["grid"])
     energy = {p: b[p]["energy"] for p in ("p1", "p2")}
     razed = {p: b[p]["spawnDisabled"] for p in ("p1", "p2")}
     dq = {p: b[p]["disqualified"] for p in ("p1", "p2")}

@@ -74,6 +74,11 @@ class Readings:
     def adjacent(self, square: int, diagonal: bool = False) -> frozenset[int]:
         return _adjacent(self.rows, self.cols, self.wrap, diagonal, square)
 
+    def neighbours(self, diagonal: bool = False) -> tuple[tuple[int, ...], ...]:
+        """Every square's `adjacent` squares (ascending), as one table: for loops that ask
+        about many squares at once."""
+        return _neighbours(self.rows, self.cols, self.wrap, diagonal)
+
     def touches_spawn(self, square: int) -> bool:
         return square in self.spawn.values()
 
@@ -108,6 +113,13 @@ def _adjacent(rows: int, cols: int, wrap: bool, diagonal: bool, square: int) -> 
             if 0 <= rr < rows and 0 <= cc < cols and rr * cols + cc != square:
                 out.add(rr * cols + cc)
     return frozenset(out)
+
+
+@cache
+def _neighbours(rows: int, cols: int, wrap: bool, diagonal: bool
+                ) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(sorted(_adjacent(rows, cols, wrap, diagonal, sq)))
+                 for sq in range(rows * cols))
 
 
 @cache  # profiles hash by identity
@@ -353,6 +365,13 @@ def cleared(grid: str) -> list[str]:
     return ["." if c in "xX" else c for c in grid]
 
 
+@lru_cache(maxsize=8)
+def cleared_view(grid: str) -> list[str]:
+    """`cleared(grid)` shared between callers that only read it (the field at the start of
+    a turn, which several oracles look up): do not change it."""
+    return cleared(grid)
+
+
 def after_moves(before: JSON, events: list[JSON]) -> list[str]:
     """The field after step 1 as the engine reports it: the moves at once, then the
     collision deaths."""
@@ -395,18 +414,42 @@ def after_spawns(before: JSON, events: list[JSON]) -> list[str]:
 
 
 def squares(grid: Iterable[str], char: str) -> list[int]:
+    if type(grid) is str and len(char) == 1:
+        return list(where(grid, char))
     return [i for i, c in enumerate(grid) if c == char]
+
+
+@lru_cache(maxsize=64)
+def where(grid: str, char: str) -> tuple[int, ...]:
+    """The squares of `grid` (a string) holding `char` (one character), ascending. Cached by
+    value: a state's grid is asked about by several oracles, and the state after one step
+    is the state before the next."""
+    out = []
+    find = grid.find
+    i = find(char)
+    while i >= 0:
+        out.append(i)
+        i = find(char, i + 1)
+    return tuple(out)
 
 
 def battle_deaths(r: Readings, grid: list[str] | str) -> dict[int, list[int]]:
     """BOTWARS-BATTLE on a post-move field: dead square -> its adjacent enemy squares."""
     foes: dict[int, list[int]] = {}
-    for sq, c in enumerate(grid):
-        if c in "12":
-            enemy = "2" if c == "1" else "1"
-            near = sorted(n for n in r.adjacent(sq) if grid[n] == enemy)
+    if type(grid) is str:  # the live squares found by the string's own search
+        nbrs = r.neighbours()
+        for sq in sorted(where(grid, "1") + where(grid, "2")):
+            enemy = "2" if grid[sq] == "1" else "1"
+            near = [n for n in nbrs[sq] if grid[n] == enemy]  # ascending already
             if near:
                 foes[sq] = near
+    else:
+        for sq, c in enumerate(grid):
+            if c in "12":
+                enemy = "2" if c == "1" else "1"
+                near = sorted(n for n in r.adjacent(sq) if grid[n] == enemy)
+                if near:
+                    foes[sq] = near
     dead = {}
     for sq, near in foes.items():
         mine = len(near)
@@ -417,6 +460,8 @@ def battle_deaths(r: Readings, grid: list[str] | str) -> dict[int, list[int]]:
 
 
 def live_counts(grid: Iterable[str]) -> tuple[int, int]:
+    if type(grid) is str:
+        return grid.count("1"), grid.count("2")
     g = list(grid)
     return g.count("1"), g.count("2")
 

@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars import steps
+from gamecert.oracles.botwars.steps import Step
 from gamecert.spec import Profile
 
 
@@ -19,17 +21,6 @@ def combine(*verdicts: Verdict) -> Verdict:
         if isinstance(v, Violation):
             return v
     return OK if any(v is OK for v in verdicts) else NA
-
-
-def _list_context(t: Transition, profile: Profile) -> tuple[m.Readings, m.ListJudgement,
-                                                            str] | None:
-    """The judged list of a submission transition, or None."""
-    if not m.is_submission(t.before, t.action):
-        return None
-    r = m.readings(profile)
-    player = t.before["phase"]
-    judged = m.judge_list(r, t.before["grid"], m.SIDE[player], m.moves_of(t.action))
-    return r, judged, player
 
 
 # the rules an entry of a list can break; an engine naming any other is BOTWARS-MOVE's affair
@@ -54,6 +45,16 @@ def _charged(rule: str, want: set[str], said: str | None, missed: bool = False) 
 # the stage of the list's judgement (see model.ListJudgement.stage) each reason belongs to
 REASON_STAGE = {"not-own-botlet": 0, "off-field": 0, "not-adjacent": 0, "stay": 0, "energy": 0,
                 "occupied": 0, "moved-twice": 1, "same-target": 2, "swap": 3}
+
+
+def _first(step: Step) -> set[int]:
+    """`_first_disagreements` of a submission's list, computed once per transition."""
+    if step.first is None:
+        assert step.judged is not None
+        r, judged, player = step.judged
+        step.first = _first_disagreements(r, step.t.before["grid"], m.SIDE[player], judged,
+                                          step.t.events, player)
+    return step.first
 
 
 def _first_disagreements(r: m.Readings, grid: str, side: int, judged: m.ListJudgement,
@@ -86,23 +87,28 @@ def _their_stage(r: m.Readings, grid: str, side: int, judged: m.ListJudgement,
 
 
 def _entries_checked(t: Transition, profile: Profile, rule: str,
-                     concerns: Callable[[m.Readings, str, int, m.ListJudgement, int], bool]
-                     ) -> Verdict:
-    """For the entries that `concerns` picks, and those the engine says break `rule`: does
-    the engine call each valid or invalid as the rules do, and name a rule the entry really
-    breaks? Only disagreements charged to `rule` (see `_charged`) are its violations."""
-    ctx = _list_context(t, profile)
+                     concerns: Callable[[Step, int], bool] | None) -> Verdict:
+    """For the entries that `concerns` picks (every entry when it is None), and those the
+    engine says break `rule`: does the engine call each valid or invalid as the rules do,
+    and name a rule the entry really breaks? Only disagreements charged to `rule` (see
+    `_charged`) are its violations. What every move oracle reads of the list (its
+    judgement, what the engine says of it, where they first part ways) is the transition's
+    `Step`'s, derived once."""
+    step = steps.step(t, m.readings(profile))
+    ctx = step.judged
     if ctx is None:
         return NA
     r, judged, player = ctx
     side = m.SIDE[player]
-    said = m.engine_invalid(t.events, player)
-    picked = [i for i in range(len(judged.moves))
-              if said.get(i) == rule or concerns(r, t.before["grid"], side, judged, i)]
+    said = step.said
+    if concerns is None:
+        picked = list(range(len(judged.moves)))
+    else:
+        picked = [i for i in range(len(judged.moves)) if said.get(i) == rule or concerns(step, i)]
     if not picked:
         return NA
-    first = _first_disagreements(r, t.before["grid"], side, judged, t.events, player)
-    reasons = m.engine_reasons(t.events, player)
+    first = _first(step)
+    reasons = step.reasons
     problems = []
     for i in picked:
         f, to = judged.moves[i]
@@ -122,21 +128,22 @@ def _entries_checked(t: Transition, profile: Profile, rule: str,
     return _verdict(problems)
 
 
-def _entries_agree(t: Transition, judged: m.ListJudgement, player: str) -> bool:
+def _entries_agree(step: Step) -> bool:
     """Does the engine call the same entries invalid as the rules? (When it does not, the
     entry oracles report it; what the list then carries out follows from that mistake.)"""
-    return sorted(m.engine_invalid(t.events, player)) == judged.invalid
+    assert step.judged is not None
+    return sorted(step.said) == step.judged[1].invalid
 
 
 def _own_single(grid: str, side: int, f: object) -> bool:
     return isinstance(f, int) and 0 <= f < len(grid) and grid[f] == m.LIVE[side]
 
 
-def _step_onto(r: m.Readings, grid: str, side: int, judged: m.ListJudgement, i: int,
-               chars: str) -> bool:
-    f, to = judged.moves[i]
-    return (_own_single(grid, side, f) and f != to and r.on_field(to)
-            and to in r.adjacent(f) and grid[to] in chars)
+def _step_onto(step: Step, i: int, chars: str) -> bool:
+    """Is entry `i` one step of an own botlet onto an adjacent square holding one of
+    `chars` (`Step.onto`)?"""
+    there = step.onto[i]
+    return there is not None and there in chars
 
 
 # --- BOTWARS-MOVE --------------------------------------------------------------------------
@@ -144,16 +151,17 @@ def move_check(t: Transition, profile: Profile) -> Verdict:
     """Each entry judged as the rules judge it, the moves carried out are exactly the valid
     ones that BOTWARS-MOVE-INVALID keeps, and on the field each is one step of a live own
     botlet."""
-    return combine(_entries_checked(t, profile, "BOTWARS-MOVE", lambda *_: True),
+    return combine(_entries_checked(t, profile, "BOTWARS-MOVE", None),
                    _carried(t, profile), _moves_on_field(t, profile))
 
 
 def _carried(t: Transition, profile: Profile) -> Verdict:
-    ctx = _list_context(t, profile)
+    step = steps.step(t, m.readings(profile))
+    ctx = step.judged
     if ctx is None or not ctx[1].moves:
         return NA
     r, judged, player = ctx
-    if judged.invalid or not _entries_agree(t, judged, player):
+    if judged.invalid or not _entries_agree(step):
         return NA  # BOTWARS-MOVE-INVALID's case, or an entry oracle's
     took = m.engine_carried(t.before, t.after, t.events, player)
     want = judged.carried_out(r)
@@ -166,7 +174,7 @@ def _moves_on_field(t: Transition, profile: Profile) -> Verdict:
     """On a resolution: the moves that happened are one step of a live own botlet, each
     botlet at most once, only from the accepted lists."""
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    if not steps.step(t, r).resolution:
         return NA
     moved = m.events_of(t.events, "moved")
     if not moved:
@@ -174,7 +182,7 @@ def _moves_on_field(t: Transition, profile: Profile) -> Verdict:
     problems = []
     accepted = {"p1": {(x["from"], x["to"]) for x in t.before["pending"]},
                 "p2": set(m.engine_carried(t.before, t.after, t.events, "p2") or [])}
-    start = m.cleared(t.before["grid"])
+    start = m.cleared_view(t.before["grid"])
     seen: set[int] = set()
     for e in moved:
         f, to, player = e["from"], e["to"], e["player"]
@@ -189,21 +197,26 @@ def _moves_on_field(t: Transition, profile: Profile) -> Verdict:
 
 
 # --- the open points of a single move ------------------------------------------------------
+def _stay_concerns(step: Step, i: int) -> bool:
+    assert step.judged is not None
+    _, j, player = step.judged
+    f, to = j.moves[i]
+    return f == to and _own_single(step.t.before["grid"], m.SIDE[player], f)
+
+
 def stay_check(t: Transition, profile: Profile) -> Verdict:
-    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
-        f, to = j.moves[i]
-        return f == to and _own_single(grid, side, f)
-    return combine(_entries_checked(t, profile, "BOTWARS-MOVE-STAY", concerns),
+    return combine(_entries_checked(t, profile, "BOTWARS-MOVE-STAY", _stay_concerns),
                    _stays_reported(t, profile))
 
 
 def _stays_reported(t: Transition, profile: Profile) -> Verdict:
     """no-op: every valid stay of a turn that is not lost is reported, and nothing else."""
-    ctx = _list_context(t, profile)
+    step = steps.step(t, m.readings(profile))
+    ctx = step.judged
     if ctx is None:
         return NA
     r, judged, player = ctx
-    if not _entries_agree(t, judged, player):
+    if not _entries_agree(step):
         return NA  # whether the turn is lost hangs on an entry another oracle judges
     stayed = {e["at"] for e in m.events_of(t.events, "stayed") if e["player"] == player}
     want = set() if judged.invalid and r.lose_turn else {judged.moves[i][0] for i in judged.stays}
@@ -215,25 +228,33 @@ def _stays_reported(t: Transition, profile: Profile) -> Verdict:
     return OK
 
 
+def _occupied_concerns(step: Step, i: int) -> bool:
+    return _step_onto(step, i, "12")
+
+
 def occupied_check(t: Transition, profile: Profile) -> Verdict:
-    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
-        return _step_onto(r, grid, side, j, i, "12")
-    return _entries_checked(t, profile, "BOTWARS-MOVE-OCCUPIED", concerns)
+    return _entries_checked(t, profile, "BOTWARS-MOVE-OCCUPIED", _occupied_concerns)
+
+
+def _swap_concerns(step: Step, i: int) -> bool:
+    assert step.judged is not None
+    _, j, player = step.judged
+    if not _step_onto(step, i, m.LIVE[m.SIDE[player]]):
+        return False
+    f, to = j.moves[i]
+    return any(k != i and j.moves[k] == (to, f) for k in range(len(j.moves)))
 
 
 def swap_check(t: Transition, profile: Profile) -> Verdict:
-    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
-        if not _step_onto(r, grid, side, j, i, m.LIVE[side]):
-            return False
-        f, to = j.moves[i]
-        return any(k != i and j.moves[k] == (to, f) for k in range(len(j.moves)))
-    return _entries_checked(t, profile, "BOTWARS-MOVE-SWAP", concerns)
+    return _entries_checked(t, profile, "BOTWARS-MOVE-SWAP", _swap_concerns)
 
 
 def same_target_check(t: Transition, profile: Profile) -> Verdict:
     rule = "BOTWARS-MOVE-SAME-TARGET"
 
-    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
+    def concerns(step: Step, i: int) -> bool:
+        assert step.judged is not None
+        r, j, _ = step.judged
         if rule in j.broken[i]:
             return True
         if r.crowd_dies:  # every move of a crowd stands: each is this rule's concern
@@ -284,10 +305,12 @@ def _crowds_on_field(t: Transition, profile: Profile) -> Verdict:
     return _verdict(problems)
 
 
+def _energy_concerns(step: Step, i: int) -> bool:
+    return _step_onto(step, i, "*")
+
+
 def energy_check(t: Transition, profile: Profile) -> Verdict:
-    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
-        return _step_onto(r, grid, side, j, i, "*")
-    return combine(_entries_checked(t, profile, "BOTWARS-MOVE-ENERGY", concerns),
+    return combine(_entries_checked(t, profile, "BOTWARS-MOVE-ENERGY", _energy_concerns),
                    _energy_on_field(t, profile))
 
 
@@ -295,9 +318,9 @@ def _energy_on_field(t: Transition, profile: Profile) -> Verdict:
     """On a resolution: a botlet that stepped onto energy gathered it (gather); under
     blocked none did."""
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    if not steps.step(t, r).resolution:
         return NA
-    start = m.cleared(t.before["grid"])
+    start = m.cleared_view(t.before["grid"])
     crowded = {e["at"] for e in m.events_of(t.events, "died") if "from" in e}  # die-there
     want = sorted((e["player"], e["to"]) for e in m.events_of(t.events, "moved")
                   if start[e["to"]] == "*" and e["to"] not in crowded)
@@ -364,11 +387,12 @@ def collide_check(t: Transition, profile: Profile) -> Verdict:
 
 # --- BOTWARS-MOVE-INVALID ------------------------------------------------------------------
 def invalid_check(t: Transition, profile: Profile) -> Verdict:
-    ctx = _list_context(t, profile)
+    step = steps.step(t, m.readings(profile))
+    ctx = step.judged
     if ctx is None:
         return NA
     r, judged, player = ctx
-    said = m.engine_invalid(t.events, player)
+    said = step.said
     if not judged.invalid and not said:
         return NA
     if sorted(said) != judged.invalid:

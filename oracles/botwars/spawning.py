@@ -6,6 +6,7 @@ from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars import steps
 from gamecert.spec import Profile
 
 
@@ -77,9 +78,10 @@ def raze_check(t: Transition, profile: Profile) -> Verdict:
             applicable = True
             if not now:
                 problems.append(f"{name}'s razed spawn came back")
-    if m.is_resolution(t.before, t.action, r):
-        moved_field = m.after_moves(t.before, t.events)
-        field = m.after_battles(t.before, t.events)
+    step = steps.step(t, r)
+    if step.resolution:
+        moved_field = step.moved  # the fields of the turn, shared with the other oracles
+        field = step.battled
         reported = {e["player"] for e in m.events_of(t.events, "razed")}
         for side in (1, 2):
             name, spawn, foe = m.NAME[side], r.spawn[side], m.LIVE[3 - side]
@@ -110,9 +112,10 @@ def spawn_check(t: Transition, profile: Profile) -> Verdict:
     """Step 4 for each bot: one botlet for cost energy when the spawn is not razed and is
     empty; the energy bookkeeping of the turn around it."""
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    step = steps.step(t, r)
+    if not step.resolution:
         return NA
-    field = m.after_battles(t.before, t.events)
+    field = step.battled  # shared with the other oracles of the turn
     problems = []
     applicable = False
     for side in (1, 2):

@@ -1,0 +1,162 @@
+"""What several Bot Wars oracles derive from one transition, derived once per transition.
+
+The lockstep asks every oracle about the same `Transition` object, and many of them rebuild
+the same things from it: the field after each step of the turn (from the engine's events),
+the energy each side touches then, the judged list of a submission and what the engine says
+of its entries. `step(t, r)` is the `Step` of transition `t` under readings `r`: each of
+its facts is computed on first use, exactly as the plain computation in `model` computes
+it (a fact whose computation raises is not kept, so every oracle asking for it meets the
+same error it met before), and then shared. Nothing here judges anything.
+
+Steps are keyed by the transition's identity and hold the transition, so a key is never
+reused for another object while its Step is kept; only the last few are kept. The facts
+are strings and tuples (or values the oracles only read): an oracle that changes a field
+copies it first. tests/botwars/test_speedups.py checks every fact against the plain
+computation on random games.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from gamecert.oracles.base import Transition
+from gamecert.oracles.botwars import model as m
+
+KEEP = 8  # transitions whose Steps are kept (the lockstep judges one at a time)
+
+
+class Step:
+    """Facts of one transition under one profile's readings (see the module docstring)."""
+
+    def __init__(self, t: Transition, r: m.Readings) -> None:
+        self.t = t
+        self.r = r
+        # the first disagreements of a submitted list (moves._first_disagreements), once
+        # an oracle has asked
+        self.first: set[int] | None = None
+
+    # --- what kind of step ---------------------------------------------------------------
+    @cached_property
+    def resolution(self) -> bool:
+        return m.is_resolution(self.t.before, self.t.action, self.r)
+
+    @cached_property
+    def submission(self) -> bool:
+        return m.is_submission(self.t.before, self.t.action)
+
+    # --- the field step by step, from the engine's events (resolutions) --------------------
+    @cached_property
+    def moved(self) -> str:
+        """`model.after_moves` as a string."""
+        return "".join(m.after_moves(self.t.before, self.t.events))
+
+    @cached_property
+    def battled(self) -> str:
+        """`model.after_battles` as a string (the same writes on the field after the moves)."""
+        g = list(self.moved)
+        for e in self.t.events:
+            if e["type"] == "died" and e["rule"] == "BOTWARS-BATTLE":
+                g[e["at"]] = m.DEAD[m.SIDE[e["player"]]]
+        return "".join(g)
+
+    @cached_property
+    def spawned(self) -> str:
+        """`model.after_spawns` as a string."""
+        g = list(self.battled)
+        for e in self.t.events:
+            if e["type"] == "spawned":
+                g[e["at"]] = m.LIVE[m.SIDE[e["player"]]]
+        return "".join(g)
+
+    @cached_property
+    def touching(self) -> tuple[tuple[int, int, int], ...]:
+        """Each energy on the field after the spawns, ascending, with the p1 and the p2
+        botlets next to it by the profile's adjacency (energy._touching)."""
+        field = self.spawned
+        nbrs = self.r.neighbours(self.r.diagonal_energy)
+        out = []
+        for sq in m.where(field, "*"):
+            n1 = n2 = 0
+            for n in nbrs[sq]:
+                c = field[n]
+                if c == "1":
+                    n1 += 1
+                elif c == "2":
+                    n2 += 1
+            out.append((sq, n1, n2))
+        return tuple(out)
+
+    @cached_property
+    def botlet_by_energy(self) -> bool:
+        """Is a botlet one of the eight neighbours of an energy on the field after the
+        spawns?"""
+        field = self.spawned
+        nbrs = self.r.neighbours(True)
+        return any(field[n] in "12" for sq in m.where(field, "*") for n in nbrs[sq])
+
+    # --- a submitted list ------------------------------------------------------------------
+    @cached_property
+    def judged(self) -> tuple[m.Readings, m.ListJudgement, str] | None:
+        """The judged list of a submission, with the readings and its player, or None."""
+        t = self.t
+        if not m.is_submission(t.before, t.action):
+            return None
+        player = t.before["phase"]
+        judged = m.judge_list(self.r, t.before["grid"], m.SIDE[player], m.moves_of(t.action))
+        return self.r, judged, player
+
+    @cached_property
+    def said(self) -> dict[int, str]:
+        """What the engine says is invalid in the submitted list (model.engine_invalid):
+        only read it."""
+        assert self.judged is not None
+        return m.engine_invalid(self.t.events, self.judged[2])
+
+    @cached_property
+    def reasons(self) -> dict[int, str]:
+        """The engine's reasons (model.engine_reasons): only read it."""
+        assert self.judged is not None
+        return m.engine_reasons(self.t.events, self.judged[2])
+
+    @cached_property
+    def onto(self) -> tuple[str | None, ...]:
+        """Per entry of the submitted list: when it is one step of an own botlet onto an
+        adjacent square of the field, what that square holds; else None."""
+        assert self.judged is not None
+        r, judged, player = self.judged
+        grid = self.t.before["grid"]
+        own = m.LIVE[m.SIDE[player]]
+        size = len(grid)
+        out: list[str | None] = []
+        for f, to in judged.moves:
+            if (isinstance(f, int) and 0 <= f < size and grid[f] == own and f != to
+                    and r.on_field(to) and to in r.adjacent(f)):
+                out.append(grid[to])
+            else:
+                out.append(None)
+        return tuple(out)
+
+
+_KEPT: dict[int, tuple[Transition, dict[m.Readings, Step]]] = {}
+
+
+def step(t: Transition, r: m.Readings) -> Step:
+    """The Step of `t` under `r` (made on the first call for this transition object)."""
+    entry = _KEPT.get(id(t))
+    if entry is None or entry[0] is not t:
+        while len(_KEPT) >= KEEP:
+            del _KEPT[next(iter(_KEPT))]
+        entry = _KEPT[id(t)] = (t, {})
+    by_readings = entry[1]
+    found = by_readings.get(r)
+    if found is None:
+        found = by_readings[r] = Step(t, r)
+    return found
+
+
+def forget() -> None:
+    """Drop every kept Step (for tests that compare with the plain computations)."""
+    _KEPT.clear()
+
+
+__all__ = ["Step", "forget", "step"]

@@ -1,0 +1,197 @@
+"""The Bot Wars oracles' speed-ups (issue 15) give the answers the plain computations give.
+
+Each shared fact of a transition (`oracles.botwars.steps`), each cache keyed by a grid and
+each shortcut that searches a string instead of scanning every square is checked against
+the computation it stands in for, on transitions of random games under every profile, of
+the reference and of mutant engines (whose replies break rules), and on replies swapped in
+from other steps. Last, every oracle asked in the lockstep's order (sharing the Steps) must
+answer what it answers asked alone with nothing kept.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+import pytest
+
+from examples.engines.botwars import MUTANTS
+from gamecert.oracles.base import Transition
+from gamecert.oracles.botwars import ORACLES, battle, energy, game, moves, steps
+from gamecert.oracles.botwars import model as m
+from gamecert.reference_engine.botwars import BotWars
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import Profile, load_catalogue
+
+CAT = load_catalogue("botwars")
+PROFILES = sorted(CAT.profiles)
+
+
+def _transitions(engine: Any, profile: Profile, seed: int, limit: int = 400
+                 ) -> list[Transition]:
+    """Steps of one random game of `engine` (odd entries and marches often), chained as the
+    lockstep chains them (a step's after is the next step's before, the same object)."""
+    rng = random.Random(seed)
+    s = engine.initial(profile)
+    before = engine.observe(s)
+    out = []
+    while engine.current(s) != TERMINAL and len(out) < limit:
+        if engine.current(s) == CHANCE:
+            a = engine.random_chance(s, rng)
+        else:
+            a = engine.random_action(s, rng, odd=0.3, toward=0.3)
+        action = engine.action_to_json(s, a)
+        s, events = engine.apply(s, a)
+        after = engine.observe(s)
+        out.append(Transition(before, action, after, list(events)))
+        before = after
+    return out
+
+
+def _swapped(ts: list[Transition], rng: random.Random) -> list[Transition]:
+    """Steps shown with another step's reply (an engine may reply anything)."""
+    out = []
+    for t in ts[::5]:
+        other = ts[rng.randrange(len(ts))]
+        out.append(Transition(t.before, t.action, other.after, other.events))
+    return out
+
+
+def _all_steps(profile_id: str, seed: int = 1) -> list[Transition]:
+    profile = CAT.profile(profile_id)
+    ts = _transitions(BotWars(), profile, seed)
+    for name in MUTANTS[::4]:
+        engine = importlib.import_module(f"examples.engines.botwars.{name}").ENGINE()
+        ts += _transitions(engine, profile, seed + 1, limit=150)
+    return ts + _swapped(ts, random.Random(seed))
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_step_facts_equal_the_plain_computations(profile_id: str) -> None:
+    profile = CAT.profile(profile_id)
+    r = m.readings(profile)
+    ts = _all_steps(profile_id)
+    resolutions = submissions = 0
+    for t in ts:
+        steps.forget()
+        step = steps.step(t, r)
+        assert steps.step(t, r) is step
+        assert step.resolution == m.is_resolution(t.before, t.action, r)
+        assert step.submission == m.is_submission(t.before, t.action)
+        if step.resolution:
+            resolutions += 1
+            moved = m.after_moves(t.before, t.events)
+            assert step.moved == "".join(moved)
+            assert step.battled == "".join(m.after_battles(t.before, t.events))
+            spawned = m.after_spawns(t.before, t.events)
+            assert step.spawned == "".join(spawned)
+            assert list(step.touching) == energy._touching(r, spawned)
+            assert step.botlet_by_energy == any(
+                spawned[n] in "12" for sq in m.squares(spawned, "*")
+                for n in r.adjacent(sq, True))
+            assert battle.in_contact(r, step.moved) == battle.plain_in_contact(r, moved)
+            assert m.battle_deaths(r, step.moved) == m.battle_deaths(r, moved)
+        if step.judged is None:
+            assert not step.submission
+            continue
+        submissions += 1
+        _, judged, player = step.judged
+        side = m.SIDE[player]
+        plain = m._judge_list(r, t.before["grid"], side, m.moves_of(t.action))
+        assert (judged.broken, judged.stage, judged.stays) == (plain.broken, plain.stage,
+                                                               plain.stays)
+        assert step.said == m.engine_invalid(t.events, player)
+        assert step.reasons == m.engine_reasons(t.events, player)
+        grid = t.before["grid"]
+        for i, (f, to) in enumerate(judged.moves):
+            for chars in ("12", "*", m.LIVE[side]):
+                slow = (moves._own_single(grid, side, f) and f != to and r.on_field(to)
+                        and to in r.adjacent(f) and grid[to] in chars)
+                assert moves._step_onto(step, i, chars) == slow
+        assert moves._first(step) == moves._first_disagreements(
+            r, grid, side, judged, t.events, player)
+    assert resolutions > 20 and submissions > 20
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_grid_searches_equal_a_scan_of_every_square(profile_id: str) -> None:
+    profile = CAT.profile(profile_id)
+    r = m.readings(profile)
+    for t in _transitions(BotWars(), profile, seed=2)[::3]:
+        for grid in (t.before["grid"], t.after["grid"]):
+            for char in ".12*xX":
+                assert m.where(grid, char) == tuple(i for i, c in enumerate(grid) if c == char)
+                assert m.squares(grid, char) == m.squares(list(grid), char)
+            assert m.live_counts(grid) == m.live_counts(list(grid))
+            assert battle._markers(grid) == battle._markers(list(grid))
+            assert game._grid_shaped(grid, r.size) == game._plain_shaped(grid, r.size)
+            assert m.battle_deaths(r, grid) == m.battle_deaths(r, list(grid))
+            assert battle.in_contact(r, grid) == battle.plain_in_contact(r, grid)
+            assert energy._pairs(r, grid) == energy._plain_pairs(r, grid)
+            assert m.cleared_view(grid) == m.cleared(grid)
+    for sq in range(r.size):
+        for diagonal in (False, True):
+            assert r.neighbours(diagonal)[sq] == tuple(sorted(r.adjacent(sq, diagonal)))
+
+
+def _answer(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return repr(exc)
+
+
+def test_grid_shortcuts_judge_odd_grids_as_the_scan_does() -> None:
+    r = m.readings(CAT.profile())
+    for grid in ("." * r.size, "." * (r.size - 1), "." * (r.size - 1) + "q", "x" * r.size,
+                 "X1" * (r.size // 2), "*" * (r.size + 1)):
+        assert game._grid_shaped(grid, r.size) == game._plain_shaped(grid, r.size)
+        assert battle._markers(grid) == battle._markers(list(grid))
+        assert _answer(energy._pairs, r, grid) == _answer(energy._plain_pairs, r, grid)
+        assert m.live_counts(grid) == m.live_counts(list(grid))
+
+
+def test_steps_are_kept_by_identity_and_only_a_few() -> None:
+    profile = CAT.profile()
+    r = m.readings(profile)
+    ts = _transitions(BotWars(), profile, seed=3, limit=steps.KEEP + 3)
+    steps.forget()
+    first = steps.step(ts[0], r)
+    equal = Transition(ts[0].before, ts[0].action, ts[0].after, ts[0].events)
+    assert steps.step(equal, r) is not first  # an equal transition is another object
+    other = m.readings(CAT.profile(PROFILES[-1]))
+    if other is not r:
+        assert steps.step(ts[0], other) is not first and steps.step(ts[0], other).r is other
+    for t in ts[1:]:
+        steps.step(t, r)
+    assert len(steps._KEPT) == steps.KEEP
+    assert all(entry[0] is not ts[0] for entry in steps._KEPT.values())
+    again = steps.step(ts[0], r)
+    assert again is not first and again.t is ts[0]
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_oracles_sharing_steps_answer_as_each_alone(profile_id: str) -> None:
+    """Every oracle asked in the lockstep's order (each step's facts shared, a step's after
+    the next one's before) answers what it answers with nothing kept from other calls."""
+    profile = CAT.profile(profile_id)
+    rng = random.Random(4)
+    checks = [(o.rule, o.check) for o in ORACLES if o.check is not None]
+    ts = _all_steps(profile_id, seed=5)
+    asked = applied = 0
+    steps.forget()
+    shared = []
+    for t in ts:
+        order = checks if rng.random() < 0.5 else checks[::-1]
+        got = {rule: check(t, profile) for rule, check in order}
+        shared.append(got)
+    for t, got in zip(ts, shared, strict=True):
+        for rule, check in checks:
+            steps.forget()
+            m._judged.cache_clear()
+            alone = check(t, profile)
+            assert (type(alone), alone) == (type(got[rule]), got[rule]), (rule, t.action)
+            asked += 1
+            applied += str(alone) != "not applicable"
+    assert asked and applied > asked // 10
