@@ -142,6 +142,26 @@ def _pair_candidates(r: m.Readings) -> tuple[int, ...]:
         r.touches_spawn(s) or r.touches_spawn(r.size - 1 - s)))
 
 
+def _pairs_off_spawn(r: m.Readings, grid: str) -> list[int]:
+    """The free pairs without a spawn point (only read the list: for a grid string it is
+    shared, see `_free_pairs`)."""
+    if type(grid) is str and len(grid) == r.size:
+        return _free_pairs_off_spawn(r, grid)
+    return [s for s in _pairs(r, grid) if not _on_spawn(r, s)]
+
+
+@lru_cache(maxsize=16)
+def _free_pairs_off_spawn(r: m.Readings, grid: str) -> list[int]:
+    on_spawn = _spawn_pairs(r)
+    return [s for s in _free_pairs(r, grid) if s not in on_spawn]
+
+
+@cache  # readings hash by identity
+def _spawn_pairs(r: m.Readings) -> frozenset[int]:
+    """The pairs (by their smaller square) that `_on_spawn` names."""
+    return frozenset(s for s in range(r.size // 2) if _on_spawn(r, s))
+
+
 def _on_spawn(r: m.Readings, s: int) -> bool:
     return r.touches_spawn(s) or r.touches_spawn(r.size - 1 - s)
 
@@ -160,7 +180,7 @@ def _placement(t: Transition, r: m.Readings) -> Verdict:
     at = t.action.get("at")
     if _squares_question(r, b, at):
         return NA
-    pairs = [s for s in _pairs(r, b) if not _on_spawn(r, s)]
+    pairs = _pairs_off_spawn(r, b)
     if at is None:
         if pairs:
             return Violation(f"{len(pairs)} free mirror pairs exist, yet no energy was placed")

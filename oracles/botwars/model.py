@@ -362,6 +362,8 @@ def is_resolution(before: JSON, action: JSON, r: Readings) -> bool:
 
 # --- the field step by step, from the engine's own account --------------------------------
 def cleared(grid: str) -> list[str]:
+    if type(grid) is str:  # the string's own replace, then one list of its characters
+        return list(grid.replace("x", ".").replace("X", "."))
     return ["." if c in "xX" else c for c in grid]
 
 

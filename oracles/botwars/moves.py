@@ -250,11 +250,47 @@ def swap_check(t: Transition, profile: Profile) -> Verdict:
 
 
 def same_target_check(t: Transition, profile: Profile) -> Verdict:
-    rule = "BOTWARS-MOVE-SAME-TARGET"
+    return combine(_entries_checked(t, profile, SAME_TARGET, _same_target_concerns),
+                   _crowds_on_field(t, profile))
 
-    def concerns(step: Step, i: int) -> bool:
+
+SAME_TARGET = "BOTWARS-MOVE-SAME-TARGET"
+
+
+def _same_target_concerns(step: Step, i: int) -> bool:
+    if step.crowded is None:
         assert step.judged is not None
-        r, j, _ = step.judged
+        step.crowded = _crowded(step.judged[0], step.judged[1])
+    return i in step.crowded
+
+
+def _crowded(r: m.Readings, j: m.ListJudgement) -> frozenset[int]:
+    """The entries whose target the same-target rule is about: those it breaks, and the
+    others that share a target with such an entry (or, under die-there, with another move
+    that stands). `_plain_crowded` asks the same of each pair of entries; here each target
+    is counted once (for a list of integer squares, whose equality is a dict's)."""
+    targets = [to for _, to in j.moves]
+    if not all(type(to) is int for to in targets):
+        return _plain_crowded(r, j)
+    stands = [not b and i not in j.stays for i, b in enumerate(j.broken)]
+    out = {i for i, b in enumerate(j.broken) if SAME_TARGET in b}
+    if r.crowd_dies:  # every move of a crowd stands: each is this rule's concern
+        count: dict[int, int] = {}
+        for i, to in enumerate(targets):
+            if stands[i]:
+                count[to] = count.get(to, 0) + 1
+        out |= {i for i, to in enumerate(targets) if stands[i] and count[to] > 1}
+    else:
+        broken_at = {to for i, to in enumerate(targets) if SAME_TARGET in j.broken[i]}
+        out |= {i for i, to in enumerate(targets) if not j.broken[i] and to in broken_at}
+    return frozenset(out)
+
+
+def _plain_crowded(r: m.Readings, j: m.ListJudgement) -> frozenset[int]:
+    """`_crowded`, entry by entry against every other."""
+    rule = SAME_TARGET
+
+    def concerns(i: int) -> bool:
         if rule in j.broken[i]:
             return True
         if r.crowd_dies:  # every move of a crowd stands: each is this rule's concern
@@ -263,7 +299,7 @@ def same_target_check(t: Transition, profile: Profile) -> Verdict:
                 and k not in j.stays for k in range(len(j.moves)))
         return not j.broken[i] and any(k != i and j.moves[k][1] == j.moves[i][1]
                                        and rule in j.broken[k] for k in range(len(j.moves)))
-    return combine(_entries_checked(t, profile, rule, concerns), _crowds_on_field(t, profile))
+    return frozenset(i for i in range(len(j.moves)) if concerns(i))
 
 
 def _entering(t: Transition) -> dict[str, list[tuple[int, int]]]:

@@ -17,12 +17,30 @@ computation on random games.
 
 from __future__ import annotations
 
-from functools import cached_property
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from gamecert.oracles.base import Transition
 from gamecert.oracles.botwars import model as m
 
 KEEP = 8  # transitions whose Steps are kept (the lockstep judges one at a time)
+T = TypeVar("T")
+
+
+class fact(Generic[T]):
+    """A Step's fact: computed on first use and then kept in the Step (a computation that
+    raises keeps nothing, so the next use raises the same). `cached_property` without its
+    lock: one thread judges a transition, and a race would only compute a fact twice."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __get__(self, step: Any, owner: Any = None) -> T:
+        value = self.compute(step)
+        step.__dict__[self.name] = value  # found before this descriptor from now on
+        return value
 
 
 class Step:
@@ -34,23 +52,26 @@ class Step:
         # the first disagreements of a submitted list (moves._first_disagreements), once
         # an oracle has asked
         self.first: set[int] | None = None
+        # the entries of a submitted list that BOTWARS-MOVE-SAME-TARGET is about
+        # (moves._crowded), once its oracle has asked
+        self.crowded: frozenset[int] | None = None
 
     # --- what kind of step ---------------------------------------------------------------
-    @cached_property
+    @fact
     def resolution(self) -> bool:
         return m.is_resolution(self.t.before, self.t.action, self.r)
 
-    @cached_property
+    @fact
     def submission(self) -> bool:
         return m.is_submission(self.t.before, self.t.action)
 
     # --- the field step by step, from the engine's events (resolutions) --------------------
-    @cached_property
+    @fact
     def moved(self) -> str:
         """`model.after_moves` as a string."""
         return "".join(m.after_moves(self.t.before, self.t.events))
 
-    @cached_property
+    @fact
     def battled(self) -> str:
         """`model.after_battles` as a string (the same writes on the field after the moves)."""
         g = list(self.moved)
@@ -59,7 +80,7 @@ class Step:
                 g[e["at"]] = m.DEAD[m.SIDE[e["player"]]]
         return "".join(g)
 
-    @cached_property
+    @fact
     def spawned(self) -> str:
         """`model.after_spawns` as a string."""
         g = list(self.battled)
@@ -68,7 +89,7 @@ class Step:
                 g[e["at"]] = m.LIVE[m.SIDE[e["player"]]]
         return "".join(g)
 
-    @cached_property
+    @fact
     def touching(self) -> tuple[tuple[int, int, int], ...]:
         """Each energy on the field after the spawns, ascending, with the p1 and the p2
         botlets next to it by the profile's adjacency (energy._touching)."""
@@ -86,7 +107,7 @@ class Step:
             out.append((sq, n1, n2))
         return tuple(out)
 
-    @cached_property
+    @fact
     def botlet_by_energy(self) -> bool:
         """Is a botlet one of the eight neighbours of an energy on the field after the
         spawns?"""
@@ -95,7 +116,7 @@ class Step:
         return any(field[n] in "12" for sq in m.where(field, "*") for n in nbrs[sq])
 
     # --- a submitted list ------------------------------------------------------------------
-    @cached_property
+    @fact
     def judged(self) -> tuple[m.Readings, m.ListJudgement, str] | None:
         """The judged list of a submission, with the readings and its player, or None."""
         t = self.t
@@ -105,20 +126,20 @@ class Step:
         judged = m.judge_list(self.r, t.before["grid"], m.SIDE[player], m.moves_of(t.action))
         return self.r, judged, player
 
-    @cached_property
+    @fact
     def said(self) -> dict[int, str]:
         """What the engine says is invalid in the submitted list (model.engine_invalid):
         only read it."""
         assert self.judged is not None
         return m.engine_invalid(self.t.events, self.judged[2])
 
-    @cached_property
+    @fact
     def reasons(self) -> dict[int, str]:
         """The engine's reasons (model.engine_reasons): only read it."""
         assert self.judged is not None
         return m.engine_reasons(self.t.events, self.judged[2])
 
-    @cached_property
+    @fact
     def onto(self) -> tuple[str | None, ...]:
         """Per entry of the submitted list: when it is one step of an own botlet onto an
         adjacent square of the field, what that square holds; else None."""
@@ -142,6 +163,9 @@ _KEPT: dict[int, tuple[Transition, dict[m.Readings, Step]]] = {}
 
 def step(t: Transition, r: m.Readings) -> Step:
     """The Step of `t` under `r` (made on the first call for this transition object)."""
+    last = _LAST[0]
+    if last is not None and last.t is t and last.r is r:  # every oracle of one step asks
+        return last
     entry = _KEPT.get(id(t))
     if entry is None or entry[0] is not t:
         while len(_KEPT) >= KEEP:
@@ -151,12 +175,17 @@ def step(t: Transition, r: m.Readings) -> Step:
     found = by_readings.get(r)
     if found is None:
         found = by_readings[r] = Step(t, r)
+    _LAST[0] = found
     return found
+
+
+_LAST: list[Step | None] = [None]  # the Step asked for last (it holds its transition)
 
 
 def forget() -> None:
     """Drop every kept Step (for tests that compare with the plain computations)."""
     _KEPT.clear()
+    _LAST[0] = None
 
 
 __all__ = ["Step", "forget", "step"]

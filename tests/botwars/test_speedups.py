@@ -10,6 +10,7 @@ answer what it answers asked alone with nothing kept.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import random
 from typing import Any
@@ -18,7 +19,7 @@ import pytest
 
 from examples.engines.botwars import MUTANTS
 from gamecert.oracles.base import Transition
-from gamecert.oracles.botwars import ORACLES, battle, energy, game, moves, steps
+from gamecert.oracles.botwars import ORACLES, battle, edges, energy, game, moves, steps
 from gamecert.oracles.botwars import model as m
 from gamecert.reference_engine.botwars import BotWars
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
@@ -58,13 +59,43 @@ def _swapped(ts: list[Transition], rng: random.Random) -> list[Transition]:
     return out
 
 
-def _all_steps(profile_id: str, seed: int = 1) -> list[Transition]:
+def _answer(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return repr(exc)
+
+
+def _malformed(ts: list[Transition], rng: random.Random) -> list[Transition]:
+    """Steps whose reply an engine garbled: a member of an event dropped or replaced by a
+    value of another type, or a member of the state after replaced."""
+    out = []
+    junk: list[Any] = ["junk", None, -1, 10**6, 3.5, [1], {}]
+    for t in ts[::4]:
+        if t.events:
+            events = copy.deepcopy(t.events)
+            e = events[rng.randrange(len(events))]
+            key = rng.choice(sorted(e))
+            if rng.random() < 0.3:
+                del e[key]
+            else:
+                e[key] = rng.choice(junk)
+            out.append(Transition(t.before, t.action, t.after, events))
+        after = copy.deepcopy(t.after)
+        after[rng.choice(["grid", "phase", "p1", "pending", "winner", "turnsElapsed"])] = \
+            rng.choice([*junk, list(t.after["grid"]), t.after["grid"][:-1] + "q"])
+        out.append(Transition(t.before, t.action, after, t.events))
+    return out
+
+
+def _all_steps(profile_id: str, seed: int = 1, garbled: bool = False) -> list[Transition]:
     profile = CAT.profile(profile_id)
     ts = _transitions(BotWars(), profile, seed)
     for name in MUTANTS[::4]:
         engine = importlib.import_module(f"examples.engines.botwars.{name}").ENGINE()
         ts += _transitions(engine, profile, seed + 1, limit=150)
-    return ts + _swapped(ts, random.Random(seed))
+    rng = random.Random(seed)
+    return ts + _swapped(ts, rng) + (_malformed(ts, rng) if garbled else [])
 
 
 @pytest.mark.parametrize("profile_id", PROFILES)
@@ -92,6 +123,18 @@ def test_step_facts_equal_the_plain_computations(profile_id: str) -> None:
                 for n in r.adjacent(sq, True))
             assert battle.in_contact(r, step.moved) == battle.plain_in_contact(r, moved)
             assert m.battle_deaths(r, step.moved) == m.battle_deaths(r, moved)
+            for diagonal in (False, True):
+                for field in (t.after["grid"], step.moved, step.spawned):
+                    for pair in (("1", "2"), ("2", "1"), ("*", "12")):
+                        assert edges._field_crossings(profile, field, pair, diagonal) == \
+                            edges._plain_field_crossings(profile, field, pair, diagonal)
+                listed = Transition({**t.before, "grid": list(t.before["grid"])}, t.action,
+                                    t.after, t.events)
+                assert edges._energy_taken_at_edge(t, profile, diagonal) == \
+                    edges._energy_taken_at_edge(listed, profile, diagonal)
+                assert edges._energy_crossings(t, profile, step.spawned, diagonal) == \
+                    edges._energy_crossings(t, profile, list(step.spawned), diagonal)
+        assert _answer(game._replay, t, r) == _answer(game._replay, t, r, False)
         if step.judged is None:
             assert not step.submission
             continue
@@ -111,6 +154,7 @@ def test_step_facts_equal_the_plain_computations(profile_id: str) -> None:
                 assert moves._step_onto(step, i, chars) == slow
         assert moves._first(step) == moves._first_disagreements(
             r, grid, side, judged, t.events, player)
+        assert moves._crowded(r, judged) == moves._plain_crowded(r, judged)
     assert resolutions > 20 and submissions > 20
 
 
@@ -129,17 +173,11 @@ def test_grid_searches_equal_a_scan_of_every_square(profile_id: str) -> None:
             assert m.battle_deaths(r, grid) == m.battle_deaths(r, list(grid))
             assert battle.in_contact(r, grid) == battle.plain_in_contact(r, grid)
             assert energy._pairs(r, grid) == energy._plain_pairs(r, grid)
-            assert m.cleared_view(grid) == m.cleared(grid)
+            assert energy._pairs_off_spawn(r, grid) == energy._pairs_off_spawn(r, list(grid))
+            assert m.cleared_view(grid) == m.cleared(grid) == m.cleared(list(grid))
     for sq in range(r.size):
         for diagonal in (False, True):
             assert r.neighbours(diagonal)[sq] == tuple(sorted(r.adjacent(sq, diagonal)))
-
-
-def _answer(fn: Any, *args: Any) -> Any:
-    try:
-        return fn(*args)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        return repr(exc)
 
 
 def test_grid_shortcuts_judge_odd_grids_as_the_scan_does() -> None:
@@ -172,25 +210,35 @@ def test_steps_are_kept_by_identity_and_only_a_few() -> None:
 
 
 @pytest.mark.parametrize("profile_id", PROFILES)
+def test_the_lazy_replay_equals_the_plain_one_on_garbled_replies(profile_id: str) -> None:
+    r = m.readings(CAT.profile(profile_id))
+    ts = _all_steps(profile_id, seed=6, garbled=True)
+    for t in ts:
+        steps.forget()
+        assert _answer(game._replay, t, r) == _answer(game._replay, t, r, False)
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
 def test_oracles_sharing_steps_answer_as_each_alone(profile_id: str) -> None:
     """Every oracle asked in the lockstep's order (each step's facts shared, a step's after
-    the next one's before) answers what it answers with nothing kept from other calls."""
+    the next one's before) answers what it answers with nothing kept from other calls, on
+    garbled replies too (what it raises then included: the lockstep reports that)."""
     profile = CAT.profile(profile_id)
     rng = random.Random(4)
     checks = [(o.rule, o.check) for o in ORACLES if o.check is not None]
-    ts = _all_steps(profile_id, seed=5)
+    ts = _all_steps(profile_id, seed=5, garbled=True)
     asked = applied = 0
     steps.forget()
     shared = []
     for t in ts:
         order = checks if rng.random() < 0.5 else checks[::-1]
-        got = {rule: check(t, profile) for rule, check in order}
+        got = {rule: _answer(check, t, profile) for rule, check in order}
         shared.append(got)
     for t, got in zip(ts, shared, strict=True):
         for rule, check in checks:
             steps.forget()
             m._judged.cache_clear()
-            alone = check(t, profile)
+            alone = _answer(check, t, profile)
             assert (type(alone), alone) == (type(got[rule]), got[rule]), (rule, t.action)
             asked += 1
             applied += str(alone) != "not applicable"
