@@ -79,6 +79,11 @@ class Readings:
         about many squares at once."""
         return _neighbours(self.rows, self.cols, self.wrap, diagonal)
 
+    def neighbour_sets(self, diagonal: bool = False) -> tuple[frozenset[int], ...]:
+        """Every square's `adjacent` set, as one table (index it with a square of the
+        field only: `adjacent` answers for any number)."""
+        return _neighbour_sets(self.rows, self.cols, self.wrap, diagonal)
+
     def touches_spawn(self, square: int) -> bool:
         return square in self.spawn.values()
 
@@ -120,6 +125,12 @@ def _neighbours(rows: int, cols: int, wrap: bool, diagonal: bool
                 ) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(_adjacent(rows, cols, wrap, diagonal, sq)))
                  for sq in range(rows * cols))
+
+
+@cache
+def _neighbour_sets(rows: int, cols: int, wrap: bool, diagonal: bool
+                    ) -> tuple[frozenset[int], ...]:
+    return tuple(_adjacent(rows, cols, wrap, diagonal, sq) for sq in range(rows * cols))
 
 
 @cache  # profiles hash by identity
@@ -206,20 +217,24 @@ def _judge_list(r: Readings, grid: str, side: int,
                 moves: list[tuple[Any, Any]]) -> ListJudgement:
     own, foe = LIVE[side], LIVE[3 - side]
     j = ListJudgement(list(moves), [set() for _ in moves])
+    # the readings looked up once for the loop: `r.on_field` spelt out, and the adjacency
+    # table indexed only with a square of the field (as `r.adjacent` would answer)
+    size, near = r.size, r.neighbour_sets()
     # single-move checks: all that fail, not just the first
     for i, (f, t) in enumerate(moves):
         b = j.broken[i]
-        mine = r.on_field(f) and grid[f] == own
+        f_on = isinstance(f, int) and 0 <= f < size
+        mine = f_on and grid[f] == own
         if not mine:
             b.add("BOTWARS-MOVE")
         if f == t:
             if mine and not r.stay_ok:
                 b.add("BOTWARS-MOVE-STAY")
             continue
-        if not r.on_field(t):
+        if not (isinstance(t, int) and 0 <= t < size):
             b.add("BOTWARS-MOVE")
             continue
-        if not r.on_field(f) or t not in r.adjacent(f):
+        if not f_on or t not in near[f]:
             b.add("BOTWARS-MOVE")
         there = grid[t]
         if there == "*" and not r.gather:

@@ -103,12 +103,18 @@ def _entries_checked(t: Transition, profile: Profile, rule: str,
     said = step.said
     if concerns is None:
         picked = list(range(len(judged.moves)))
-    else:
+    elif said:
         picked = [i for i in range(len(judged.moves)) if said.get(i) == rule or concerns(step, i)]
+    else:
+        picked = [i for i in range(len(judged.moves)) if concerns(step, i)]
     if not picked:
         return NA
     first = _first(step)
     reasons = step.reasons
+    if not first and not said:
+        # the rules and the engine agree on every entry, and no entry is called invalid:
+        # the loop below would pass over each picked entry (`i not in first`)
+        return OK
     problems = []
     for i in picked:
         f, to = judged.moves[i]
@@ -131,8 +137,7 @@ def _entries_checked(t: Transition, profile: Profile, rule: str,
 def _entries_agree(step: Step) -> bool:
     """Does the engine call the same entries invalid as the rules? (When it does not, the
     entry oracles report it; what the list then carries out follows from that mistake.)"""
-    assert step.judged is not None
-    return sorted(step.said) == step.judged[1].invalid
+    return sorted(step.said) == step.invalid
 
 
 def _own_single(grid: str, side: int, f: object) -> bool:
@@ -161,7 +166,7 @@ def _carried(t: Transition, profile: Profile) -> Verdict:
     if ctx is None or not ctx[1].moves:
         return NA
     r, judged, player = ctx
-    if judged.invalid or not _entries_agree(step):
+    if step.invalid or not _entries_agree(step):
         return NA  # BOTWARS-MOVE-INVALID's case, or an entry oracle's
     took = m.engine_carried(t.before, t.after, t.events, player)
     want = judged.carried_out(r)
@@ -180,13 +185,15 @@ def _moves_on_field(t: Transition, profile: Profile) -> Verdict:
     if not moved:
         return NA
     problems = []
-    accepted = {"p1": {(x["from"], x["to"]) for x in t.before["pending"]},
-                "p2": set(m.engine_carried(t.before, t.after, t.events, "p2") or [])}
+    entering = _entering(t, r)
+    accepted = {"p1": set(entering["p1"]), "p2": set(entering["p2"])}
     start = m.cleared_view(t.before["grid"])
     seen: set[int] = set()
+    size, near = r.size, r.neighbour_sets()  # `r.adjacent` of a square of the field
     for e in moved:
         f, to, player = e["from"], e["to"], e["player"]
-        if start[f] != m.LIVE[m.SIDE[player]] or to not in r.adjacent(f):
+        if start[f] != m.LIVE[m.SIDE[player]] or to not in (
+                near[f] if type(f) is int and 0 <= f < size else r.adjacent(f)):
             problems.append(f"{player} moved {f} -> {to}: not one step of its own botlet")
         if f in seen:
             problems.append(f"the botlet on {f} moved twice")
@@ -302,11 +309,10 @@ def _plain_crowded(r: m.Readings, j: m.ListJudgement) -> frozenset[int]:
     return frozenset(i for i in range(len(j.moves)) if concerns(i))
 
 
-def _entering(t: Transition) -> dict[str, list[tuple[int, int]]]:
+def _entering(t: Transition, r: m.Readings) -> dict[str, list[tuple[int, int]]]:
     """On a resolution: each bot's moves carried out into step 1 (p1's pending list, p2's
-    moves as the engine reports them)."""
-    return {"p1": [(x["from"], x["to"]) for x in t.before["pending"]],
-            "p2": m.engine_carried(t.before, t.after, t.events, "p2") or []}
+    moves as the engine reports them): `Step.entering`, shared (only read it)."""
+    return steps.step(t, r).entering
 
 
 def _crowds_on_field(t: Transition, profile: Profile) -> Verdict:
@@ -315,7 +321,7 @@ def _crowds_on_field(t: Transition, profile: Profile) -> Verdict:
     r = m.readings(profile)
     if not m.is_resolution(t.before, t.action, r):
         return NA
-    lists = _entering(t)
+    lists = _entering(t, r)
     bounced = {(e["player"], e["from"]) for e in t.events
                if e["type"] in ("bounced", "collided")}  # BOTWARS-MOVE-COLLIDE's to judge
     into: dict[int, list[tuple[str, int]]] = {}
@@ -377,7 +383,7 @@ def collide_check(t: Transition, profile: Profile) -> Verdict:
     r = m.readings(profile)
     if not m.is_resolution(t.before, t.action, r):
         return NA
-    lists = _entering(t)
+    lists = _entering(t, r)
     into: dict[int, list[tuple[str, int]]] = {}
     for p in lists:
         for f, to in lists[p]:
@@ -429,9 +435,9 @@ def invalid_check(t: Transition, profile: Profile) -> Verdict:
         return NA
     r, judged, player = ctx
     said = step.said
-    if not judged.invalid and not said:
+    if not step.invalid and not said:
         return NA
-    if sorted(said) != judged.invalid:
+    if sorted(said) != step.invalid:
         return NA  # which entries are invalid is judged entry by entry, by their own rules
     problems = []
     took = m.engine_carried(t.before, t.after, t.events, player)

@@ -110,10 +110,22 @@ class Step:
     @fact
     def botlet_by_energy(self) -> bool:
         """Is a botlet one of the eight neighbours of an energy on the field after the
-        spawns?"""
+        spawns? (Yes at once when one touches an energy by the profile's adjacency, whose
+        neighbours are among the eight.)"""
+        if any(n1 or n2 for _, n1, n2 in self.touching):
+            return True
         field = self.spawned
-        nbrs = self.r.neighbours(True)
-        return any(field[n] in "12" for sq in m.where(field, "*") for n in nbrs[sq])
+        near = self.r.neighbour_sets(True)
+        botlets = set(m.where(field, "1") + m.where(field, "2"))
+        return any(not near[sq].isdisjoint(botlets) for sq in m.where(field, "*"))
+
+    @fact
+    def entering(self) -> dict[str, list[tuple[int, int]]]:
+        """On a resolution: each bot's moves carried out into step 1, p1's pending list and
+        p2's moves as the engine reports them (moves._entering): only read it."""
+        t = self.t
+        return {"p1": [(x["from"], x["to"]) for x in t.before["pending"]],
+                "p2": m.engine_carried(t.before, t.after, t.events, "p2") or []}
 
     # --- a submitted list ------------------------------------------------------------------
     @fact
@@ -125,6 +137,12 @@ class Step:
         player = t.before["phase"]
         judged = m.judge_list(self.r, t.before["grid"], m.SIDE[player], m.moves_of(t.action))
         return self.r, judged, player
+
+    @fact
+    def invalid(self) -> list[int]:
+        """`ListJudgement.invalid` of the submitted list: only read it."""
+        assert self.judged is not None
+        return self.judged[1].invalid
 
     @fact
     def said(self) -> dict[int, str]:
@@ -147,11 +165,14 @@ class Step:
         r, judged, player = self.judged
         grid = self.t.before["grid"]
         own = m.LIVE[m.SIDE[player]]
-        size = len(grid)
+        size, field, near = len(grid), r.size, r.neighbour_sets()
         out: list[str | None] = []
         for f, to in judged.moves:
+            # `r.on_field(to) and to in r.adjacent(f)`, with f a square of the grid: when
+            # it is not one of the field too, `r.adjacent` is asked as before
             if (isinstance(f, int) and 0 <= f < size and grid[f] == own and f != to
-                    and r.on_field(to) and to in r.adjacent(f)):
+                    and isinstance(to, int) and 0 <= to < field
+                    and to in (near[f] if f < field else r.adjacent(f))):
                 out.append(grid[to])
             else:
                 out.append(None)
