@@ -18,7 +18,7 @@ def battle_check(t: Transition, profile: Profile) -> Verdict:
     if not step.resolution:
         return NA
     field = step.moved  # the field after step 1, shared with the other oracles of the turn
-    reported = m.events_of(t.events, "died", "BOTWARS-BATTLE")
+    reported = steps.step(t, r).of("died", "BOTWARS-BATTLE")
     if not in_contact(r, field) and not reported:
         return NA
     want = m.battle_deaths(r, field)
@@ -63,7 +63,7 @@ def _covered(t: Transition, r: m.Readings) -> set[int]:
     BOTWARS-ENERGY-SPAWN's to judge)."""
     if not r.markers_empty:
         return set()
-    out = {e["at"] for e in m.events_of(t.events, "spawned")}
+    out = {e["at"] for e in steps.step(t, r).of("spawned")}
     at = t.action.get("at") if t.action.get("type") == "energy" else None
     if isinstance(at, list):
         out |= {sq for sq in at if isinstance(sq, int)}
@@ -89,7 +89,7 @@ def markers_check(t: Transition, profile: Profile) -> Verdict:
     by a botlet spawned on it or energy placed on it, and then shows no more."""
     r = m.readings(profile)
     before, after = t.before["grid"], t.after["grid"]
-    deaths = m.events_of(t.events, "died")
+    deaths = steps.step(t, r).of("died")
     old = set(_markers(before))
     new = _markers(after)
     if not old and not new and not deaths:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from functools import cache
+from operator import itemgetter
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import battle, energy, game, moves, steps
@@ -69,13 +70,43 @@ def edge_map(profile: Profile, diagonal: bool) -> dict[int, frozenset[int]]:
     return dict(edge_pairs(profile, diagonal))
 
 
+@cache  # per profile: the squares of `edge_pairs`, and what reads them off a field at once
+def _edge_reader(profile: Profile, diagonal: bool
+                 ) -> tuple[tuple[int, ...], Callable[[str], str]] | None:
+    squares = tuple(sq for sq, _ in edge_pairs(profile, diagonal))
+    if not squares:
+        return None
+    get = itemgetter(*squares)
+    return squares, lambda field: "".join(get(field))
+
+
+def _edge_view(profile: Profile, diagonal: bool, field: str
+               ) -> tuple[tuple[int, ...], str] | None:
+    """The squares of `edge_pairs` and what `field` holds on each, as one string (None for
+    a field with no edge: the plain loops then answer)."""
+    reader = _edge_reader(profile, diagonal)
+    return None if reader is None else (reader[0], reader[1](field))
+
+
+def _found(view: str, char: str) -> list[int]:
+    """The places in `view` holding `char` (one character)."""
+    out, i = [], view.find(char)
+    while i >= 0:
+        out.append(i)
+        i = view.find(char, i + 1)
+    return out
+
+
 def _field_crossings(profile: Profile, field: list[str] | str, pairs: tuple[str, str],
                      diagonal: bool = False) -> bool:
     """A square holding one of `pairs[0]` next, across the edge, to one of `pairs[1]`."""
-    if type(field) is str and len(pairs[0]) == 1:  # the holders found by the string's search
+    seen = _edge_view(profile, diagonal, field) if type(field) is str and len(
+        pairs[0]) == 1 else None
+    if seen is not None:  # the edge squares holding pairs[0], found in the edge's string
+        squares, view = seen
         edge = edge_map(profile, diagonal)
-        return any(any(field[n] in pairs[1] for n in edge[sq])
-                   for sq in m.where(field, pairs[0]) if sq in edge)
+        return any(any(field[n] in pairs[1] for n in edge[squares[i]])
+                   for i in _found(view, pairs[0]))
     return _plain_field_crossings(profile, field, pairs, diagonal)
 
 
@@ -89,9 +120,10 @@ def _energy_taken_at_edge(t: Transition, profile: Profile, diagonal: bool) -> bo
     """Energy on an edge square before the turn that is gone after it (cheap: the grids
     only)."""
     before, after = t.before["grid"], t.after["grid"]
-    if type(before) is str:  # the energy found by the string's search
-        edge = edge_map(profile, diagonal)
-        return any(after[sq] != "*" for sq in m.where(before, "*") if sq in edge)
+    seen = _edge_view(profile, diagonal, before) if type(before) is str else None
+    if seen is not None:  # the energy on the edge, found in the edge's string
+        squares, view = seen
+        return any(after[squares[i]] != "*" for i in _found(view, "*"))
     return any(before[sq] == "*" and after[sq] != "*" for sq, _ in edge_pairs(profile, diagonal))
 
 

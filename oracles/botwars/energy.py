@@ -7,6 +7,7 @@ BOTWARS-ENERGY-SPAWN's."""
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from itertools import compress
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
@@ -122,16 +123,42 @@ def _plain_pairs(r: m.Readings, grid: str) -> list[int]:
             if r.energy_free(grid, s) and r.energy_free(grid, r.size - 1 - s)]
 
 
+_VACANT = {False: frozenset("."), True: frozenset(".xX")}  # Readings.vacant, by markers_empty
+
+
 @lru_cache(maxsize=16)
 def _free_pairs(r: m.Readings, grid: str) -> list[int]:
     """`_plain_pairs` of a field string, by the profile's table of pairs that may take
-    energy at all (each placement step asks two oracles and the judges about one field)."""
-    vacant = _VACANT[r.markers_empty]
-    last = r.size - 1
-    return [s for s in _pair_candidates(r) if grid[s] in vacant and grid[last - s] in vacant]
+    energy at all (each placement step asks two oracles and the judges about one field).
+    An ASCII field is read a byte a square: its first half and its mirrored second half
+    become bytes 1 (vacant) or 0, and the pairs whose two bytes and whose candidacy are
+    all 1 are picked at once."""
+    if not grid.isascii():
+        vacant = _VACANT[r.markers_empty]
+        last = r.size - 1
+        return [s for s in _pair_candidates(r) if grid[s] in vacant and grid[last - s] in vacant]
+    half = r.size // 2
+    table = _VACANT_BYTES[r.markers_empty]
+    raw = grid.encode("ascii")
+    near = int.from_bytes(raw[:half].translate(table), "big")
+    far = int.from_bytes(raw[::-1][:half].translate(table), "big")
+    free = (near & far & _candidate_mask(r)).to_bytes(half, "big")
+    return list(compress(range(half), free))
 
 
-_VACANT = {False: frozenset("."), True: frozenset(".xX")}  # Readings.vacant, by markers_empty
+# bytes.translate: a vacant square's byte to 1, any other to 0 (by markers_empty)
+_VACANT_BYTES = {empty: bytes(1 if chr(b) in _VACANT[empty] else 0 for b in range(256))
+                 for empty in (False, True)}
+
+
+@cache  # readings hash by identity
+def _candidate_mask(r: m.Readings) -> int:
+    """The pairs of `_pair_candidates` as bytes 1 among 0s (one per pair), read as a
+    number."""
+    half, chosen = r.size // 2, set(_pair_candidates(r))
+    return int.from_bytes(bytes(1 if s in chosen else 0 for s in range(half)), "big")
+
+
 
 
 @cache  # readings hash by identity

@@ -36,7 +36,11 @@ def _plain_shaped(grid: Any, size: int) -> bool:
 
 @lru_cache(maxsize=16)  # a state's grid is this step's after and the next step's before
 def _grid_shaped(grid: str, size: int) -> bool:
-    return _plain_shaped(grid, size)
+    """`_plain_shaped` of a string: the squares' characters deleted leave nothing."""
+    return len(grid) == size and not grid.translate(_NOT_SQUARES)
+
+
+_NOT_SQUARES = {ord(c): None for c in SQUARES}  # str.translate: delete every square's mark
 
 
 def grid_check(t: Transition, profile: Profile) -> Verdict:
@@ -47,8 +51,11 @@ def grid_check(t: Transition, profile: Profile) -> Verdict:
         if verdict is not OK:
             return verdict
     r = m.readings(profile)
+    size, near = r.size, r.neighbour_sets()  # `r.adjacent` of a square of the field
     for e in t.events:
-        if e["type"] in ("moved", "bounced", "collided") and e["to"] not in r.adjacent(e["from"]):
+        if e["type"] in ("moved", "bounced", "collided") and e["to"] not in (
+                near[e["from"]] if type(e["from"]) is int and 0 <= e["from"] < size
+                else r.adjacent(e["from"])):
             return Violation(f"{e['player']} stepped {e['from']} -> {e['to']}: not adjacent "
                              f"on a {'wrapping' if r.wrap else 'bounded'} field")
     return OK

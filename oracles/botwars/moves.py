@@ -98,8 +98,7 @@ def _entries_checked(t: Transition, profile: Profile, rule: str,
     ctx = step.judged
     if ctx is None:
         return NA
-    r, judged, player = ctx
-    side = m.SIDE[player]
+    judged = ctx[1]
     said = step.said
     if concerns is None:
         picked = list(range(len(judged.moves)))
@@ -113,8 +112,17 @@ def _entries_checked(t: Transition, profile: Profile, rule: str,
     reasons = step.reasons
     if not first and not said:
         # the rules and the engine agree on every entry, and no entry is called invalid:
-        # the loop below would pass over each picked entry (`i not in first`)
+        # `_charges` would pass over each picked entry (`i not in first`)
         return OK
+    return _verdict(_charges(step, rule, picked, first, reasons))
+
+
+def _charges(step: Step, rule: str, picked: list[int], first: set[int],
+             reasons: dict[int, str]) -> list[str]:
+    """The disagreements on the `picked` entries of a submitted list charged to `rule`."""
+    assert step.judged is not None
+    r, judged, player = step.judged
+    side, said, t = m.SIDE[player], step.said, step.t
     problems = []
     for i in picked:
         f, to = judged.moves[i]
@@ -131,7 +139,7 @@ def _entries_checked(t: Transition, profile: Profile, rule: str,
         else:
             problems.append(f"{player}'s entry {i} ({f} -> {to}) is said to break {said[i]}, "
                             f"but it breaks {', '.join(sorted(want))}")
-    return _verdict(problems)
+    return problems
 
 
 def _entries_agree(step: Step) -> bool:
@@ -181,7 +189,7 @@ def _moves_on_field(t: Transition, profile: Profile) -> Verdict:
     r = m.readings(profile)
     if not steps.step(t, r).resolution:
         return NA
-    moved = m.events_of(t.events, "moved")
+    moved = steps.step(t, r).of("moved")
     if not moved:
         return NA
     problems = []
@@ -225,7 +233,7 @@ def _stays_reported(t: Transition, profile: Profile) -> Verdict:
     r, judged, player = ctx
     if not _entries_agree(step):
         return NA  # whether the turn is lost hangs on an entry another oracle judges
-    stayed = {e["at"] for e in m.events_of(t.events, "stayed") if e["player"] == player}
+    stayed = {e["at"] for e in steps.step(t, r).of("stayed") if e["player"] == player}
     want = set() if judged.invalid and r.lose_turn else {judged.moves[i][0] for i in judged.stays}
     if not stayed and not want:
         return NA
@@ -341,7 +349,7 @@ def _crowds_on_field(t: Transition, profile: Profile) -> Verdict:
     if got != want:
         problems.append(f"botlets of one bot moving onto one square die there: "
                         f"{sorted(want)}, the engine: {sorted(got, key=str)}")
-    moved = {(e["player"], e["from"], e["to"]) for e in m.events_of(t.events, "moved")}
+    moved = {(e["player"], e["from"], e["to"]) for e in steps.step(t, r).of("moved")}
     if want - moved:
         problems.append(f"the botlets {sorted(want - moved)} must enter the square they die on")
     return _verdict(problems)
@@ -363,11 +371,11 @@ def _energy_on_field(t: Transition, profile: Profile) -> Verdict:
     if not steps.step(t, r).resolution:
         return NA
     start = m.cleared_view(t.before["grid"])
-    crowded = {e["at"] for e in m.events_of(t.events, "died") if "from" in e}  # die-there
-    want = sorted((e["player"], e["to"]) for e in m.events_of(t.events, "moved")
+    crowded = {e["at"] for e in steps.step(t, r).of("died") if "from" in e}  # die-there
+    want = sorted((e["player"], e["to"]) for e in steps.step(t, r).of("moved")
                   if start[e["to"]] == "*" and e["to"] not in crowded)
     got = sorted((e["player"], e["at"]) for e in
-                 m.events_of(t.events, "energy-collected", "BOTWARS-MOVE-ENERGY"))
+                 steps.step(t, r).of("energy-collected", "BOTWARS-MOVE-ENERGY"))
     if not want and not got:
         return NA
     if not r.gather and want:
@@ -408,7 +416,7 @@ def collide_check(t: Transition, profile: Profile) -> Verdict:
         if halts != stopped[p]:
             problems.append(f"{p}'s botlets that must stay put are {sorted(stopped[p])}, the "
                             f"engine stops {sorted(halts)}")
-        moved_from = {e["from"] for e in m.events_of(t.events, "moved") if e["player"] == p}
+        moved_from = {e["from"] for e in steps.step(t, r).of("moved") if e["player"] == p}
         if moved_from & stopped[p]:
             problems.append(f"{p}'s botlets on {sorted(moved_from & stopped[p])} moved anyway")
         if r.collide_there:

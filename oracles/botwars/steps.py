@@ -127,6 +127,36 @@ class Step:
         return {"p1": [(x["from"], x["to"]) for x in t.before["pending"]],
                 "p2": m.engine_carried(t.before, t.after, t.events, "p2") or []}
 
+    # --- the engine's events ---------------------------------------------------------------
+    @fact
+    def by_type(self) -> dict[str, list[Any]] | None:
+        """The events by type, in their order; None when some event is not an object with
+        a string type (then `of` reads them as `model.events_of` does)."""
+        events = self.t.events
+        if type(events) is not list:
+            return None
+        out: dict[str, list[Any]] = {}
+        for e in events:
+            kind = e.get("type") if type(e) is dict else None
+            if type(kind) is not str:
+                return None
+            if kind in out:
+                out[kind].append(e)
+            else:
+                out[kind] = [e]
+        return out
+
+    def of(self, kind: str, rule: str | None = None) -> list[Any]:
+        """`model.events_of(t.events, kind, rule)` (a new list, the same error where that
+        raises: the events of other types are all readable here)."""
+        index = self.by_type
+        if index is None:
+            return m.events_of(self.t.events, kind, rule)
+        found = index.get(kind, ())
+        if rule is None:
+            return list(found)
+        return [e for e in found if e["rule"] == rule]
+
     # --- a submitted list ------------------------------------------------------------------
     @fact
     def judged(self) -> tuple[m.Readings, m.ListJudgement, str] | None:
@@ -135,7 +165,9 @@ class Step:
         if not m.is_submission(t.before, t.action):
             return None
         player = t.before["phase"]
-        judged = m.judge_list(self.r, t.before["grid"], m.SIDE[player], m.moves_of(t.action))
+        # judged afresh (`judge_list` without its cache, whose key costs about as much to
+        # build and hash as the judgement of a short list): the Step is the cache here
+        judged = m._judge_list(self.r, t.before["grid"], m.SIDE[player], m.moves_of(t.action))
         return self.r, judged, player
 
     @fact

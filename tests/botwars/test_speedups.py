@@ -155,6 +155,10 @@ def test_step_facts_equal_the_plain_computations(profile_id: str) -> None:
         assert moves._first(step) == moves._first_disagreements(
             r, grid, side, judged, t.events, player)
         assert moves._crowded(r, judged) == moves._plain_crowded(r, judged)
+        if not moves._first(step) and not step.said:  # where the entry checks stop early
+            for rule in moves.ENTRY_RULES:
+                assert moves._charges(step, rule, list(range(len(judged.moves))), set(),
+                                      step.reasons) == []
     assert resolutions > 20 and submissions > 20
 
 
@@ -178,12 +182,14 @@ def test_grid_searches_equal_a_scan_of_every_square(profile_id: str) -> None:
     for sq in range(r.size):
         for diagonal in (False, True):
             assert r.neighbours(diagonal)[sq] == tuple(sorted(r.adjacent(sq, diagonal)))
+            assert r.neighbour_sets(diagonal)[sq] == r.adjacent(sq, diagonal)
 
 
 def test_grid_shortcuts_judge_odd_grids_as_the_scan_does() -> None:
     r = m.readings(CAT.profile())
     for grid in ("." * r.size, "." * (r.size - 1), "." * (r.size - 1) + "q", "x" * r.size,
-                 "X1" * (r.size // 2), "*" * (r.size + 1)):
+                 "X1" * (r.size // 2), "*" * (r.size + 1), "." * (r.size - 1) + "\u00e9",
+                 "x." * (r.size // 2), ".X" * (r.size // 2)):
         assert game._grid_shaped(grid, r.size) == game._plain_shaped(grid, r.size)
         assert battle._markers(grid) == battle._markers(list(grid))
         assert _answer(energy._pairs, r, grid) == _answer(energy._plain_pairs, r, grid)
