@@ -18,8 +18,17 @@ from typing import Any
 import pytest
 
 from examples.engines.botwars import MUTANTS
-from gamecert.oracles.base import Transition
-from gamecert.oracles.botwars import ORACLES, battle, edges, energy, game, moves, steps
+from gamecert.oracles.base import NA, Transition
+from gamecert.oracles.botwars import (
+    ORACLES,
+    action_kind,
+    battle,
+    edges,
+    energy,
+    game,
+    moves,
+    steps,
+)
 from gamecert.oracles.botwars import model as m
 from gamecert.reference_engine.botwars import BotWars
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
@@ -29,10 +38,11 @@ CAT = load_catalogue("botwars")
 PROFILES = sorted(CAT.profiles)
 
 
-def _transitions(engine: Any, profile: Profile, seed: int, limit: int = 400
-                 ) -> list[Transition]:
-    """Steps of one random game of `engine` (odd entries and marches often), chained as the
-    lockstep chains them (a step's after is the next step's before, the same object)."""
+def _transitions(engine: Any, profile: Profile, seed: int, limit: int = 400,
+                 late: float = 0.0) -> list[Transition]:
+    """Steps of one random game of `engine` (odd entries and marches often; a bot's
+    time-out with probability `late`), chained as the lockstep chains them (a step's after
+    is the next step's before, the same object)."""
     rng = random.Random(seed)
     s = engine.initial(profile)
     before = engine.observe(s)
@@ -40,6 +50,8 @@ def _transitions(engine: Any, profile: Profile, seed: int, limit: int = 400
     while engine.current(s) != TERMINAL and len(out) < limit:
         if engine.current(s) == CHANCE:
             a = engine.random_chance(s, rng)
+        elif rng.random() < late:
+            a = engine.action_from_json(s, {"type": "timeout"})
         else:
             a = engine.random_action(s, rng, odd=0.3, toward=0.3)
         action = engine.action_to_json(s, a)
@@ -213,6 +225,42 @@ def test_steps_are_kept_by_identity_and_only_a_few() -> None:
     assert all(entry[0] is not ts[0] for entry in steps._KEPT.values())
     again = steps.step(ts[0], r)
     assert again is not first and again.t is ts[0]
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_checks_answer_na_off_their_kinds_time_outs_and_bad_formats_included(
+        profile_id: str) -> None:
+    """tests/test_oracle_on.py with the steps random play does not make: a bot's time-out
+    (under both readings of BOTWARS-TIME-LIMIT) and a bad format, each shown with its own
+    reply and with other steps' replies."""
+    profile = CAT.profile(profile_id)
+    game = BotWars()
+    ts = []
+    for seed in range(3):
+        ts += _transitions(game, profile, seed, limit=200, late=0.05)
+        s = game.initial(profile)
+        for kind in ("bad-format", "timeout"):
+            a = game.action_from_json(s, {"type": kind})
+            after, events = game.apply(s, a)
+            ts.append(Transition(game.observe(s), game.action_to_json(s, a),
+                                 game.observe(after), list(events)))
+    kinds = {action_kind(t.action) for t in ts}
+    assert {"moves", "timeout", "bad-format", "energy"} <= kinds
+    rng = random.Random(7)
+    bound = [o for o in ORACLES if o.on is not None]
+    asked = 0
+    for t in ts:
+        other = ts[rng.randrange(len(ts))]
+        for o in bound:
+            if action_kind(t.action) in (o.on or ()):
+                continue
+            assert o.check is not None
+            for reply in (t, other):
+                steps.forget()
+                shown = Transition(t.before, t.action, reply.after, reply.events)
+                assert o.check(shown, profile) is NA, (o.rule, t.action)
+                asked += 1
+    assert asked > 100
 
 
 @pytest.mark.parametrize("profile_id", PROFILES)
