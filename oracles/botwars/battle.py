@@ -18,7 +18,7 @@ def battle_check(t: Transition, profile: Profile) -> Verdict:
     if not step.resolution:
         return NA
     field = step.moved  # the field after step 1, shared with the other oracles of the turn
-    reported = steps.step(t, r).of("died", "BOTWARS-BATTLE")
+    reported = step.of("died", "BOTWARS-BATTLE")
     if not in_contact(r, field) and not reported:
         return NA
     want = m.battle_deaths(r, field)

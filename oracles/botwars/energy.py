@@ -26,7 +26,7 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
         return NA
     rule = "BOTWARS-ENERGY-CONTESTED" if contested else "BOTWARS-ENERGY-COLLECT"
     touching = step.touching  # (square, p1 and p2 botlets next to it) on the field after step 4
-    mine = [e for e in t.events if e["rule"] == rule]
+    mine = step.naming(rule)
     judged = []
     touched = set()
     for sq, n1, n2 in touching:
@@ -42,7 +42,7 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
     problems = []
     # what the engine did with each energy in step 5, under either rule: a square this rule
     # judges is its own whatever rule the engine names, and one the other rule judges is not
-    handled = {e["at"]: e for e in t.events if e["rule"] in COLLECTION}
+    handled = _handled(step)
     said = {e["at"]: e for e in mine}
     for sq, n1, n2 in judged:
         if contested:
@@ -63,7 +63,7 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
         problems.append(f"energy on {sorted(said)} handled under {rule} without cause")
     if not contested:
         # how many botlets the engine says touch an energy is this rule's adjacency too
-        counts = {sq: [n1, n2] for sq, n1, n2 in touching}
+        counts = {sq: [n1, n2] for sq, n1, n2 in touching} if handled else {}
         for sq, e in sorted(handled.items()):
             if "count" in e and sq in counts and e["count"] != counts[sq]:
                 problems.append(f"energy on {sq} is touched by {counts[sq]} botlets of p1 and "
@@ -73,6 +73,19 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
             if not (n1 or n2) and t.after["grid"][sq] != "*":
                 problems.append(f"untouched energy on {sq} vanished")
     return Violation("; ".join(problems)) if problems else OK
+
+
+def _handled(step: steps.Step) -> dict[m.JSON, m.JSON]:
+    """`{e["at"]: e for e in t.events if e["rule"] in COLLECTION}` (a later event on a
+    square wins): from the events by rule when only one of the two rules has any."""
+    index = step.by_rule
+    if index is not None:
+        present = [rule for rule in COLLECTION if rule in index]
+        if not present:
+            return {}
+        if len(present) == 1:
+            return {e["at"]: e for e in index[present[0]]}
+    return {e["at"]: e for e in step.t.events if e["rule"] in COLLECTION}
 
 
 def _touching(r: m.Readings, field: list[str]) -> list[tuple[int, int, int]]:

@@ -327,19 +327,17 @@ def _crowds_on_field(t: Transition, profile: Profile) -> Verdict:
     """die-there: where several botlets of one bot (and none of the other) move onto one
     square, all of them enter it and die there; under the other readings nobody dies so."""
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    step = steps.step(t, r)
+    if not step.resolution:
         return NA
-    lists = _entering(t, r)
-    bounced = {(e["player"], e["from"]) for e in t.events
-               if e["type"] in ("bounced", "collided")}  # BOTWARS-MOVE-COLLIDE's to judge
-    into: dict[int, list[tuple[str, int]]] = {}
-    for p, moves in lists.items():
-        for f, to in moves:
-            into.setdefault(to, []).append((p, f))
+    _entering(t, r)
+    # BOTWARS-MOVE-COLLIDE's to judge (none when no event is of these types)
+    bounced = set() if step.has_type("bounced", "collided") is False else {
+        (e["player"], e["from"]) for e in t.events if e["type"] in ("bounced", "collided")}
+    into = step.into  # shared with collide_check
     want = {(p, f, to) for to, group in into.items() if len(group) > 1
             and len({p for p, _ in group}) == 1 for p, f in group if (p, f) not in bounced}
-    got = {(e["player"], e.get("from"), e["at"]) for e in t.events
-           if e["type"] == "died" and e["rule"] == "BOTWARS-MOVE-SAME-TARGET"}
+    got = {(e["player"], e.get("from"), e["at"]) for e in step.of("died", SAME_TARGET)}
     if not want and not got:
         return NA
     if not r.crowd_dies:  # a crowd that should not stand is for the entry checks to name
@@ -349,7 +347,7 @@ def _crowds_on_field(t: Transition, profile: Profile) -> Verdict:
     if got != want:
         problems.append(f"botlets of one bot moving onto one square die there: "
                         f"{sorted(want)}, the engine: {sorted(got, key=str)}")
-    moved = {(e["player"], e["from"], e["to"]) for e in steps.step(t, r).of("moved")}
+    moved = {(e["player"], e["from"], e["to"]) for e in step.of("moved")}
     if want - moved:
         problems.append(f"the botlets {sorted(want - moved)} must enter the square they die on")
     return _verdict(problems)
@@ -368,14 +366,15 @@ def _energy_on_field(t: Transition, profile: Profile) -> Verdict:
     """On a resolution: a botlet that stepped onto energy gathered it (gather); under
     blocked none did."""
     r = m.readings(profile)
-    if not steps.step(t, r).resolution:
+    step = steps.step(t, r)
+    if not step.resolution:
         return NA
     start = m.cleared_view(t.before["grid"])
-    crowded = {e["at"] for e in steps.step(t, r).of("died") if "from" in e}  # die-there
-    want = sorted((e["player"], e["to"]) for e in steps.step(t, r).of("moved")
+    crowded = {e["at"] for e in step.of("died") if "from" in e}  # die-there
+    want = sorted((e["player"], e["to"]) for e in step.of("moved")
                   if start[e["to"]] == "*" and e["to"] not in crowded)
     got = sorted((e["player"], e["at"]) for e in
-                 steps.step(t, r).of("energy-collected", "BOTWARS-MOVE-ENERGY"))
+                 step.of("energy-collected", "BOTWARS-MOVE-ENERGY"))
     if not want and not got:
         return NA
     if not r.gather and want:
@@ -389,15 +388,13 @@ def _energy_on_field(t: Transition, profile: Profile) -> Verdict:
 # --- BOTWARS-MOVE-COLLIDE ------------------------------------------------------------------
 def collide_check(t: Transition, profile: Profile) -> Verdict:
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    step = steps.step(t, r)
+    if not step.resolution:
         return NA
     lists = _entering(t, r)
-    into: dict[int, list[tuple[str, int]]] = {}
-    for p in lists:
-        for f, to in lists[p]:
-            into.setdefault(to, []).append((p, f))
+    into = step.into  # shared with _crowds_on_field
     clash = {sq for sq, group in into.items() if len({p for p, _ in group}) == 2}
-    reported = [e for e in t.events if e["rule"] == "BOTWARS-MOVE-COLLIDE"]
+    reported = step.naming("BOTWARS-MOVE-COLLIDE")
     if not clash and not reported:
         return NA
     halted = set() if r.collide_there else clash  # die-there: they all enter
@@ -416,7 +413,7 @@ def collide_check(t: Transition, profile: Profile) -> Verdict:
         if halts != stopped[p]:
             problems.append(f"{p}'s botlets that must stay put are {sorted(stopped[p])}, the "
                             f"engine stops {sorted(halts)}")
-        moved_from = {e["from"] for e in steps.step(t, r).of("moved") if e["player"] == p}
+        moved_from = {e["from"] for e in step.of("moved") if e["player"] == p}
         if moved_from & stopped[p]:
             problems.append(f"{p}'s botlets on {sorted(moved_from & stopped[p])} moved anyway")
         if r.collide_there:

@@ -82,7 +82,7 @@ def raze_check(t: Transition, profile: Profile) -> Verdict:
     if step.resolution:
         moved_field = step.moved  # the fields of the turn, shared with the other oracles
         field = step.battled
-        reported = {e["player"] for e in steps.step(t, r).of("razed")}
+        reported = {e["player"] for e in step.of("razed")}
         for side in (1, 2):
             name, spawn, foe = m.NAME[side], r.spawn[side], m.LIVE[3 - side]
             on_it = field[spawn] == foe
@@ -120,11 +120,11 @@ def spawn_check(t: Transition, profile: Profile) -> Verdict:
     applicable = False
     for side in (1, 2):
         name, spawn = m.NAME[side], r.spawn[side]
-        gathered = [e for e in steps.step(t, r).of("energy-collected", "BOTWARS-MOVE-ENERGY")
+        gathered = [e for e in step.of("energy-collected", "BOTWARS-MOVE-ENERGY")
                     if e["player"] == name]
         energy = t.before[name]["energy"] + len(gathered)
-        spawned = [e for e in steps.step(t, r).of("spawned") if e["player"] == name]
-        wasted = [e for e in steps.step(t, r).of("spawn-wasted") if e["player"] == name]
+        spawned = [e for e in step.of("spawned") if e["player"] == name]
+        wasted = [e for e in step.of("spawn-wasted") if e["player"] == name]
         razed = t.after[name]["spawnDisabled"]
         due = not razed and energy >= r.cost
         if energy < r.cost and not spawned and not wasted:
@@ -145,7 +145,7 @@ def spawn_check(t: Transition, profile: Profile) -> Verdict:
                             "spawn that is taken")
         if want_spawn and t.after["grid"][spawn] != m.LIVE[side]:
             problems.append(f"{name}'s new botlet is not on {spawn} after the turn")
-        collected = [e for e in steps.step(t, r).of("energy-collected") if e["player"] == name
+        collected = [e for e in step.of("energy-collected") if e["player"] == name
                      and e["rule"] != "BOTWARS-MOVE-ENERGY"]
         paid = r.cost * (want_spawn or want_waste)
         if t.after[name]["energy"] != energy - paid + len(collected):

@@ -146,6 +146,38 @@ class Step:
                 out[kind] = [e]
         return out
 
+    @fact
+    def by_rule(self) -> dict[str, list[Any]] | None:
+        """The events by the rule they name, in their order; None when some event is not
+        an object naming a rule by a string."""
+        events = self.t.events
+        if type(events) is not list:
+            return None
+        out: dict[str, list[Any]] = {}
+        for e in events:
+            rule = e.get("rule") if type(e) is dict else None
+            if type(rule) is not str:
+                return None
+            if rule in out:
+                out[rule].append(e)
+            else:
+                out[rule] = [e]
+        return out
+
+    def naming(self, rule: str) -> list[Any]:
+        """`[e for e in t.events if e["rule"] == rule]` (a new list; where that raises, the
+        comprehension itself is run)."""
+        index = self.by_rule
+        if index is None:
+            return [e for e in self.t.events if e["rule"] == rule]
+        return list(index.get(rule, ()))
+
+    def has_type(self, *kinds: str) -> bool | None:
+        """Is an event of one of `kinds` among the events (None: not known this way, some
+        event has no string type)?"""
+        index = self.by_type
+        return None if index is None else any(kind in index for kind in kinds)
+
     def of(self, kind: str, rule: str | None = None) -> list[Any]:
         """`model.events_of(t.events, kind, rule)` (a new list, the same error where that
         raises: the events of other types are all readable here)."""
@@ -156,6 +188,16 @@ class Step:
         if rule is None:
             return list(found)
         return [e for e in found if e["rule"] == rule]
+
+    @fact
+    def into(self) -> dict[Any, list[tuple[str, Any]]]:
+        """On a resolution: each square some move of `entering` goes to, with the (bot,
+        from) of each, p1's first (moves._crowds_on_field, collide_check): only read it."""
+        into: dict[Any, list[tuple[str, Any]]] = {}
+        for p, moves in self.entering.items():
+            for f, to in moves:
+                into.setdefault(to, []).append((p, f))
+        return into
 
     # --- a submitted list ------------------------------------------------------------------
     @fact

@@ -263,6 +263,60 @@ def test_checks_answer_na_off_their_kinds_time_outs_and_bad_formats_included(
     assert asked > 100
 
 
+EVENT_TYPES = ("moved", "died", "spawned", "spawn-wasted", "razed", "stayed", "bounced",
+               "collided", "energy-collected", "energy-spawned", "turn-lost", "game-ended")
+RULES = ("BOTWARS-BATTLE", "BOTWARS-MOVE-COLLIDE", "BOTWARS-MOVE-SAME-TARGET",
+         "BOTWARS-MOVE-ENERGY", "BOTWARS-ENERGY-COLLECT", "BOTWARS-ENERGY-CONTESTED")
+
+
+def _naming(events: Any, rule: str) -> list[Any]:
+    return [e for e in events if e["rule"] == rule]
+
+
+def _collected(events: Any) -> dict[Any, Any]:
+    return {e["at"]: e for e in events if e["rule"] in energy.COLLECTION}
+
+
+def _turn_steps(events: Any) -> list[int]:
+    return [game._step(e) for e in events]
+
+
+def _quick_turn_steps(events: Any) -> list[int]:
+    return [game._STEP_OF.get(e["type"]) or game._step(e) for e in events]
+
+
+def _into(step: steps.Step) -> dict[Any, list[tuple[str, Any]]]:
+    into: dict[Any, list[tuple[str, Any]]] = {}
+    for p, moves_in in step.entering.items():
+        for f, to in moves_in:
+            into.setdefault(to, []).append((p, f))
+    return into
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_event_indexes_read_the_events_as_the_scans_do(profile_id: str) -> None:
+    """The events by type and by rule stand in for scans of every event: the same events in
+    the same order, and on garbled replies the same error."""
+    r = m.readings(CAT.profile(profile_id))
+    for t in _all_steps(profile_id, seed=8, garbled=True):
+        steps.forget()
+        step = steps.step(t, r)
+        for kind in EVENT_TYPES:
+            for rule in (None, *RULES):
+                assert _answer(step.of, kind, rule) == _answer(m.events_of, t.events, kind,
+                                                               rule)
+        for rule in RULES:
+            assert _answer(step.naming, rule) == _answer(_naming, t.events, rule)
+        assert _answer(energy._handled, step) == _answer(_collected, t.events)
+        known = step.has_type("bounced", "collided")
+        if known is not None:
+            assert known == any(e["type"] in ("bounced", "collided") for e in t.events)
+        assert _answer(_quick_turn_steps, t.events) == _answer(_turn_steps, t.events)
+        if step.resolution:
+            got = _answer(lambda s: s.into, step)
+            assert got == _answer(_into, step)
+
+
 @pytest.mark.parametrize("profile_id", PROFILES)
 def test_the_lazy_replay_equals_the_plain_one_on_garbled_replies(profile_id: str) -> None:
     r = m.readings(CAT.profile(profile_id))
