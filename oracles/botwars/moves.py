@@ -104,6 +104,8 @@ def _entries_checked(t: Transition, profile: Profile, rule: str,
         picked = list(range(len(judged.moves)))
     elif said:
         picked = [i for i in range(len(judged.moves)) if said.get(i) == rule or concerns(step, i)]
+    elif rule in _NONE_CONCERN and _NONE_CONCERN[rule](step):
+        picked = []  # no entry is of this rule's concern: known from the step's facts
     else:
         picked = [i for i in range(len(judged.moves)) if concerns(step, i)]
     if not picked:
@@ -115,6 +117,30 @@ def _entries_checked(t: Transition, profile: Profile, rule: str,
         # `_charges` would pass over each picked entry (`i not in first`)
         return OK
     return _verdict(_charges(step, rule, picked, first, reasons))
+
+
+def _onto_none(chars: str) -> Callable[[Step], bool]:
+    """Does no entry step onto a square holding one of `chars` (`_step_onto` of each)?"""
+    def none(step: Step) -> bool:
+        return not any(c in step.onto_held for c in chars)
+    return none
+
+
+def _swap_none(step: Step) -> bool:
+    """No entry steps onto an own botlet (so none is `_swap_concerns`')."""
+    assert step.judged is not None
+    return m.LIVE[m.SIDE[step.judged[2]]] not in step.onto_held
+
+
+def _same_target_none(step: Step) -> bool:
+    _same_target_concerns(step, 0)  # computes step.crowded
+    return not step.crowded
+
+
+# per rule, when no entry is called invalid: is it known from the step's facts that
+# `concerns` picks no entry? (A yes must be right; a no only sends the check to ask each
+# entry. tests/botwars/test_speedups.py checks both.)
+_NONE_CONCERN: dict[str, Callable[[Step], bool]] = {}
 
 
 def _charges(step: Step, rule: str, picked: list[int], first: set[int],
@@ -506,3 +532,9 @@ def listed(rule: str) -> Callable[[m.JSON, m.JSON, bool, Profile], Verdict]:
         return Violation(f"{what} is a valid move, but the legal listing leaves it out")
 
     return hook
+
+
+_NONE_CONCERN.update({"BOTWARS-MOVE-OCCUPIED": _onto_none("12"),
+                      "BOTWARS-MOVE-ENERGY": _onto_none("*"),
+                      "BOTWARS-MOVE-SWAP": _swap_none,
+                      SAME_TARGET: _same_target_none})

@@ -199,7 +199,12 @@ class Step:
                 into.setdefault(to, []).append((p, f))
         return into
 
-    # --- a submitted list ------------------------------------------------------------------
+    # --- a submitted list ---------------------------------------------------------------
+    @fact
+    def onto_held(self) -> frozenset[str]:
+        """What the squares of `onto` hold, all together (None for the other entries)."""
+        return frozenset(c for c in self.onto if c is not None)
+
     @fact
     def judged(self) -> tuple[m.Readings, m.ListJudgement, str] | None:
         """The judged list of a submission, with the readings and its player, or None."""

@@ -167,6 +167,17 @@ def test_step_facts_equal_the_plain_computations(profile_id: str) -> None:
         assert moves._first(step) == moves._first_disagreements(
             r, grid, side, judged, t.events, player)
         assert moves._crowded(r, judged) == moves._plain_crowded(r, judged)
+        concerns = {"BOTWARS-MOVE-OCCUPIED": moves._occupied_concerns,
+                    "BOTWARS-MOVE-ENERGY": moves._energy_concerns,
+                    "BOTWARS-MOVE-SWAP": moves._swap_concerns,
+                    moves.SAME_TARGET: moves._same_target_concerns}
+        assert set(concerns) == set(moves._NONE_CONCERN)
+        for rule, concern in concerns.items():
+            some = any(concern(step, i) for i in range(len(judged.moves)))
+            if moves._NONE_CONCERN[rule](step):  # then the entry check picks none
+                assert not some
+            elif rule != "BOTWARS-MOVE-SWAP":  # exact; for swaps a step onto an own botlet
+                assert some
         if not moves._first(step) and not step.said:  # where the entry checks stop early
             for rule in moves.ENTRY_RULES:
                 assert moves._charges(step, rule, list(range(len(judged.moves))), set(),
