@@ -19,9 +19,10 @@ def battle_check(t: Transition, profile: Profile) -> Verdict:
         return NA
     field = step.moved  # the field after step 1, shared with the other oracles of the turn
     reported = step.of("died", "BOTWARS-BATTLE")
-    if not in_contact(r, field) and not reported:
+    foes = step.foes  # botlets next to enemies: none is `in_contact` false
+    if not foes and not reported:
         return NA
-    want = m.battle_deaths(r, field)
+    want = m.deaths(r, foes)
     got = {e["at"]: e for e in reported}
     problems = []
     if set(got) != set(want):

@@ -159,7 +159,8 @@ def grid_check(t: Transition, profile: Profile) -> Verdict:
         return verdict
     # a fight across the edge shows as a death on an edge square, or as botlets facing
     # each other across it after the turn: only then is the field after the moves rebuilt
-    died = any(e.get("type") == "died" and e.get("at") in edge for e in t.events)
+    died = step.has_type("died") is not False and any(
+        e.get("type") == "died" and e.get("at") in edge for e in t.events)
     if (died or _field_crossings(profile, t.after["grid"], ("1", "2"))) and _field_crossings(
             profile, step.moved, ("1", "2")) and _explained(
             t, profile, [battle.battle_check]):

@@ -452,14 +452,22 @@ def where(grid: str, char: str) -> tuple[int, ...]:
 
 def battle_deaths(r: Readings, grid: list[str] | str) -> dict[int, list[int]]:
     """BOTWARS-BATTLE on a post-move field: dead square -> its adjacent enemy squares."""
+    return deaths(r, contacts(r, grid))
+
+
+def contacts(r: Readings, grid: list[str] | str) -> dict[int, list[int]]:
+    """Each live botlet next to an enemy on a field (ascending), with those enemies'
+    squares (ascending)."""
     foes: dict[int, list[int]] = {}
     if type(grid) is str:  # the live squares found by the string's own search
-        nbrs = r.neighbours()
-        for sq in sorted(where(grid, "1") + where(grid, "2")):
-            enemy = "2" if grid[sq] == "1" else "1"
-            near = [n for n in nbrs[sq] if grid[n] == enemy]  # ascending already
-            if near:
-                foes[sq] = near
+        nbrs, sets = r.neighbours(), r.neighbour_sets()
+        ones, twos = where(grid, "1"), where(grid, "2")
+        of_side = {"1": frozenset(twos), "2": frozenset(ones)}  # each side's enemies
+        for sq in sorted(ones + twos):
+            enemies = of_side[grid[sq]]
+            if sets[sq].isdisjoint(enemies):
+                continue
+            foes[sq] = [n for n in nbrs[sq] if n in enemies]  # ascending already
     else:
         for sq, c in enumerate(grid):
             if c in "12":
@@ -467,6 +475,12 @@ def battle_deaths(r: Readings, grid: list[str] | str) -> dict[int, list[int]]:
                 near = sorted(n for n in r.adjacent(sq) if grid[n] == enemy)
                 if near:
                     foes[sq] = near
+    return foes
+
+
+def deaths(r: Readings, foes: dict[int, list[int]]) -> dict[int, list[int]]:
+    """BOTWARS-BATTLE on the `contacts` of a post-move field: dead square -> its adjacent
+    enemy squares."""
     dead = {}
     for sq, near in foes.items():
         mine = len(near)

@@ -126,6 +126,16 @@ def _onto_none(chars: str) -> Callable[[Step], bool]:
     return none
 
 
+def _stay_none(step: Step) -> bool:
+    """No entry is a stay of an own botlet (`_stay_concerns` of each, at once)."""
+    assert step.judged is not None
+    _, j, player = step.judged
+    grid, own = step.t.before["grid"], m.LIVE[m.SIDE[player]]
+    size = len(grid)
+    return not any(f == to and isinstance(f, int) and 0 <= f < size and grid[f] == own
+                   for f, to in j.moves)
+
+
 def _swap_none(step: Step) -> bool:
     """No entry steps onto an own botlet (so none is `_swap_concerns`')."""
     assert step.judged is not None
@@ -202,7 +212,7 @@ def _carried(t: Transition, profile: Profile) -> Verdict:
     r, judged, player = ctx
     if step.invalid or not _entries_agree(step):
         return NA  # BOTWARS-MOVE-INVALID's case, or an entry oracle's
-    took = m.engine_carried(t.before, t.after, t.events, player)
+    took = step.took
     want = judged.carried_out(r)
     if took is not None and took != want:
         return Violation(f"{player}'s moves carried out are {took}, the rules carry out {want}")
@@ -471,7 +481,7 @@ def invalid_check(t: Transition, profile: Profile) -> Verdict:
     if sorted(said) != step.invalid:
         return NA  # which entries are invalid is judged entry by entry, by their own rules
     problems = []
-    took = m.engine_carried(t.before, t.after, t.events, player)
+    took = step.took
     want = judged.carried_out(r)
     if took is not None and took != want:
         reading = "the whole turn is lost" if r.lose_turn else "only invalid moves are dropped"
@@ -534,7 +544,8 @@ def listed(rule: str) -> Callable[[m.JSON, m.JSON, bool, Profile], Verdict]:
     return hook
 
 
-_NONE_CONCERN.update({"BOTWARS-MOVE-OCCUPIED": _onto_none("12"),
+_NONE_CONCERN.update({"BOTWARS-MOVE-STAY": _stay_none,
+                      "BOTWARS-MOVE-OCCUPIED": _onto_none("12"),
                       "BOTWARS-MOVE-ENERGY": _onto_none("*"),
                       "BOTWARS-MOVE-SWAP": _swap_none,
                       SAME_TARGET: _same_target_none})

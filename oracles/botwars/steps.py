@@ -125,7 +125,28 @@ class Step:
         p2's moves as the engine reports them (moves._entering): only read it."""
         t = self.t
         return {"p1": [(x["from"], x["to"]) for x in t.before["pending"]],
-                "p2": m.engine_carried(t.before, t.after, t.events, "p2") or []}
+                "p2": self.p2_carried or []}
+
+    @fact
+    def p2_carried(self) -> list[tuple[int, int]] | None:
+        """`model.engine_carried` for p2: only read it."""
+        t = self.t
+        return m.engine_carried(t.before, t.after, t.events, "p2")
+
+    @fact
+    def took(self) -> list[tuple[int, int]] | None:
+        """`model.engine_carried` for the player of a submitted list: only read it."""
+        assert self.judged is not None
+        player = self.judged[2]
+        if player == "p2":
+            return self.p2_carried
+        t = self.t
+        return m.engine_carried(t.before, t.after, t.events, player)
+
+    @fact
+    def foes(self) -> dict[int, list[int]]:
+        """`model.contacts` on the field after the moves: only read it."""
+        return m.contacts(self.r, self.moved)
 
     # --- the engine's events ---------------------------------------------------------------
     @fact

@@ -135,6 +135,10 @@ def test_step_facts_equal_the_plain_computations(profile_id: str) -> None:
                 for n in r.adjacent(sq, True))
             assert battle.in_contact(r, step.moved) == battle.plain_in_contact(r, moved)
             assert m.battle_deaths(r, step.moved) == m.battle_deaths(r, moved)
+            assert step.foes == m.contacts(r, moved)
+            assert bool(step.foes) == battle.plain_in_contact(r, moved)
+            assert _answer(lambda s: s.p2_carried, step) == _answer(
+                m.engine_carried, t.before, t.after, t.events, "p2")
             for diagonal in (False, True):
                 for field in (t.after["grid"], step.moved, step.spawned):
                     for pair in (("1", "2"), ("2", "1"), ("*", "12")):
@@ -157,6 +161,7 @@ def test_step_facts_equal_the_plain_computations(profile_id: str) -> None:
         assert (judged.broken, judged.stage, judged.stays) == (plain.broken, plain.stage,
                                                                plain.stays)
         assert step.said == m.engine_invalid(t.events, player)
+        assert step.took == m.engine_carried(t.before, t.after, t.events, player)
         assert step.reasons == m.engine_reasons(t.events, player)
         grid = t.before["grid"]
         for i, (f, to) in enumerate(judged.moves):
@@ -167,7 +172,8 @@ def test_step_facts_equal_the_plain_computations(profile_id: str) -> None:
         assert moves._first(step) == moves._first_disagreements(
             r, grid, side, judged, t.events, player)
         assert moves._crowded(r, judged) == moves._plain_crowded(r, judged)
-        concerns = {"BOTWARS-MOVE-OCCUPIED": moves._occupied_concerns,
+        concerns = {"BOTWARS-MOVE-STAY": moves._stay_concerns,
+                    "BOTWARS-MOVE-OCCUPIED": moves._occupied_concerns,
                     "BOTWARS-MOVE-ENERGY": moves._energy_concerns,
                     "BOTWARS-MOVE-SWAP": moves._swap_concerns,
                     moves.SAME_TARGET: moves._same_target_concerns}
