@@ -150,12 +150,18 @@ def _free_pairs(r: m.Readings, grid: str) -> list[int]:
         vacant = _VACANT[r.markers_empty]
         last = r.size - 1
         return [s for s in _pair_candidates(r) if grid[s] in vacant and grid[last - s] in vacant]
+    return _picked_pairs(r, grid, _candidate_mask(r))
+
+
+def _picked_pairs(r: m.Readings, grid: str, mask: int) -> list[int]:
+    """The pairs of an ASCII field of the profile's size whose two squares are vacant and
+    whose byte in `mask` is 1."""
     half = r.size // 2
     table = _VACANT_BYTES[r.markers_empty]
     raw = grid.encode("ascii")
     near = int.from_bytes(raw[:half].translate(table), "big")
     far = int.from_bytes(raw[::-1][:half].translate(table), "big")
-    free = (near & far & _candidate_mask(r)).to_bytes(half, "big")
+    free = (near & far & mask).to_bytes(half, "big")
     return list(compress(range(half), free))
 
 
@@ -165,10 +171,12 @@ _VACANT_BYTES = {empty: bytes(1 if chr(b) in _VACANT[empty] else 0 for b in rang
 
 
 @cache  # readings hash by identity
-def _candidate_mask(r: m.Readings) -> int:
-    """The pairs of `_pair_candidates` as bytes 1 among 0s (one per pair), read as a
-    number."""
+def _candidate_mask(r: m.Readings, off_spawn: bool = False) -> int:
+    """The pairs of `_pair_candidates` (those without a spawn point: `off_spawn`) as bytes
+    1 among 0s (one per pair), read as a number."""
     half, chosen = r.size // 2, set(_pair_candidates(r))
+    if off_spawn:
+        chosen -= _spawn_pairs(r)
     return int.from_bytes(bytes(1 if s in chosen else 0 for s in range(half)), "big")
 
 
@@ -192,8 +200,10 @@ def _pairs_off_spawn(r: m.Readings, grid: str) -> list[int]:
 
 @lru_cache(maxsize=16)
 def _free_pairs_off_spawn(r: m.Readings, grid: str) -> list[int]:
-    on_spawn = _spawn_pairs(r)
-    return [s for s in _free_pairs(r, grid) if s not in on_spawn]
+    if not grid.isascii():
+        on_spawn = _spawn_pairs(r)
+        return [s for s in _free_pairs(r, grid) if s not in on_spawn]
+    return _picked_pairs(r, grid, _candidate_mask(r, off_spawn=True))
 
 
 @cache  # readings hash by identity
@@ -228,11 +238,23 @@ def _placement(t: Transition, r: m.Readings) -> Verdict:
     s, s2 = at
     if s not in pairs or s2 != r.size - 1 - s:
         return Violation(f"energy placed on {at}, not a free mirror pair")
-    want = list(b)
-    want[s] = want[s2] = "*"
-    if a != "".join(want):
+    if a != _placed(b, s, s2):
         return Violation(f"placing energy on {at} changed other squares")
     return OK
+
+
+def _placed(b: str, s: int, s2: int) -> str:
+    """The field `b` with energy on squares `s` and `s2` (s < s2, both on it: a free pair),
+    by slicing the string where it can (`_plain_placed` otherwise)."""
+    if type(b) is str and type(s) is int and type(s2) is int and 0 <= s < s2 < len(b):
+        return b[:s] + "*" + b[s + 1:s2] + "*" + b[s2 + 1:]
+    return _plain_placed(b, s, s2)
+
+
+def _plain_placed(b: str, s: int, s2: int) -> str:
+    want = list(b)
+    want[s] = want[s2] = "*"
+    return "".join(want)
 
 
 def energy_spawn_judge(state: object, action: object, accepted: bool,

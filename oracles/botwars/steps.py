@@ -95,8 +95,13 @@ class Step:
         botlets next to it by the profile's adjacency (energy._touching)."""
         field = self.spawned
         nbrs = self.r.neighbours(self.r.diagonal_energy)
+        sets = self.r.neighbour_sets(self.r.diagonal_energy)
+        botlets = set(m.where(field, "1") + m.where(field, "2"))
         out = []
         for sq in m.where(field, "*"):
+            if sets[sq].isdisjoint(botlets):  # no botlet next to it
+                out.append((sq, 0, 0))
+                continue
             n1 = n2 = 0
             for n in nbrs[sq]:
                 c = field[n]

@@ -214,6 +214,23 @@ def test_grid_searches_equal_a_scan_of_every_square(profile_id: str) -> None:
             assert r.neighbour_sets(diagonal)[sq] == r.adjacent(sq, diagonal)
 
 
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_energy_placed_by_slicing_equals_writing_a_list(profile_id: str) -> None:
+    profile = CAT.profile(profile_id)
+    r = m.readings(profile)
+    placed = 0
+    for t in _transitions(BotWars(), profile, seed=3):
+        grid = t.before["grid"]
+        if t.before["phase"] == "energy" and t.action.get("at"):
+            s, s2 = t.action["at"]
+            assert energy._placed(grid, s, s2) == energy._plain_placed(grid, s, s2)
+            placed += 1
+        for s, s2 in ((0, r.size - 1), (5, 7), (-1, 3), (3, r.size), (r.size // 2, 0)):
+            assert _answer(energy._placed, grid, s, s2) == _answer(energy._plain_placed,
+                                                                 grid, s, s2)
+    assert placed
+
+
 def test_grid_shortcuts_judge_odd_grids_as_the_scan_does() -> None:
     r = m.readings(CAT.profile())
     for grid in ("." * r.size, "." * (r.size - 1), "." * (r.size - 1) + "q", "x" * r.size,
