@@ -140,6 +140,40 @@ def turn_order_judge(state: JSON, action: JSON, accepted: bool, profile: Profile
 _WRITES = ("died", "spawned", "energy-collected", "energy-removed", "energy-spawned")
 
 
+class _Writes:
+    """Squares written on a field string, as `list(field)` takes them, laid on the string by
+    `text`: a square a list would not simply take (not an integer on the field) turns it
+    into that list, which then takes or refuses it as it would have."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.at: dict[int, str] = {}
+        self.listed: list[str] | None = None
+
+    def __setitem__(self, square: Any, char: str) -> None:
+        n = len(self.base)
+        if self.listed is None:
+            if isinstance(square, int) and -n <= square < n:
+                self.at[square % n] = char  # a negative square counts from the end
+                return
+            self.listed = list(self.text())
+        self.listed[square] = char
+
+    def text(self) -> str:
+        """The field with the writes (the last one on a square wins)."""
+        if self.listed is not None:
+            return "".join(self.listed)
+        if not self.at:
+            return self.base
+        base, parts, start = self.base, [], 0
+        for square in sorted(self.at):
+            parts.append(base[start:square])
+            parts.append(self.at[square])
+            start = square + 1
+        parts.append(base[start:])
+        return "".join(parts)
+
+
 def _replay(t: Transition, r: m.Readings, lazy: bool = True) -> list[str]:
     """What the events replayed on the state before leave differently from the state after.
     `lazy`: the field is copied only when an event writes on it (False: always, as the
@@ -151,7 +185,9 @@ def _replay(t: Transition, r: m.Readings, lazy: bool = True) -> list[str]:
     base = step.moved if step.resolution else b["grid"]
     writes = not lazy or type(base) is not str or any(
         isinstance(e, dict) and e.get("type") in _WRITES for e in t.events)
-    grid = list(base) if writes else []  # no event below writes on it when not `writes`
+    # the writes kept apart and laid on the string at the end (`_Writes`), or on a list
+    grid: list[str] | _Writes = (list(base) if not lazy or type(base) is not str
+                                 else _Writes(base)) if writes else []
     energy = {p: b[p]["energy"] for p in ("p1", "p2")}
     razed = {p: b[p]["spawnDisabled"] for p in ("p1", "p2")}
     dq = {p: b[p]["disqualified"] for p in ("p1", "p2")}
@@ -183,7 +219,7 @@ def _replay(t: Transition, r: m.Readings, lazy: bool = True) -> list[str]:
         elif kind == "game-ended":
             winner, reason = e["winner"], e["endReason"]
     problems = []
-    final = "".join(grid) if writes else base
+    final = (grid.text() if isinstance(grid, _Writes) else "".join(grid)) if writes else base
     if final != a["grid"]:
         diff = [i for i, (x, y) in enumerate(zip(final, a["grid"], strict=True)) if x != y]
         problems.append(f"the events do not account for the field after: squares {diff[:8]}")

@@ -245,26 +245,33 @@ def _judge_list(r: Readings, grid: str, side: int,
     # a botlet named twice: the later entries (first-counts), or all of them (all-invalid)
     named: set[int] = set()
     names = [f for i, (f, _) in enumerate(moves) if not j.broken[i]]
+    # a stage that breaks no entry leaves the stages as they are: `_mark_stage` is skipped
+    fresh = False
     for i, (f, _) in enumerate(moves):
         if j.broken[i]:
             continue
         if f in named or (r.twice_all and names.count(f) > 1):
             j.broken[i].add("BOTWARS-MOVE")
+            fresh = True
         named.add(f)
     for i, (f, t) in enumerate(moves):
         if not j.broken[i] and f == t:
             j.stays.add(i)
-    _mark_stage(j, 1)
+    if fresh:
+        _mark_stage(j, 1)
     # two moves onto one square
     by_target: dict[int, list[int]] = {}
     for i, (_, t) in enumerate(moves):
         if not j.broken[i] and i not in j.stays:
             by_target.setdefault(t, []).append(i)
+    fresh = False
     for group in by_target.values():
         if len(group) > 1 and not r.crowd_dies:  # die-there: they stand, and die in step 1
             for i in (group[1:] if r.first_wins else group):
                 j.broken[i].add("BOTWARS-MOVE-SAME-TARGET")
-    _mark_stage(j, 2)
+                fresh = True
+    if fresh:
+        _mark_stage(j, 2)
     if r.follow_own:
         _follow(r, grid, own, j)
     _mark_stage(j, 3)

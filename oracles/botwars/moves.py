@@ -236,7 +236,7 @@ def _moves_on_field(t: Transition, profile: Profile) -> Verdict:
     size, near = r.size, r.neighbour_sets()  # `r.adjacent` of a square of the field
     for e in moved:
         f, to, player = e["from"], e["to"], e["player"]
-        if start[f] != m.LIVE[m.SIDE[player]] or to not in (
+        if start[f] != _OWN[player] or to not in (
                 near[f] if type(f) is int and 0 <= f < size else r.adjacent(f)):
             problems.append(f"{player} moved {f} -> {to}: not one step of its own botlet")
         if f in seen:
@@ -248,6 +248,11 @@ def _moves_on_field(t: Transition, profile: Profile) -> Verdict:
 
 
 # --- the open points of a single move ------------------------------------------------------
+# each bot's live botlet (model.LIVE[model.SIDE[player]] in one lookup, with the same
+# KeyError for another player)
+_OWN = {player: m.LIVE[side] for player, side in m.SIDE.items()}
+
+
 def _stay_concerns(step: Step, i: int) -> bool:
     assert step.judged is not None
     _, j, player = step.judged

@@ -100,6 +100,62 @@ def _malformed(ts: list[Transition], rng: random.Random) -> list[Transition]:
     return out
 
 
+def _plain_judge_list(r: m.Readings, grid: str, side: int,
+                      moves: list[tuple[Any, Any]]) -> m.ListJudgement:
+    """The judgement of a list as first written (every square asked of `r`, each stage
+    marked): what `model._judge_list` must equal."""
+    own, foe = m.LIVE[side], m.LIVE[3 - side]
+    j = m.ListJudgement(list(moves), [set() for _ in moves])
+    # single-move checks: all that fail, not just the first
+    for i, (f, t) in enumerate(moves):
+        b = j.broken[i]
+        mine = r.on_field(f) and grid[f] == own
+        if not mine:
+            b.add("BOTWARS-MOVE")
+        if f == t:
+            if mine and not r.stay_ok:
+                b.add("BOTWARS-MOVE-STAY")
+            continue
+        if not r.on_field(t):
+            b.add("BOTWARS-MOVE")
+            continue
+        if not r.on_field(f) or t not in r.adjacent(f):
+            b.add("BOTWARS-MOVE")
+        there = grid[t]
+        if there == "*" and not r.gather:
+            b.add("BOTWARS-MOVE-ENERGY")
+        if there == foe or (there == own and not r.follow_own):
+            b.add("BOTWARS-MOVE-OCCUPIED")
+    j.stage = [0 if b else -1 for b in j.broken]
+    # a botlet named twice: the later entries (first-counts), or all of them (all-invalid)
+    named: set[int] = set()
+    names = [f for i, (f, _) in enumerate(moves) if not j.broken[i]]
+    for i, (f, _) in enumerate(moves):
+        if j.broken[i]:
+            continue
+        if f in named or (r.twice_all and names.count(f) > 1):
+            j.broken[i].add("BOTWARS-MOVE")
+        named.add(f)
+    for i, (f, t) in enumerate(moves):
+        if not j.broken[i] and f == t:
+            j.stays.add(i)
+    m._mark_stage(j, 1)
+    # two moves onto one square
+    by_target: dict[int, list[int]] = {}
+    for i, (_, t) in enumerate(moves):
+        if not j.broken[i] and i not in j.stays:
+            by_target.setdefault(t, []).append(i)
+    for group in by_target.values():
+        if len(group) > 1 and not r.crowd_dies:  # die-there: they stand, and die in step 1
+            for i in (group[1:] if r.first_wins else group):
+                j.broken[i].add("BOTWARS-MOVE-SAME-TARGET")
+    m._mark_stage(j, 2)
+    if r.follow_own:
+        m._follow(r, grid, own, j)
+    m._mark_stage(j, 3)
+    return j
+
+
 def _all_steps(profile_id: str, seed: int = 1, garbled: bool = False) -> list[Transition]:
     profile = CAT.profile(profile_id)
     ts = _transitions(BotWars(), profile, seed)
@@ -157,7 +213,7 @@ def test_step_facts_equal_the_plain_computations(profile_id: str) -> None:
         submissions += 1
         _, judged, player = step.judged
         side = m.SIDE[player]
-        plain = m._judge_list(r, t.before["grid"], side, m.moves_of(t.action))
+        plain = _plain_judge_list(r, t.before["grid"], side, m.moves_of(t.action))
         assert (judged.broken, judged.stage, judged.stays) == (plain.broken, plain.stage,
                                                                plain.stays)
         assert step.said == m.engine_invalid(t.events, player)
@@ -229,6 +285,48 @@ def test_energy_placed_by_slicing_equals_writing_a_list(profile_id: str) -> None
             assert _answer(energy._placed, grid, s, s2) == _answer(energy._plain_placed,
                                                                  grid, s, s2)
     assert placed
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_lists_of_any_squares_are_judged_as_first_written(profile_id: str) -> None:
+    """Random lists (off the field, twice, onto one square, swaps, stays) on fields of a
+    random game, under each reading."""
+    r = m.readings(CAT.profile(profile_id))
+    rng = random.Random(9)
+    for t in _transitions(BotWars(), CAT.profile(profile_id), seed=4)[::4]:
+        grid = t.before["grid"]
+        live = [i for i, c in enumerate(grid) if c in "12"] or [0]
+        for _ in range(4):
+            entries: list[tuple[Any, Any]] = []
+            for _ in range(rng.randrange(8)):
+                f = rng.choice([*live, -1, r.size, rng.randrange(r.size)])
+                to = rng.choice([f, f + 1, f - 1, f + r.cols, f - r.cols, rng.randrange(r.size),
+                                 *(e[0] for e in entries[-1:])])
+                entries.append((f, to))
+                if rng.random() < 0.2:
+                    entries.append((to, f) if rng.random() < 0.5 else (f, to))
+            for side in (1, 2):
+                got, want = m._judge_list(r, grid, side, entries), _plain_judge_list(
+                    r, grid, side, entries)
+                assert (got.broken, got.stage, got.stays) == (want.broken, want.stage,
+                                                              want.stays)
+
+
+def _written(field: Any, writes: list[tuple[Any, str]]) -> str:
+    for square, char in writes:
+        field[square] = char
+    return field.text() if isinstance(field, game._Writes) else "".join(field)
+
+
+def test_writes_laid_on_a_string_equal_writes_on_a_list() -> None:
+    rng = random.Random(3)
+    base = "".join(rng.choice(".12*xX") for _ in range(40))
+    odd: list[Any] = [-1, -40, -41, 40, 41, True, False, "3", 2.0, None, [1]]
+    for _ in range(300):
+        writes = [(rng.choice([*range(-5, 45), *odd]) if rng.random() < 0.2
+                   else rng.randrange(40), rng.choice("12xX.*")) for _ in range(rng.randrange(6))]
+        assert _answer(_written, game._Writes(base), writes) == _answer(_written, list(base),
+                                                                          writes)
 
 
 def test_grid_shortcuts_judge_odd_grids_as_the_scan_does() -> None:
