@@ -29,10 +29,9 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
     mine = step.naming(rule)
     judged = []
     touched = set()
-    for sq, n1, n2 in touching:
-        if n1 or n2:
-            touched.add(sq)
-        if bool(n1 and n2) == contested and (n1 or n2):  # n1 and n2 is a count, not a bool
+    for sq, n1, n2 in step.touched:  # the energy with a botlet next to it (n1 or n2)
+        touched.add(sq)
+        if bool(n1 and n2) == contested:  # n1 and n2 is a count, not a bool
             judged.append((sq, n1, n2))
     # COLLECT also applies where the adjacency question arises at all: a botlet diagonal
     # to energy (adjacent under one reading, not under the other)
@@ -69,9 +68,12 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
                 problems.append(f"energy on {sq} is touched by {counts[sq]} botlets of p1 and "
                                 f"p2 ({'eight' if r.diagonal_energy else 'four'} neighbours), "
                                 f"the engine counts {e['count']}")
-        for sq, n1, n2 in touching:
-            if not (n1 or n2) and t.after["grid"][sq] != "*":
-                problems.append(f"untouched energy on {sq} vanished")
+        untouched = step.untouched
+        if untouched:  # the state after is read only where there is energy
+            after = t.after["grid"]
+            for sq in untouched:
+                if after[sq] != "*":
+                    problems.append(f"untouched energy on {sq} vanished")
     return Violation("; ".join(problems)) if problems else OK
 
 

@@ -113,11 +113,21 @@ class Step:
         return tuple(out)
 
     @fact
+    def touched(self) -> tuple[tuple[int, int, int], ...]:
+        """The entries of `touching` with a botlet next to the energy."""
+        return tuple(x for x in self.touching if x[1] or x[2])
+
+    @fact
+    def untouched(self) -> tuple[int, ...]:
+        """The energy squares of `touching` with no botlet next to them, ascending."""
+        return tuple(sq for sq, n1, n2 in self.touching if not (n1 or n2))
+
+    @fact
     def botlet_by_energy(self) -> bool:
         """Is a botlet one of the eight neighbours of an energy on the field after the
         spawns? (Yes at once when one touches an energy by the profile's adjacency, whose
         neighbours are among the eight.)"""
-        if any(n1 or n2 for _, n1, n2 in self.touching):
+        if self.touched:
             return True
         field = self.spawned
         near = self.r.neighbour_sets(True)

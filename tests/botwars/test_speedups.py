@@ -186,6 +186,9 @@ def test_step_facts_equal_the_plain_computations(profile_id: str) -> None:
             spawned = m.after_spawns(t.before, t.events)
             assert step.spawned == "".join(spawned)
             assert list(step.touching) == energy._touching(r, spawned)
+            assert step.touched == tuple(x for x in energy._touching(r, spawned) if x[1] or x[2])
+            assert step.untouched == tuple(sq for sq, n1, n2 in energy._touching(r, spawned)
+                                           if not (n1 or n2))
             assert step.botlet_by_energy == any(
                 spawned[n] in "12" for sq in m.squares(spawned, "*")
                 for n in r.adjacent(sq, True))
