@@ -150,7 +150,8 @@ def grid_check(t: Transition, profile: Profile) -> Verdict:
     step = steps.step(t, r)
     edge = edge_map(profile, False)
     if m.is_submission(t.before, t.action):
-        entries = m.moves_of(t.action)
+        assert step.judged is not None
+        entries = step.judged[1].moves  # the list's entries (`model.moves_of`), shared
         if any(isinstance(f, int) and to in edge.get(f, ()) for f, to in entries) and _explained(
                 t, profile, [moves.move_check]):
             return Violation(f"{t.before['phase']}'s list has a step across the edge, which "

@@ -136,10 +136,6 @@ def turn_order_judge(state: JSON, action: JSON, accepted: bool, profile: Profile
                      f"{'accepted' if should else 'refused'}")
 
 
-# the events `_replay` writes on the field for (compared with ==: a type no hash can spoil)
-_WRITES = ("died", "spawned", "energy-collected", "energy-removed", "energy-spawned")
-
-
 class _Writes:
     """Squares written on a field string, as `list(field)` takes them, laid on the string by
     `text`: a square a list would not simply take (not an integer on the field) turns it
@@ -176,18 +172,15 @@ class _Writes:
 
 def _replay(t: Transition, r: m.Readings, lazy: bool = True) -> list[str]:
     """What the events replayed on the state before leave differently from the state after.
-    `lazy`: the field is copied only when an event writes on it (False: always, as the
-    plain computation does; the tests compare the two)."""
+    `lazy`: the events write on the field string through `_Writes` (False: on a list of
+    its squares, as the plain computation does; the tests compare the two)."""
     b, a = t.before, t.after
     step = steps.step(t, r)
-    # the field after the moves is shared with the other oracles of the turn: a copy here,
-    # and only when an event writes on it (else the field itself is what the events leave)
+    # the field after the moves is shared with the other oracles of the turn: the writes
+    # are kept apart and laid on the string at the end (`_Writes`), or made on a list
     base = step.moved if step.resolution else b["grid"]
-    writes = not lazy or type(base) is not str or any(
-        isinstance(e, dict) and e.get("type") in _WRITES for e in t.events)
-    # the writes kept apart and laid on the string at the end (`_Writes`), or on a list
     grid: list[str] | _Writes = (list(base) if not lazy or type(base) is not str
-                                 else _Writes(base)) if writes else []
+                                 else _Writes(base))
     energy = {p: b[p]["energy"] for p in ("p1", "p2")}
     razed = {p: b[p]["spawnDisabled"] for p in ("p1", "p2")}
     dq = {p: b[p]["disqualified"] for p in ("p1", "p2")}
@@ -219,7 +212,7 @@ def _replay(t: Transition, r: m.Readings, lazy: bool = True) -> list[str]:
         elif kind == "game-ended":
             winner, reason = e["winner"], e["endReason"]
     problems = []
-    final = (grid.text() if isinstance(grid, _Writes) else "".join(grid)) if writes else base
+    final = grid.text() if isinstance(grid, _Writes) else "".join(grid)
     if final != a["grid"]:
         diff = [i for i, (x, y) in enumerate(zip(final, a["grid"], strict=True)) if x != y]
         problems.append(f"the events do not account for the field after: squares {diff[:8]}")

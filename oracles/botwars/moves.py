@@ -328,6 +328,8 @@ def _crowded(r: m.Readings, j: m.ListJudgement) -> frozenset[int]:
     targets = [to for _, to in j.moves]
     if not all(type(to) is int for to in targets):
         return _plain_crowded(r, j)
+    if len(set(targets)) == len(targets) and not any(SAME_TARGET in b for b in j.broken):
+        return frozenset()  # no two entries share a target, and the rule broke none
     stands = [not b and i not in j.stays for i, b in enumerate(j.broken)]
     out = {i for i, b in enumerate(j.broken) if SAME_TARGET in b}
     if r.crowd_dies:  # every move of a crowd stands: each is this rule's concern
