@@ -14,9 +14,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from functools import cache
+from operator import itemgetter
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
-from gamecert.oracles.botwars import battle, energy, game, moves
+from gamecert.oracles.botwars import battle, energy, game, moves, steps
 from gamecert.oracles.botwars import model as m
 from gamecert.spec import Profile
 
@@ -64,9 +65,53 @@ def edge_pairs(profile: Profile, diagonal: bool) -> tuple[tuple[int, frozenset[i
     return tuple(out)
 
 
+@cache  # per profile: `edge_pairs` as a map (only read it)
+def edge_map(profile: Profile, diagonal: bool) -> dict[int, frozenset[int]]:
+    return dict(edge_pairs(profile, diagonal))
+
+
+@cache  # per profile: the squares of `edge_pairs`, and what reads them off a field at once
+def _edge_reader(profile: Profile, diagonal: bool
+                 ) -> tuple[tuple[int, ...], Callable[[str], str]] | None:
+    squares = tuple(sq for sq, _ in edge_pairs(profile, diagonal))
+    if not squares:
+        return None
+    get = itemgetter(*squares)
+    return squares, lambda field: "".join(get(field))
+
+
+def _edge_view(profile: Profile, diagonal: bool, field: str
+               ) -> tuple[tuple[int, ...], str] | None:
+    """The squares of `edge_pairs` and what `field` holds on each, as one string (None for
+    a field with no edge: the plain loops then answer)."""
+    reader = _edge_reader(profile, diagonal)
+    return None if reader is None else (reader[0], reader[1](field))
+
+
+def _found(view: str, char: str) -> list[int]:
+    """The places in `view` holding `char` (one character)."""
+    out, i = [], view.find(char)
+    while i >= 0:
+        out.append(i)
+        i = view.find(char, i + 1)
+    return out
+
+
 def _field_crossings(profile: Profile, field: list[str] | str, pairs: tuple[str, str],
                      diagonal: bool = False) -> bool:
     """A square holding one of `pairs[0]` next, across the edge, to one of `pairs[1]`."""
+    seen = _edge_view(profile, diagonal, field) if type(field) is str and len(
+        pairs[0]) == 1 else None
+    if seen is not None:  # the edge squares holding pairs[0], found in the edge's string
+        squares, view = seen
+        edge = edge_map(profile, diagonal)
+        return any(any(field[n] in pairs[1] for n in edge[squares[i]])
+                   for i in _found(view, pairs[0]))
+    return _plain_field_crossings(profile, field, pairs, diagonal)
+
+
+def _plain_field_crossings(profile: Profile, field: list[str] | str, pairs: tuple[str, str],
+                           diagonal: bool = False) -> bool:
     return any(field[sq] in pairs[0] and any(field[n] in pairs[1] for n in near)
                for sq, near in edge_pairs(profile, diagonal))
 
@@ -75,14 +120,22 @@ def _energy_taken_at_edge(t: Transition, profile: Profile, diagonal: bool) -> bo
     """Energy on an edge square before the turn that is gone after it (cheap: the grids
     only)."""
     before, after = t.before["grid"], t.after["grid"]
+    seen = _edge_view(profile, diagonal, before) if type(before) is str else None
+    if seen is not None:  # the energy on the edge, found in the edge's string
+        squares, view = seen
+        return any(after[squares[i]] != "*" for i in _found(view, "*"))
     return any(before[sq] == "*" and after[sq] != "*" for sq, _ in edge_pairs(profile, diagonal))
 
 
-def _energy_crossings(t: Transition, profile: Profile, field: list[str],
+def _energy_crossings(t: Transition, profile: Profile, field: list[str] | str,
                       diagonal: bool) -> bool:
     """An energy with a botlet next to it across the edge, that the engine took off the
     field (only then can the edge have decided what happened to it)."""
     after = t.after["grid"]
+    if type(field) is str:  # the energy found by the string's search
+        edge = edge_map(profile, diagonal)
+        return any(after[sq] != "*" and any(field[n] in "12" for n in edge[sq])
+                   for sq in m.where(field, "*") if sq in edge)
     return any(field[sq] == "*" and after[sq] != "*" and any(field[n] in "12" for n in near)
                for sq, near in edge_pairs(profile, diagonal))
 
@@ -94,26 +147,29 @@ def grid_check(t: Transition, profile: Profile) -> Verdict:
     if verdict is not OK:
         return verdict
     r = m.readings(profile)
-    edge = dict(edge_pairs(profile, False))
+    step = steps.step(t, r)
+    edge = edge_map(profile, False)
     if m.is_submission(t.before, t.action):
-        entries = m.moves_of(t.action)
+        assert step.judged is not None
+        entries = step.judged[1].moves  # the list's entries (`model.moves_of`), shared
         if any(isinstance(f, int) and to in edge.get(f, ()) for f, to in entries) and _explained(
                 t, profile, [moves.move_check]):
             return Violation(f"{t.before['phase']}'s list has a step across the edge, which "
                              f"the engine judges as on a field that {_kind(profile)}")
-    if not m.is_resolution(t.before, t.action, r):
+    if not step.resolution:
         return verdict
     # a fight across the edge shows as a death on an edge square, or as botlets facing
     # each other across it after the turn: only then is the field after the moves rebuilt
-    died = any(e.get("type") == "died" and e.get("at") in edge for e in t.events)
+    died = step.has_type("died") is not False and any(
+        e.get("type") == "died" and e.get("at") in edge for e in t.events)
     if (died or _field_crossings(profile, t.after["grid"], ("1", "2"))) and _field_crossings(
-            profile, m.after_moves(t.before, t.events), ("1", "2")) and _explained(
+            profile, step.moved, ("1", "2")) and _explained(
             t, profile, [battle.battle_check]):
         return Violation("botlets fight across the edge of the field as on a field that "
                          f"{_kind(profile)}")
     if not _energy_taken_at_edge(t, profile, r.diagonal_energy):
         return verdict
-    spawned = m.after_spawns(t.before, t.events)
+    spawned = step.spawned  # shared with the energy oracles
     if _energy_crossings(t, profile, spawned, r.diagonal_energy) and _explained(
             t, profile, [energy.collect_check, energy.contested_check]):
         return Violation("energy is collected across the edge of the field as on a field "

@@ -6,8 +6,12 @@ BOTWARS-ENERGY-SPAWN's."""
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+from itertools import compress
+
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars import steps
 from gamecert.spec import Profile
 
 COLLECTION = ("BOTWARS-ENERGY-COLLECT", "BOTWARS-ENERGY-CONTESTED")
@@ -17,28 +21,27 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
     """Step 5 on the field that step 4 left: each energy touched by one side (COLLECT) or by
     both (CONTESTED) ends as the rules say; untouched energy stays."""
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    step = steps.step(t, r)  # the field and who touches each energy: shared by both rules
+    if not step.resolution:
         return NA
     rule = "BOTWARS-ENERGY-CONTESTED" if contested else "BOTWARS-ENERGY-COLLECT"
-    field = m.after_spawns(t.before, t.events)
-    mine = [e for e in t.events if e["rule"] == rule]
+    touching = step.touching  # (square, p1 and p2 botlets next to it) on the field after step 4
+    mine = step.naming(rule)
     judged = []
     touched = set()
-    for sq, n1, n2 in _touching(r, field):
-        if n1 or n2:
-            touched.add(sq)
-        if bool(n1 and n2) == contested and (n1 or n2):  # n1 and n2 is a count, not a bool
+    for sq, n1, n2 in step.touched:  # the energy with a botlet next to it (n1 or n2)
+        touched.add(sq)
+        if bool(n1 and n2) == contested:  # n1 and n2 is a count, not a bool
             judged.append((sq, n1, n2))
     # COLLECT also applies where the adjacency question arises at all: a botlet diagonal
     # to energy (adjacent under one reading, not under the other)
-    close = not contested and any(field[n] in "12" for sq in m.squares(field, "*")
-                                  for n in r.adjacent(sq, True))
+    close = not contested and step.botlet_by_energy
     if not judged and not mine and not close:
         return NA
     problems = []
     # what the engine did with each energy in step 5, under either rule: a square this rule
     # judges is its own whatever rule the engine names, and one the other rule judges is not
-    handled = {e["at"]: e for e in t.events if e["rule"] in COLLECTION}
+    handled = _handled(step)
     said = {e["at"]: e for e in mine}
     for sq, n1, n2 in judged:
         if contested:
@@ -59,21 +62,37 @@ def _collection(t: Transition, profile: Profile, contested: bool) -> Verdict:
         problems.append(f"energy on {sorted(said)} handled under {rule} without cause")
     if not contested:
         # how many botlets the engine says touch an energy is this rule's adjacency too
-        counts = {sq: [n1, n2] for sq, n1, n2 in _touching(r, field)}
+        counts = {sq: [n1, n2] for sq, n1, n2 in touching} if handled else {}
         for sq, e in sorted(handled.items()):
             if "count" in e and sq in counts and e["count"] != counts[sq]:
                 problems.append(f"energy on {sq} is touched by {counts[sq]} botlets of p1 and "
                                 f"p2 ({'eight' if r.diagonal_energy else 'four'} neighbours), "
                                 f"the engine counts {e['count']}")
-        for sq in m.squares(field, "*"):
-            near = r.adjacent(sq, r.diagonal_energy)
-            if not any(field[n] in "12" for n in near) and t.after["grid"][sq] != "*":
-                problems.append(f"untouched energy on {sq} vanished")
+        untouched = step.untouched
+        if untouched:  # the state after is read only where there is energy
+            after = t.after["grid"]
+            for sq in untouched:
+                if after[sq] != "*":
+                    problems.append(f"untouched energy on {sq} vanished")
     return Violation("; ".join(problems)) if problems else OK
 
 
+def _handled(step: steps.Step) -> dict[m.JSON, m.JSON]:
+    """`{e["at"]: e for e in t.events if e["rule"] in COLLECTION}` (a later event on a
+    square wins): from the events by rule when only one of the two rules has any."""
+    index = step.by_rule
+    if index is not None:
+        present = [rule for rule in COLLECTION if rule in index]
+        if not present:
+            return {}
+        if len(present) == 1:
+            return {e["at"]: e for e in index[present[0]]}
+    return {e["at"]: e for e in step.t.events if e["rule"] in COLLECTION}
+
+
 def _touching(r: m.Readings, field: list[str]) -> list[tuple[int, int, int]]:
-    """(energy square, p1 botlets, p2 botlets) next to it, by the profile's adjacency."""
+    """(energy square, p1 botlets, p2 botlets) next to it, by the profile's adjacency (the
+    plain computation `steps.Step.touching` shares)."""
     out = []
     for sq in m.squares(field, "*"):
         near = r.adjacent(sq, r.diagonal_energy)
@@ -107,9 +126,92 @@ def energy_spawn_check(t: Transition, profile: Profile) -> Verdict:
 
 
 def _pairs(r: m.Readings, grid: str) -> list[int]:
-    """The smaller squares s of the mirror pairs {s, size - 1 - s} free for energy."""
+    """The smaller squares s of the mirror pairs {s, size - 1 - s} free for energy (only
+    read the list: for a grid string it is shared, see `_free_pairs`)."""
+    if type(grid) is str and len(grid) == r.size:
+        return _free_pairs(r, grid)
+    return _plain_pairs(r, grid)
+
+
+def _plain_pairs(r: m.Readings, grid: str) -> list[int]:
     return [s for s in range(r.size // 2)
             if r.energy_free(grid, s) and r.energy_free(grid, r.size - 1 - s)]
+
+
+_VACANT = {False: frozenset("."), True: frozenset(".xX")}  # Readings.vacant, by markers_empty
+
+
+@lru_cache(maxsize=16)
+def _free_pairs(r: m.Readings, grid: str) -> list[int]:
+    """`_plain_pairs` of a field string, by the profile's table of pairs that may take
+    energy at all (each placement step asks two oracles and the judges about one field).
+    An ASCII field is read a byte a square: its first half and its mirrored second half
+    become bytes 1 (vacant) or 0, and the pairs whose two bytes and whose candidacy are
+    all 1 are picked at once."""
+    if not grid.isascii():
+        vacant = _VACANT[r.markers_empty]
+        last = r.size - 1
+        return [s for s in _pair_candidates(r) if grid[s] in vacant and grid[last - s] in vacant]
+    return _picked_pairs(r, grid, _candidate_mask(r))
+
+
+def _picked_pairs(r: m.Readings, grid: str, mask: int) -> list[int]:
+    """The pairs of an ASCII field of the profile's size whose two squares are vacant and
+    whose byte in `mask` is 1."""
+    half = r.size // 2
+    table = _VACANT_BYTES[r.markers_empty]
+    raw = grid.encode("ascii")
+    near = int.from_bytes(raw[:half].translate(table), "big")
+    far = int.from_bytes(raw[::-1][:half].translate(table), "big")
+    free = (near & far & mask).to_bytes(half, "big")
+    return list(compress(range(half), free))
+
+
+# bytes.translate: a vacant square's byte to 1, any other to 0 (by markers_empty)
+_VACANT_BYTES = {empty: bytes(1 if chr(b) in _VACANT[empty] else 0 for b in range(256))
+                 for empty in (False, True)}
+
+
+@cache  # readings hash by identity
+def _candidate_mask(r: m.Readings, off_spawn: bool = False) -> int:
+    """The pairs of `_pair_candidates` (those without a spawn point: `off_spawn`) as bytes
+    1 among 0s (one per pair), read as a number."""
+    half, chosen = r.size // 2, set(_pair_candidates(r))
+    if off_spawn:
+        chosen -= _spawn_pairs(r)
+    return int.from_bytes(bytes(1 if s in chosen else 0 for s in range(half)), "big")
+
+
+
+
+@cache  # readings hash by identity
+def _pair_candidates(r: m.Readings) -> tuple[int, ...]:
+    """The pairs whose squares `Readings.energy_free` allows when vacant (all, or those
+    without a spawn point)."""
+    return tuple(s for s in range(r.size // 2) if r.energy_on_spawn or not (
+        r.touches_spawn(s) or r.touches_spawn(r.size - 1 - s)))
+
+
+def _pairs_off_spawn(r: m.Readings, grid: str) -> list[int]:
+    """The free pairs without a spawn point (only read the list: for a grid string it is
+    shared, see `_free_pairs`)."""
+    if type(grid) is str and len(grid) == r.size:
+        return _free_pairs_off_spawn(r, grid)
+    return [s for s in _pairs(r, grid) if not _on_spawn(r, s)]
+
+
+@lru_cache(maxsize=16)
+def _free_pairs_off_spawn(r: m.Readings, grid: str) -> list[int]:
+    if not grid.isascii():
+        on_spawn = _spawn_pairs(r)
+        return [s for s in _free_pairs(r, grid) if s not in on_spawn]
+    return _picked_pairs(r, grid, _candidate_mask(r, off_spawn=True))
+
+
+@cache  # readings hash by identity
+def _spawn_pairs(r: m.Readings) -> frozenset[int]:
+    """The pairs (by their smaller square) that `_on_spawn` names."""
+    return frozenset(s for s in range(r.size // 2) if _on_spawn(r, s))
 
 
 def _on_spawn(r: m.Readings, s: int) -> bool:
@@ -130,7 +232,7 @@ def _placement(t: Transition, r: m.Readings) -> Verdict:
     at = t.action.get("at")
     if _squares_question(r, b, at):
         return NA
-    pairs = [s for s in _pairs(r, b) if not _on_spawn(r, s)]
+    pairs = _pairs_off_spawn(r, b)
     if at is None:
         if pairs:
             return Violation(f"{len(pairs)} free mirror pairs exist, yet no energy was placed")
@@ -138,11 +240,23 @@ def _placement(t: Transition, r: m.Readings) -> Verdict:
     s, s2 = at
     if s not in pairs or s2 != r.size - 1 - s:
         return Violation(f"energy placed on {at}, not a free mirror pair")
-    want = list(b)
-    want[s] = want[s2] = "*"
-    if a != "".join(want):
+    if a != _placed(b, s, s2):
         return Violation(f"placing energy on {at} changed other squares")
     return OK
+
+
+def _placed(b: str, s: int, s2: int) -> str:
+    """The field `b` with energy on squares `s` and `s2` (s < s2, both on it: a free pair),
+    by slicing the string where it can (`_plain_placed` otherwise)."""
+    if type(b) is str and type(s) is int and type(s2) is int and 0 <= s < s2 < len(b):
+        return b[:s] + "*" + b[s + 1:s2] + "*" + b[s2 + 1:]
+    return _plain_placed(b, s, s2)
+
+
+def _plain_placed(b: str, s: int, s2: int) -> str:
+    want = list(b)
+    want[s] = want[s2] = "*"
+    return "".join(want)
 
 
 def energy_spawn_judge(state: object, action: object, accepted: bool,

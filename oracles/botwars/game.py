@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars import steps
 from gamecert.spec import Profile
 
 JSON = Any
@@ -18,9 +20,27 @@ def grid_state(s: JSON, profile: Profile) -> Verdict:
     r = m.readings(profile)
     if (s["rows"], s["cols"]) != (r.rows, r.cols):
         return Violation(f"the field is {s['rows']}x{s['cols']}, not {r.rows}x{r.cols}")
-    if len(s["grid"]) != r.size or set(s["grid"]) - set(".12*xX"):
+    grid = s["grid"]
+    if not (_grid_shaped(grid, r.size) if type(grid) is str else _plain_shaped(grid, r.size)):
         return Violation(f"the grid is not {r.size} squares of . 1 2 * x X")
     return OK
+
+
+SQUARES = frozenset(".12*xX")
+
+
+def _plain_shaped(grid: Any, size: int) -> bool:
+    """Is `grid` `size` squares of . 1 2 * x X? (Any JSON the engine sent.)"""
+    return not (len(grid) != size or set(grid) - SQUARES)
+
+
+@lru_cache(maxsize=16)  # a state's grid is this step's after and the next step's before
+def _grid_shaped(grid: str, size: int) -> bool:
+    """`_plain_shaped` of a string: the squares' characters deleted leave nothing."""
+    return len(grid) == size and not grid.translate(_NOT_SQUARES)
+
+
+_NOT_SQUARES = {ord(c): None for c in SQUARES}  # str.translate: delete every square's mark
 
 
 def grid_check(t: Transition, profile: Profile) -> Verdict:
@@ -31,8 +51,11 @@ def grid_check(t: Transition, profile: Profile) -> Verdict:
         if verdict is not OK:
             return verdict
     r = m.readings(profile)
+    size, near = r.size, r.neighbour_sets()  # `r.adjacent` of a square of the field
     for e in t.events:
-        if e["type"] in ("moved", "bounced", "collided") and e["to"] not in r.adjacent(e["from"]):
+        if e["type"] in ("moved", "bounced", "collided") and e["to"] not in (
+                near[e["from"]] if type(e["from"]) is int and 0 <= e["from"] < size
+                else r.adjacent(e["from"])):
             return Violation(f"{e['player']} stepped {e['from']} -> {e['to']}: not adjacent "
                              f"on a {'wrapping' if r.wrap else 'bounded'} field")
     return OK
@@ -42,6 +65,11 @@ def grid_check(t: Transition, profile: Profile) -> Verdict:
 _STEP = {"move-invalid": 0, "turn-lost": 0, "stayed": 0, "timed-out": 0, "disqualified": 0,
          "moved": 1, "bounced": 1, "collided": 1, "razed": 3, "spawned": 4, "spawn-wasted": 4,
          "energy-removed": 5, "game-ended": 7, "energy-spawned": 8}
+
+
+# the step of each event type whose step its rule does not decide (`_step` for the others;
+# every step here is above 0, so `or` falls to `_step` only for those)
+_STEP_OF = {kind: step for kind, step in _STEP.items() if step > 0}
 
 
 def _step(e: JSON) -> int:
@@ -77,7 +105,7 @@ def turn_order_check(t: Transition, profile: Profile) -> Verdict:
         problems.append(f"turnsElapsed went from {b['turnsElapsed']} to {a['turnsElapsed']}")
     if a["phase"] == "p2" and b["grid"] != a["grid"]:
         problems.append("p1's list changed the field before p2 moved")
-    steps = [_step(e) for e in t.events]
+    steps = [_STEP_OF.get(e["type"]) or _step(e) for e in t.events]
     if -1 in steps:
         problems.append("an event of unknown type")
     if steps != sorted(steps):
@@ -108,16 +136,59 @@ def turn_order_judge(state: JSON, action: JSON, accepted: bool, profile: Profile
                      f"{'accepted' if should else 'refused'}")
 
 
-def _replay(t: Transition, r: m.Readings) -> list[str]:
+class _Writes:
+    """Squares written on a field string, as `list(field)` takes them, laid on the string by
+    `text`: a square a list would not simply take (not an integer on the field) turns it
+    into that list, which then takes or refuses it as it would have."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.at: dict[int, str] = {}
+        self.listed: list[str] | None = None
+
+    def __setitem__(self, square: Any, char: str) -> None:
+        n = len(self.base)
+        if self.listed is None:
+            if isinstance(square, int) and -n <= square < n:
+                self.at[square % n] = char  # a negative square counts from the end
+                return
+            self.listed = list(self.text())
+        self.listed[square] = char
+
+    def text(self) -> str:
+        """The field with the writes (the last one on a square wins)."""
+        if self.listed is not None:
+            return "".join(self.listed)
+        if not self.at:
+            return self.base
+        base, parts, start = self.base, [], 0
+        for square in sorted(self.at):
+            parts.append(base[start:square])
+            parts.append(self.at[square])
+            start = square + 1
+        parts.append(base[start:])
+        return "".join(parts)
+
+
+def _replay(t: Transition, r: m.Readings, lazy: bool = True) -> list[str]:
+    """What the events replayed on the state before leave differently from the state after.
+    `lazy`: the events write on the field string through `_Writes` (False: on a list of
+    its squares, as the plain computation does; the tests compare the two)."""
     b, a = t.before, t.after
-    resolution = m.is_resolution(b, t.action, r)
-    grid = m.after_moves(b, t.events) if resolution else list(b["grid"])
+    step = steps.step(t, r)
+    # the field after the moves is shared with the other oracles of the turn: the writes
+    # are kept apart and laid on the string at the end (`_Writes`), or made on a list
+    base = step.moved if step.resolution else b["grid"]
+    grid: list[str] | _Writes = (list(base) if not lazy or type(base) is not str
+                                 else _Writes(base))
     energy = {p: b[p]["energy"] for p in ("p1", "p2")}
     razed = {p: b[p]["spawnDisabled"] for p in ("p1", "p2")}
     dq = {p: b[p]["disqualified"] for p in ("p1", "p2")}
     winner, reason = b["winner"], b["endReason"]
     for e in t.events:
         kind, p = e["type"], e.get("player")
+        if kind == "moved":  # the moves are in the field after step 1 already
+            continue
         if kind == "died" and e["rule"] == "BOTWARS-BATTLE":
             grid[e["at"]] = m.DEAD[m.SIDE[p]]
         elif kind == "razed":
@@ -141,8 +212,9 @@ def _replay(t: Transition, r: m.Readings) -> list[str]:
         elif kind == "game-ended":
             winner, reason = e["winner"], e["endReason"]
     problems = []
-    if "".join(grid) != a["grid"]:
-        diff = [i for i, (x, y) in enumerate(zip(grid, a["grid"], strict=True)) if x != y]
+    final = grid.text() if isinstance(grid, _Writes) else "".join(grid)
+    if final != a["grid"]:
+        diff = [i for i, (x, y) in enumerate(zip(final, a["grid"], strict=True)) if x != y]
         problems.append(f"the events do not account for the field after: squares {diff[:8]}")
     for p in ("p1", "p2"):
         if energy[p] != a[p]["energy"]:

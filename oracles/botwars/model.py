@@ -74,6 +74,16 @@ class Readings:
     def adjacent(self, square: int, diagonal: bool = False) -> frozenset[int]:
         return _adjacent(self.rows, self.cols, self.wrap, diagonal, square)
 
+    def neighbours(self, diagonal: bool = False) -> tuple[tuple[int, ...], ...]:
+        """Every square's `adjacent` squares (ascending), as one table: for loops that ask
+        about many squares at once."""
+        return _neighbours(self.rows, self.cols, self.wrap, diagonal)
+
+    def neighbour_sets(self, diagonal: bool = False) -> tuple[frozenset[int], ...]:
+        """Every square's `adjacent` set, as one table (index it with a square of the
+        field only: `adjacent` answers for any number)."""
+        return _neighbour_sets(self.rows, self.cols, self.wrap, diagonal)
+
     def touches_spawn(self, square: int) -> bool:
         return square in self.spawn.values()
 
@@ -108,6 +118,19 @@ def _adjacent(rows: int, cols: int, wrap: bool, diagonal: bool, square: int) -> 
             if 0 <= rr < rows and 0 <= cc < cols and rr * cols + cc != square:
                 out.add(rr * cols + cc)
     return frozenset(out)
+
+
+@cache
+def _neighbours(rows: int, cols: int, wrap: bool, diagonal: bool
+                ) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(sorted(_adjacent(rows, cols, wrap, diagonal, sq)))
+                 for sq in range(rows * cols))
+
+
+@cache
+def _neighbour_sets(rows: int, cols: int, wrap: bool, diagonal: bool
+                    ) -> tuple[frozenset[int], ...]:
+    return tuple(_adjacent(rows, cols, wrap, diagonal, sq) for sq in range(rows * cols))
 
 
 @cache  # profiles hash by identity
@@ -194,20 +217,24 @@ def _judge_list(r: Readings, grid: str, side: int,
                 moves: list[tuple[Any, Any]]) -> ListJudgement:
     own, foe = LIVE[side], LIVE[3 - side]
     j = ListJudgement(list(moves), [set() for _ in moves])
+    # the readings looked up once for the loop: `r.on_field` spelt out, and the adjacency
+    # table indexed only with a square of the field (as `r.adjacent` would answer)
+    size, near = r.size, r.neighbour_sets()
     # single-move checks: all that fail, not just the first
     for i, (f, t) in enumerate(moves):
         b = j.broken[i]
-        mine = r.on_field(f) and grid[f] == own
+        f_on = isinstance(f, int) and 0 <= f < size
+        mine = f_on and grid[f] == own
         if not mine:
             b.add("BOTWARS-MOVE")
         if f == t:
             if mine and not r.stay_ok:
                 b.add("BOTWARS-MOVE-STAY")
             continue
-        if not r.on_field(t):
+        if not (isinstance(t, int) and 0 <= t < size):
             b.add("BOTWARS-MOVE")
             continue
-        if not r.on_field(f) or t not in r.adjacent(f):
+        if not f_on or t not in near[f]:
             b.add("BOTWARS-MOVE")
         there = grid[t]
         if there == "*" and not r.gather:
@@ -218,26 +245,33 @@ def _judge_list(r: Readings, grid: str, side: int,
     # a botlet named twice: the later entries (first-counts), or all of them (all-invalid)
     named: set[int] = set()
     names = [f for i, (f, _) in enumerate(moves) if not j.broken[i]]
+    # a stage that breaks no entry leaves the stages as they are: `_mark_stage` is skipped
+    fresh = False
     for i, (f, _) in enumerate(moves):
         if j.broken[i]:
             continue
         if f in named or (r.twice_all and names.count(f) > 1):
             j.broken[i].add("BOTWARS-MOVE")
+            fresh = True
         named.add(f)
     for i, (f, t) in enumerate(moves):
         if not j.broken[i] and f == t:
             j.stays.add(i)
-    _mark_stage(j, 1)
+    if fresh:
+        _mark_stage(j, 1)
     # two moves onto one square
     by_target: dict[int, list[int]] = {}
     for i, (_, t) in enumerate(moves):
         if not j.broken[i] and i not in j.stays:
             by_target.setdefault(t, []).append(i)
+    fresh = False
     for group in by_target.values():
         if len(group) > 1 and not r.crowd_dies:  # die-there: they stand, and die in step 1
             for i in (group[1:] if r.first_wins else group):
                 j.broken[i].add("BOTWARS-MOVE-SAME-TARGET")
-    _mark_stage(j, 2)
+                fresh = True
+    if fresh:
+        _mark_stage(j, 2)
     if r.follow_own:
         _follow(r, grid, own, j)
     _mark_stage(j, 3)
@@ -350,7 +384,16 @@ def is_resolution(before: JSON, action: JSON, r: Readings) -> bool:
 
 # --- the field step by step, from the engine's own account --------------------------------
 def cleared(grid: str) -> list[str]:
+    if type(grid) is str:  # the string's own replace, then one list of its characters
+        return list(grid.replace("x", ".").replace("X", "."))
     return ["." if c in "xX" else c for c in grid]
+
+
+@lru_cache(maxsize=8)
+def cleared_view(grid: str) -> list[str]:
+    """`cleared(grid)` shared between callers that only read it (the field at the start of
+    a turn, which several oracles look up): do not change it."""
+    return cleared(grid)
 
 
 def after_moves(before: JSON, events: list[JSON]) -> list[str]:
@@ -395,18 +438,56 @@ def after_spawns(before: JSON, events: list[JSON]) -> list[str]:
 
 
 def squares(grid: Iterable[str], char: str) -> list[int]:
+    if type(grid) is str and len(char) == 1:
+        return list(where(grid, char))
     return [i for i, c in enumerate(grid) if c == char]
+
+
+@lru_cache(maxsize=64)
+def where(grid: str, char: str) -> tuple[int, ...]:
+    """The squares of `grid` (a string) holding `char` (one character), ascending. Cached by
+    value: a state's grid is asked about by several oracles, and the state after one step
+    is the state before the next."""
+    out = []
+    find = grid.find
+    i = find(char)
+    while i >= 0:
+        out.append(i)
+        i = find(char, i + 1)
+    return tuple(out)
 
 
 def battle_deaths(r: Readings, grid: list[str] | str) -> dict[int, list[int]]:
     """BOTWARS-BATTLE on a post-move field: dead square -> its adjacent enemy squares."""
+    return deaths(r, contacts(r, grid))
+
+
+def contacts(r: Readings, grid: list[str] | str) -> dict[int, list[int]]:
+    """Each live botlet next to an enemy on a field (ascending), with those enemies'
+    squares (ascending)."""
     foes: dict[int, list[int]] = {}
-    for sq, c in enumerate(grid):
-        if c in "12":
-            enemy = "2" if c == "1" else "1"
-            near = sorted(n for n in r.adjacent(sq) if grid[n] == enemy)
-            if near:
-                foes[sq] = near
+    if type(grid) is str:  # the live squares found by the string's own search
+        nbrs, sets = r.neighbours(), r.neighbour_sets()
+        ones, twos = where(grid, "1"), where(grid, "2")
+        of_side = {"1": frozenset(twos), "2": frozenset(ones)}  # each side's enemies
+        for sq in sorted(ones + twos):
+            enemies = of_side[grid[sq]]
+            if sets[sq].isdisjoint(enemies):
+                continue
+            foes[sq] = [n for n in nbrs[sq] if n in enemies]  # ascending already
+    else:
+        for sq, c in enumerate(grid):
+            if c in "12":
+                enemy = "2" if c == "1" else "1"
+                near = sorted(n for n in r.adjacent(sq) if grid[n] == enemy)
+                if near:
+                    foes[sq] = near
+    return foes
+
+
+def deaths(r: Readings, foes: dict[int, list[int]]) -> dict[int, list[int]]:
+    """BOTWARS-BATTLE on the `contacts` of a post-move field: dead square -> its adjacent
+    enemy squares."""
     dead = {}
     for sq, near in foes.items():
         mine = len(near)
@@ -417,6 +498,8 @@ def battle_deaths(r: Readings, grid: list[str] | str) -> dict[int, list[int]]:
 
 
 def live_counts(grid: Iterable[str]) -> tuple[int, int]:
+    if type(grid) is str:
+        return grid.count("1"), grid.count("2")
     g = list(grid)
     return g.count("1"), g.count("2")
 

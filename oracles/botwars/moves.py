@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars import steps
+from gamecert.oracles.botwars.steps import Step
 from gamecert.spec import Profile
 
 
@@ -19,17 +21,6 @@ def combine(*verdicts: Verdict) -> Verdict:
         if isinstance(v, Violation):
             return v
     return OK if any(v is OK for v in verdicts) else NA
-
-
-def _list_context(t: Transition, profile: Profile) -> tuple[m.Readings, m.ListJudgement,
-                                                            str] | None:
-    """The judged list of a submission transition, or None."""
-    if not m.is_submission(t.before, t.action):
-        return None
-    r = m.readings(profile)
-    player = t.before["phase"]
-    judged = m.judge_list(r, t.before["grid"], m.SIDE[player], m.moves_of(t.action))
-    return r, judged, player
 
 
 # the rules an entry of a list can break; an engine naming any other is BOTWARS-MOVE's affair
@@ -54,6 +45,16 @@ def _charged(rule: str, want: set[str], said: str | None, missed: bool = False) 
 # the stage of the list's judgement (see model.ListJudgement.stage) each reason belongs to
 REASON_STAGE = {"not-own-botlet": 0, "off-field": 0, "not-adjacent": 0, "stay": 0, "energy": 0,
                 "occupied": 0, "moved-twice": 1, "same-target": 2, "swap": 3}
+
+
+def _first(step: Step) -> set[int]:
+    """`_first_disagreements` of a submission's list, computed once per transition."""
+    if step.first is None:
+        assert step.judged is not None
+        r, judged, player = step.judged
+        step.first = _first_disagreements(r, step.t.before["grid"], m.SIDE[player], judged,
+                                          step.t.events, player)
+    return step.first
 
 
 def _first_disagreements(r: m.Readings, grid: str, side: int, judged: m.ListJudgement,
@@ -86,23 +87,78 @@ def _their_stage(r: m.Readings, grid: str, side: int, judged: m.ListJudgement,
 
 
 def _entries_checked(t: Transition, profile: Profile, rule: str,
-                     concerns: Callable[[m.Readings, str, int, m.ListJudgement, int], bool]
-                     ) -> Verdict:
-    """For the entries that `concerns` picks, and those the engine says break `rule`: does
-    the engine call each valid or invalid as the rules do, and name a rule the entry really
-    breaks? Only disagreements charged to `rule` (see `_charged`) are its violations."""
-    ctx = _list_context(t, profile)
+                     concerns: Callable[[Step, int], bool] | None) -> Verdict:
+    """For the entries that `concerns` picks (every entry when it is None), and those the
+    engine says break `rule`: does the engine call each valid or invalid as the rules do,
+    and name a rule the entry really breaks? Only disagreements charged to `rule` (see
+    `_charged`) are its violations. What every move oracle reads of the list (its
+    judgement, what the engine says of it, where they first part ways) is the transition's
+    `Step`'s, derived once."""
+    step = steps.step(t, m.readings(profile))
+    ctx = step.judged
     if ctx is None:
         return NA
-    r, judged, player = ctx
-    side = m.SIDE[player]
-    said = m.engine_invalid(t.events, player)
-    picked = [i for i in range(len(judged.moves))
-              if said.get(i) == rule or concerns(r, t.before["grid"], side, judged, i)]
+    judged = ctx[1]
+    said = step.said
+    if concerns is None:
+        picked = list(range(len(judged.moves)))
+    elif said:
+        picked = [i for i in range(len(judged.moves)) if said.get(i) == rule or concerns(step, i)]
+    elif rule in _NONE_CONCERN and _NONE_CONCERN[rule](step):
+        picked = []  # no entry is of this rule's concern: known from the step's facts
+    else:
+        picked = [i for i in range(len(judged.moves)) if concerns(step, i)]
     if not picked:
         return NA
-    first = _first_disagreements(r, t.before["grid"], side, judged, t.events, player)
-    reasons = m.engine_reasons(t.events, player)
+    first = _first(step)
+    reasons = step.reasons
+    if not first and not said:
+        # the rules and the engine agree on every entry, and no entry is called invalid:
+        # `_charges` would pass over each picked entry (`i not in first`)
+        return OK
+    return _verdict(_charges(step, rule, picked, first, reasons))
+
+
+def _onto_none(chars: str) -> Callable[[Step], bool]:
+    """Does no entry step onto a square holding one of `chars` (`_step_onto` of each)?"""
+    def none(step: Step) -> bool:
+        return not any(c in step.onto_held for c in chars)
+    return none
+
+
+def _stay_none(step: Step) -> bool:
+    """No entry is a stay of an own botlet (`_stay_concerns` of each, at once)."""
+    assert step.judged is not None
+    _, j, player = step.judged
+    grid, own = step.t.before["grid"], m.LIVE[m.SIDE[player]]
+    size = len(grid)
+    return not any(f == to and isinstance(f, int) and 0 <= f < size and grid[f] == own
+                   for f, to in j.moves)
+
+
+def _swap_none(step: Step) -> bool:
+    """No entry steps onto an own botlet (so none is `_swap_concerns`')."""
+    assert step.judged is not None
+    return m.LIVE[m.SIDE[step.judged[2]]] not in step.onto_held
+
+
+def _same_target_none(step: Step) -> bool:
+    _same_target_concerns(step, 0)  # computes step.crowded
+    return not step.crowded
+
+
+# per rule, when no entry is called invalid: is it known from the step's facts that
+# `concerns` picks no entry? (A yes must be right; a no only sends the check to ask each
+# entry. tests/botwars/test_speedups.py checks both.)
+_NONE_CONCERN: dict[str, Callable[[Step], bool]] = {}
+
+
+def _charges(step: Step, rule: str, picked: list[int], first: set[int],
+             reasons: dict[int, str]) -> list[str]:
+    """The disagreements on the `picked` entries of a submitted list charged to `rule`."""
+    assert step.judged is not None
+    r, judged, player = step.judged
+    side, said, t = m.SIDE[player], step.said, step.t
     problems = []
     for i in picked:
         f, to = judged.moves[i]
@@ -119,24 +175,24 @@ def _entries_checked(t: Transition, profile: Profile, rule: str,
         else:
             problems.append(f"{player}'s entry {i} ({f} -> {to}) is said to break {said[i]}, "
                             f"but it breaks {', '.join(sorted(want))}")
-    return _verdict(problems)
+    return problems
 
 
-def _entries_agree(t: Transition, judged: m.ListJudgement, player: str) -> bool:
+def _entries_agree(step: Step) -> bool:
     """Does the engine call the same entries invalid as the rules? (When it does not, the
     entry oracles report it; what the list then carries out follows from that mistake.)"""
-    return sorted(m.engine_invalid(t.events, player)) == judged.invalid
+    return sorted(step.said) == step.invalid
 
 
 def _own_single(grid: str, side: int, f: object) -> bool:
     return isinstance(f, int) and 0 <= f < len(grid) and grid[f] == m.LIVE[side]
 
 
-def _step_onto(r: m.Readings, grid: str, side: int, judged: m.ListJudgement, i: int,
-               chars: str) -> bool:
-    f, to = judged.moves[i]
-    return (_own_single(grid, side, f) and f != to and r.on_field(to)
-            and to in r.adjacent(f) and grid[to] in chars)
+def _step_onto(step: Step, i: int, chars: str) -> bool:
+    """Is entry `i` one step of an own botlet onto an adjacent square holding one of
+    `chars` (`Step.onto`)?"""
+    there = step.onto[i]
+    return there is not None and there in chars
 
 
 # --- BOTWARS-MOVE --------------------------------------------------------------------------
@@ -144,18 +200,19 @@ def move_check(t: Transition, profile: Profile) -> Verdict:
     """Each entry judged as the rules judge it, the moves carried out are exactly the valid
     ones that BOTWARS-MOVE-INVALID keeps, and on the field each is one step of a live own
     botlet."""
-    return combine(_entries_checked(t, profile, "BOTWARS-MOVE", lambda *_: True),
+    return combine(_entries_checked(t, profile, "BOTWARS-MOVE", None),
                    _carried(t, profile), _moves_on_field(t, profile))
 
 
 def _carried(t: Transition, profile: Profile) -> Verdict:
-    ctx = _list_context(t, profile)
+    step = steps.step(t, m.readings(profile))
+    ctx = step.judged
     if ctx is None or not ctx[1].moves:
         return NA
     r, judged, player = ctx
-    if judged.invalid or not _entries_agree(t, judged, player):
+    if step.invalid or not _entries_agree(step):
         return NA  # BOTWARS-MOVE-INVALID's case, or an entry oracle's
-    took = m.engine_carried(t.before, t.after, t.events, player)
+    took = step.took
     want = judged.carried_out(r)
     if took is not None and took != want:
         return Violation(f"{player}'s moves carried out are {took}, the rules carry out {want}")
@@ -166,19 +223,21 @@ def _moves_on_field(t: Transition, profile: Profile) -> Verdict:
     """On a resolution: the moves that happened are one step of a live own botlet, each
     botlet at most once, only from the accepted lists."""
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    if not steps.step(t, r).resolution:
         return NA
-    moved = m.events_of(t.events, "moved")
+    moved = steps.step(t, r).of("moved")
     if not moved:
         return NA
     problems = []
-    accepted = {"p1": {(x["from"], x["to"]) for x in t.before["pending"]},
-                "p2": set(m.engine_carried(t.before, t.after, t.events, "p2") or [])}
-    start = m.cleared(t.before["grid"])
+    entering = _entering(t, r)
+    accepted = {"p1": set(entering["p1"]), "p2": set(entering["p2"])}
+    start = m.cleared_view(t.before["grid"])
     seen: set[int] = set()
+    size, near = r.size, r.neighbour_sets()  # `r.adjacent` of a square of the field
     for e in moved:
         f, to, player = e["from"], e["to"], e["player"]
-        if start[f] != m.LIVE[m.SIDE[player]] or to not in r.adjacent(f):
+        if start[f] != _OWN[player] or to not in (
+                near[f] if type(f) is int and 0 <= f < size else r.adjacent(f)):
             problems.append(f"{player} moved {f} -> {to}: not one step of its own botlet")
         if f in seen:
             problems.append(f"the botlet on {f} moved twice")
@@ -189,23 +248,33 @@ def _moves_on_field(t: Transition, profile: Profile) -> Verdict:
 
 
 # --- the open points of a single move ------------------------------------------------------
+# each bot's live botlet (model.LIVE[model.SIDE[player]] in one lookup, with the same
+# KeyError for another player)
+_OWN = {player: m.LIVE[side] for player, side in m.SIDE.items()}
+
+
+def _stay_concerns(step: Step, i: int) -> bool:
+    assert step.judged is not None
+    _, j, player = step.judged
+    f, to = j.moves[i]
+    return f == to and _own_single(step.t.before["grid"], m.SIDE[player], f)
+
+
 def stay_check(t: Transition, profile: Profile) -> Verdict:
-    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
-        f, to = j.moves[i]
-        return f == to and _own_single(grid, side, f)
-    return combine(_entries_checked(t, profile, "BOTWARS-MOVE-STAY", concerns),
+    return combine(_entries_checked(t, profile, "BOTWARS-MOVE-STAY", _stay_concerns),
                    _stays_reported(t, profile))
 
 
 def _stays_reported(t: Transition, profile: Profile) -> Verdict:
     """no-op: every valid stay of a turn that is not lost is reported, and nothing else."""
-    ctx = _list_context(t, profile)
+    step = steps.step(t, m.readings(profile))
+    ctx = step.judged
     if ctx is None:
         return NA
     r, judged, player = ctx
-    if not _entries_agree(t, judged, player):
+    if not _entries_agree(step):
         return NA  # whether the turn is lost hangs on an entry another oracle judges
-    stayed = {e["at"] for e in m.events_of(t.events, "stayed") if e["player"] == player}
+    stayed = {e["at"] for e in steps.step(t, r).of("stayed") if e["player"] == player}
     want = set() if judged.invalid and r.lose_turn else {judged.moves[i][0] for i in judged.stays}
     if not stayed and not want:
         return NA
@@ -215,25 +284,71 @@ def _stays_reported(t: Transition, profile: Profile) -> Verdict:
     return OK
 
 
+def _occupied_concerns(step: Step, i: int) -> bool:
+    return _step_onto(step, i, "12")
+
+
 def occupied_check(t: Transition, profile: Profile) -> Verdict:
-    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
-        return _step_onto(r, grid, side, j, i, "12")
-    return _entries_checked(t, profile, "BOTWARS-MOVE-OCCUPIED", concerns)
+    return _entries_checked(t, profile, "BOTWARS-MOVE-OCCUPIED", _occupied_concerns)
+
+
+def _swap_concerns(step: Step, i: int) -> bool:
+    assert step.judged is not None
+    _, j, player = step.judged
+    if not _step_onto(step, i, m.LIVE[m.SIDE[player]]):
+        return False
+    f, to = j.moves[i]
+    return any(k != i and j.moves[k] == (to, f) for k in range(len(j.moves)))
 
 
 def swap_check(t: Transition, profile: Profile) -> Verdict:
-    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
-        if not _step_onto(r, grid, side, j, i, m.LIVE[side]):
-            return False
-        f, to = j.moves[i]
-        return any(k != i and j.moves[k] == (to, f) for k in range(len(j.moves)))
-    return _entries_checked(t, profile, "BOTWARS-MOVE-SWAP", concerns)
+    return _entries_checked(t, profile, "BOTWARS-MOVE-SWAP", _swap_concerns)
 
 
 def same_target_check(t: Transition, profile: Profile) -> Verdict:
-    rule = "BOTWARS-MOVE-SAME-TARGET"
+    return combine(_entries_checked(t, profile, SAME_TARGET, _same_target_concerns),
+                   _crowds_on_field(t, profile))
 
-    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
+
+SAME_TARGET = "BOTWARS-MOVE-SAME-TARGET"
+
+
+def _same_target_concerns(step: Step, i: int) -> bool:
+    if step.crowded is None:
+        assert step.judged is not None
+        step.crowded = _crowded(step.judged[0], step.judged[1])
+    return i in step.crowded
+
+
+def _crowded(r: m.Readings, j: m.ListJudgement) -> frozenset[int]:
+    """The entries whose target the same-target rule is about: those it breaks, and the
+    others that share a target with such an entry (or, under die-there, with another move
+    that stands). `_plain_crowded` asks the same of each pair of entries; here each target
+    is counted once (for a list of integer squares, whose equality is a dict's)."""
+    targets = [to for _, to in j.moves]
+    if not all(type(to) is int for to in targets):
+        return _plain_crowded(r, j)
+    if len(set(targets)) == len(targets) and not any(SAME_TARGET in b for b in j.broken):
+        return frozenset()  # no two entries share a target, and the rule broke none
+    stands = [not b and i not in j.stays for i, b in enumerate(j.broken)]
+    out = {i for i, b in enumerate(j.broken) if SAME_TARGET in b}
+    if r.crowd_dies:  # every move of a crowd stands: each is this rule's concern
+        count: dict[int, int] = {}
+        for i, to in enumerate(targets):
+            if stands[i]:
+                count[to] = count.get(to, 0) + 1
+        out |= {i for i, to in enumerate(targets) if stands[i] and count[to] > 1}
+    else:
+        broken_at = {to for i, to in enumerate(targets) if SAME_TARGET in j.broken[i]}
+        out |= {i for i, to in enumerate(targets) if not j.broken[i] and to in broken_at}
+    return frozenset(out)
+
+
+def _plain_crowded(r: m.Readings, j: m.ListJudgement) -> frozenset[int]:
+    """`_crowded`, entry by entry against every other."""
+    rule = SAME_TARGET
+
+    def concerns(i: int) -> bool:
         if rule in j.broken[i]:
             return True
         if r.crowd_dies:  # every move of a crowd stands: each is this rule's concern
@@ -242,33 +357,30 @@ def same_target_check(t: Transition, profile: Profile) -> Verdict:
                 and k not in j.stays for k in range(len(j.moves)))
         return not j.broken[i] and any(k != i and j.moves[k][1] == j.moves[i][1]
                                        and rule in j.broken[k] for k in range(len(j.moves)))
-    return combine(_entries_checked(t, profile, rule, concerns), _crowds_on_field(t, profile))
+    return frozenset(i for i in range(len(j.moves)) if concerns(i))
 
 
-def _entering(t: Transition) -> dict[str, list[tuple[int, int]]]:
+def _entering(t: Transition, r: m.Readings) -> dict[str, list[tuple[int, int]]]:
     """On a resolution: each bot's moves carried out into step 1 (p1's pending list, p2's
-    moves as the engine reports them)."""
-    return {"p1": [(x["from"], x["to"]) for x in t.before["pending"]],
-            "p2": m.engine_carried(t.before, t.after, t.events, "p2") or []}
+    moves as the engine reports them): `Step.entering`, shared (only read it)."""
+    return steps.step(t, r).entering
 
 
 def _crowds_on_field(t: Transition, profile: Profile) -> Verdict:
     """die-there: where several botlets of one bot (and none of the other) move onto one
     square, all of them enter it and die there; under the other readings nobody dies so."""
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    step = steps.step(t, r)
+    if not step.resolution:
         return NA
-    lists = _entering(t)
-    bounced = {(e["player"], e["from"]) for e in t.events
-               if e["type"] in ("bounced", "collided")}  # BOTWARS-MOVE-COLLIDE's to judge
-    into: dict[int, list[tuple[str, int]]] = {}
-    for p, moves in lists.items():
-        for f, to in moves:
-            into.setdefault(to, []).append((p, f))
+    _entering(t, r)
+    # BOTWARS-MOVE-COLLIDE's to judge (none when no event is of these types)
+    bounced = set() if step.has_type("bounced", "collided") is False else {
+        (e["player"], e["from"]) for e in t.events if e["type"] in ("bounced", "collided")}
+    into = step.into  # shared with collide_check
     want = {(p, f, to) for to, group in into.items() if len(group) > 1
             and len({p for p, _ in group}) == 1 for p, f in group if (p, f) not in bounced}
-    got = {(e["player"], e.get("from"), e["at"]) for e in t.events
-           if e["type"] == "died" and e["rule"] == "BOTWARS-MOVE-SAME-TARGET"}
+    got = {(e["player"], e.get("from"), e["at"]) for e in step.of("died", SAME_TARGET)}
     if not want and not got:
         return NA
     if not r.crowd_dies:  # a crowd that should not stand is for the entry checks to name
@@ -278,16 +390,18 @@ def _crowds_on_field(t: Transition, profile: Profile) -> Verdict:
     if got != want:
         problems.append(f"botlets of one bot moving onto one square die there: "
                         f"{sorted(want)}, the engine: {sorted(got, key=str)}")
-    moved = {(e["player"], e["from"], e["to"]) for e in m.events_of(t.events, "moved")}
+    moved = {(e["player"], e["from"], e["to"]) for e in step.of("moved")}
     if want - moved:
         problems.append(f"the botlets {sorted(want - moved)} must enter the square they die on")
     return _verdict(problems)
 
 
+def _energy_concerns(step: Step, i: int) -> bool:
+    return _step_onto(step, i, "*")
+
+
 def energy_check(t: Transition, profile: Profile) -> Verdict:
-    def concerns(r: m.Readings, grid: str, side: int, j: m.ListJudgement, i: int) -> bool:
-        return _step_onto(r, grid, side, j, i, "*")
-    return combine(_entries_checked(t, profile, "BOTWARS-MOVE-ENERGY", concerns),
+    return combine(_entries_checked(t, profile, "BOTWARS-MOVE-ENERGY", _energy_concerns),
                    _energy_on_field(t, profile))
 
 
@@ -295,14 +409,15 @@ def _energy_on_field(t: Transition, profile: Profile) -> Verdict:
     """On a resolution: a botlet that stepped onto energy gathered it (gather); under
     blocked none did."""
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    step = steps.step(t, r)
+    if not step.resolution:
         return NA
-    start = m.cleared(t.before["grid"])
-    crowded = {e["at"] for e in m.events_of(t.events, "died") if "from" in e}  # die-there
-    want = sorted((e["player"], e["to"]) for e in m.events_of(t.events, "moved")
+    start = m.cleared_view(t.before["grid"])
+    crowded = {e["at"] for e in step.of("died") if "from" in e}  # die-there
+    want = sorted((e["player"], e["to"]) for e in step.of("moved")
                   if start[e["to"]] == "*" and e["to"] not in crowded)
     got = sorted((e["player"], e["at"]) for e in
-                 m.events_of(t.events, "energy-collected", "BOTWARS-MOVE-ENERGY"))
+                 step.of("energy-collected", "BOTWARS-MOVE-ENERGY"))
     if not want and not got:
         return NA
     if not r.gather and want:
@@ -316,15 +431,13 @@ def _energy_on_field(t: Transition, profile: Profile) -> Verdict:
 # --- BOTWARS-MOVE-COLLIDE ------------------------------------------------------------------
 def collide_check(t: Transition, profile: Profile) -> Verdict:
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    step = steps.step(t, r)
+    if not step.resolution:
         return NA
-    lists = _entering(t)
-    into: dict[int, list[tuple[str, int]]] = {}
-    for p in lists:
-        for f, to in lists[p]:
-            into.setdefault(to, []).append((p, f))
+    lists = _entering(t, r)
+    into = step.into  # shared with _crowds_on_field
     clash = {sq for sq, group in into.items() if len({p for p, _ in group}) == 2}
-    reported = [e for e in t.events if e["rule"] == "BOTWARS-MOVE-COLLIDE"]
+    reported = step.naming("BOTWARS-MOVE-COLLIDE")
     if not clash and not reported:
         return NA
     halted = set() if r.collide_there else clash  # die-there: they all enter
@@ -343,7 +456,7 @@ def collide_check(t: Transition, profile: Profile) -> Verdict:
         if halts != stopped[p]:
             problems.append(f"{p}'s botlets that must stay put are {sorted(stopped[p])}, the "
                             f"engine stops {sorted(halts)}")
-        moved_from = {e["from"] for e in m.events_of(t.events, "moved") if e["player"] == p}
+        moved_from = {e["from"] for e in step.of("moved") if e["player"] == p}
         if moved_from & stopped[p]:
             problems.append(f"{p}'s botlets on {sorted(moved_from & stopped[p])} moved anyway")
         if r.collide_there:
@@ -364,17 +477,18 @@ def collide_check(t: Transition, profile: Profile) -> Verdict:
 
 # --- BOTWARS-MOVE-INVALID ------------------------------------------------------------------
 def invalid_check(t: Transition, profile: Profile) -> Verdict:
-    ctx = _list_context(t, profile)
+    step = steps.step(t, m.readings(profile))
+    ctx = step.judged
     if ctx is None:
         return NA
     r, judged, player = ctx
-    said = m.engine_invalid(t.events, player)
-    if not judged.invalid and not said:
+    said = step.said
+    if not step.invalid and not said:
         return NA
-    if sorted(said) != judged.invalid:
+    if sorted(said) != step.invalid:
         return NA  # which entries are invalid is judged entry by entry, by their own rules
     problems = []
-    took = m.engine_carried(t.before, t.after, t.events, player)
+    took = step.took
     want = judged.carried_out(r)
     if took is not None and took != want:
         reading = "the whole turn is lost" if r.lose_turn else "only invalid moves are dropped"
@@ -435,3 +549,10 @@ def listed(rule: str) -> Callable[[m.JSON, m.JSON, bool, Profile], Verdict]:
         return Violation(f"{what} is a valid move, but the legal listing leaves it out")
 
     return hook
+
+
+_NONE_CONCERN.update({"BOTWARS-MOVE-STAY": _stay_none,
+                      "BOTWARS-MOVE-OCCUPIED": _onto_none("12"),
+                      "BOTWARS-MOVE-ENERGY": _onto_none("*"),
+                      "BOTWARS-MOVE-SWAP": _swap_none,
+                      SAME_TARGET: _same_target_none})

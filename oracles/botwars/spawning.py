@@ -6,6 +6,7 @@ from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars import steps
 from gamecert.spec import Profile
 
 
@@ -77,10 +78,11 @@ def raze_check(t: Transition, profile: Profile) -> Verdict:
             applicable = True
             if not now:
                 problems.append(f"{name}'s razed spawn came back")
-    if m.is_resolution(t.before, t.action, r):
-        moved_field = m.after_moves(t.before, t.events)
-        field = m.after_battles(t.before, t.events)
-        reported = {e["player"] for e in m.events_of(t.events, "razed")}
+    step = steps.step(t, r)
+    if step.resolution:
+        moved_field = step.moved  # the fields of the turn, shared with the other oracles
+        field = step.battled
+        reported = {e["player"] for e in step.of("razed")}
         for side in (1, 2):
             name, spawn, foe = m.NAME[side], r.spawn[side], m.LIVE[3 - side]
             on_it = field[spawn] == foe
@@ -110,18 +112,19 @@ def spawn_check(t: Transition, profile: Profile) -> Verdict:
     """Step 4 for each bot: one botlet for cost energy when the spawn is not razed and is
     empty; the energy bookkeeping of the turn around it."""
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    step = steps.step(t, r)
+    if not step.resolution:
         return NA
-    field = m.after_battles(t.before, t.events)
+    field = step.battled  # shared with the other oracles of the turn
     problems = []
     applicable = False
     for side in (1, 2):
         name, spawn = m.NAME[side], r.spawn[side]
-        gathered = [e for e in m.events_of(t.events, "energy-collected", "BOTWARS-MOVE-ENERGY")
+        gathered = [e for e in step.of("energy-collected", "BOTWARS-MOVE-ENERGY")
                     if e["player"] == name]
         energy = t.before[name]["energy"] + len(gathered)
-        spawned = [e for e in m.events_of(t.events, "spawned") if e["player"] == name]
-        wasted = [e for e in m.events_of(t.events, "spawn-wasted") if e["player"] == name]
+        spawned = [e for e in step.of("spawned") if e["player"] == name]
+        wasted = [e for e in step.of("spawn-wasted") if e["player"] == name]
         razed = t.after[name]["spawnDisabled"]
         due = not razed and energy >= r.cost
         if energy < r.cost and not spawned and not wasted:
@@ -142,7 +145,7 @@ def spawn_check(t: Transition, profile: Profile) -> Verdict:
                             "spawn that is taken")
         if want_spawn and t.after["grid"][spawn] != m.LIVE[side]:
             problems.append(f"{name}'s new botlet is not on {spawn} after the turn")
-        collected = [e for e in m.events_of(t.events, "energy-collected") if e["player"] == name
+        collected = [e for e in step.of("energy-collected") if e["player"] == name
                      and e["rule"] != "BOTWARS-MOVE-ENERGY"]
         paid = r.cost * (want_spawn or want_waste)
         if t.after[name]["energy"] != energy - paid + len(collected):
