@@ -96,8 +96,10 @@ class CampaignResult:
     # rules checked, but not whole, for want of a capability (rule -> capability): a pass
     # says nothing of the part that needs it
     in_part: dict[str, str] = field(default_factory=dict)
-    # follow mode: the statistical test of each chance rule over the draws the engine made
+    # follow mode: the statistical test of each chance rule over the draws the engine made,
+    # and the draws themselves so far (checkpointed: a resumed campaign tests them all)
     chance_tests: list[ChanceTest] = field(default_factory=list)
+    chance_samples: ChanceStats | None = None
     # the most steps an example takes (Hypothesis's stateful_step_count): part of a replay
     steps_per_example: int = STEPS_PER_EXAMPLE
     runner: str = "serial"  # who played the rounds: serial, N local processes, a cluster
@@ -294,6 +296,9 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
     result.in_part = checked_in_part(caps, oracles, game, result.not_checkable,
                                      getattr(plugin_for(game), "crafted_for", None))
     chance_stats = None if CHANCE_CAP in caps else ChanceStats()
+    if chance_stats is not None and opts.resume is not None and opts.resume.chance:
+        chance_stats.merge(ChanceStats.from_portable(opts.resume.chance))
+    result.chance_samples = chance_stats
     # without load_state, deep positions (a game's end, a full grid) are reached only by
     # playing there from a new game: examples are STEER_FACTOR times longer
     steps = opts.steps_per_example * (1 if LOAD_STATE in caps else STEER_FACTOR)

@@ -41,11 +41,16 @@ class Checkpoint:
     coverage: Coverage
     departures: list[Departure]
     finished: bool = False
+    # follow mode: the draws followed so far (ChanceStats.portable), so the statistics of
+    # a resumed campaign cover the draws before the kill too; and the steps per example
+    chance: list[Any] | None = None
+    steps: int | None = None
 
 
 def save_checkpoint(directory: Path, *, game: str, profile: str, seed: int,
                     budget: float | None, rounds: int, elapsed: float, coverage: Coverage,
-                    departures: list[Departure], finished: bool) -> Path:
+                    departures: list[Departure], finished: bool,
+                    chance: list[Any] | None = None, steps: int | None = None) -> Path:
     """Write `checkpoint.json` (and the departures' traces under `checkpoint/`)."""
     saved = []
     for dep in departures:
@@ -67,7 +72,7 @@ def save_checkpoint(directory: Path, *, game: str, profile: str, seed: int,
            "rounds": rounds, "elapsed": round(elapsed, 3), "finished": finished,
            "coverage": {"applied": dict(coverage.applied), "steps": coverage.steps,
                         "examples": coverage.examples},
-           "departures": saved}
+           "departures": saved, "chance": chance, "steps": steps}
     path = directory / "checkpoint.json"
     tmp = path.with_name(".checkpoint.json.tmp")
     directory.mkdir(parents=True, exist_ok=True)
@@ -89,10 +94,15 @@ def load_checkpoint(directory: Path) -> Checkpoint:
         coverage = Coverage(Counter({str(k): int(v) for k, v in cov["applied"].items()}),
                             int(cov["steps"]), int(cov["examples"]))
         departures = [_departure(d, directory) for d in doc["departures"]]
+        chance = doc.get("chance")
+        if chance is not None and not isinstance(chance, list):
+            raise ValueError("chance is not a list of draws")
+        steps = doc.get("steps")
         return Checkpoint(str(doc["game"]), str(doc["profile"]), int(doc["seed"]),
                           None if doc["budget"] is None else float(doc["budget"]),
                           int(doc["rounds"]), float(doc["elapsed"]), coverage, departures,
-                          bool(doc["finished"]))
+                          bool(doc["finished"]), chance,
+                          None if steps is None else int(steps))
     except (KeyError, TypeError, ValueError) as exc:
         raise CheckpointError(f"{path}: malformed checkpoint ({exc!r})") from None
 

@@ -327,6 +327,8 @@ def cmd_certify(args: argparse.Namespace) -> int:
         if resume.game != args.game:
             raise UsageError(f"{args.resume} holds a {resume.game} campaign, not {args.game}")
         args.report, args.seed, args.profile = args.resume, resume.seed, resume.profile
+        if args.steps is None and resume.steps is not None:  # the examples it was playing
+            args.steps = resume.steps
         if args.rounds is None and resume.budget is not None:
             args.budget = resume.budget
     profile = cat.profile(args.profile)
@@ -462,7 +464,10 @@ def _checkpointer(report_dir: Path | None,
         save_checkpoint(report_dir, game=result.game, profile=result.profile.id,
                         seed=result.seed, budget=result.budget, rounds=result.rounds,
                         elapsed=result.duration, coverage=result.coverage,
-                        departures=result.departures, finished=finished)
+                        departures=result.departures, finished=finished,
+                        chance=None if result.chance_samples is None
+                        else result.chance_samples.portable(),
+                        steps=result.steps_per_example)
 
     return save
 

@@ -80,3 +80,25 @@ def test_ctrl_c_ends_with_a_partial_report(tmp_path: Path) -> None:
 def test_resume_needs_a_checkpoint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["certify", "flit", "--engine", TWO, "--resume", str(tmp_path)]) == 2
     assert "no checkpoint to resume" in capsys.readouterr().err
+
+
+def test_a_resumed_follow_mode_campaign_keeps_its_draws_and_its_steps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Behind the minimum wrapper (the engine draws for itself): the checkpoint holds the
+    draws followed so far and the steps per example, so a resumed campaign tests every draw
+    since the start and plays examples as long as before."""
+    report = tmp_path / "out"
+    engine = "minimal:reference"
+    assert main(["certify", "kingdomino", "--engine", engine, "--rounds", "1", "--steps",
+                 "40", "--report", str(report), "--quiet", "--db", "none"]) == 0
+    first = json.loads((report / "checkpoint.json").read_text())
+    assert first["steps"] == 40 and first["chance"], "no draws checkpointed"
+    drawn = {tuple(k) for k, *_ in first["chance"]}
+    assert main(["certify", "kingdomino", "--engine", engine, "--resume", str(report),
+                 "--rounds", "2", "--quiet", "--db", "none"]) == 0
+    assert "resuming after round 1" in capsys.readouterr().out
+    after = json.loads((report / "checkpoint.json").read_text())
+    assert after["steps"] == 40 and after["rounds"] == 2
+    assert drawn < {tuple(k) for k, *_ in after["chance"]}  # the first round's draws kept
+    tests = json.loads((report / "report.json").read_text())["chance_statistics"]["tests"]
+    assert sum(t["samples"] for t in tests) == len(after["chance"])
