@@ -137,13 +137,18 @@ _GOOD_ROWS: set[str] = set()
 
 
 def _rows_match(rows: tuple[str, ...]) -> bool:
-    """Every row matches `ROW` (the plain reading); those that do are remembered."""
+    """Every row matches `ROW` (the plain reading); those that do are remembered. A row
+    remembered has matched already: only the others are matched (a grid that gains a tile
+    changes one or two rows)."""
     if len(_GOOD_ROWS) > 4096:
         _GOOD_ROWS.clear()
+    good = _GOOD_ROWS
     for r in rows:
+        if r in good:
+            continue
         if not ROW.fullmatch(r):
             return False
-        _GOOD_ROWS.add(r)
+        good.add(r)
     return True
 
 
@@ -159,9 +164,16 @@ class StateGrids:
 
     def __init__(self, grids: tuple[Grid, ...]) -> None:
         self.grids = grids
-        self.rows_ok = all(g.rows_ok for g in grids)  # KD-PROTO-INPUT
-        # KD-GRID: the first grid (from 0) whose castle is not alone on (4, 4), or None
-        self.castle_bad = next((i for i, g in enumerate(grids) if not g.castle_ok), None)
+        # KD-PROTO-INPUT: every grid's rows well formed; KD-GRID: the first grid (from 0)
+        # whose castle is not alone on (4, 4), or None (a loop: a few grids, no generator)
+        rows_ok, castle_bad = True, None
+        for i, g in enumerate(grids):
+            if not g.rows_ok:
+                rows_ok = False
+            if castle_bad is None and not g.castle_ok:
+                castle_bad = i
+        self.rows_ok: bool = rows_ok
+        self.castle_bad: int | None = castle_bad
 
 
 _STATES: dict[int, tuple[JSON, StateGrids]] = {}

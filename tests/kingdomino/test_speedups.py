@@ -541,3 +541,40 @@ def test_action_kinds_name_what_the_checks_read() -> None:
     assert kd.action_kind({"type": "stop", "cause": "format"}) == "stop"
     assert kd.action_kind({"type": "wave"}) == "other"
     assert isinstance(Violation("x"), str)
+
+
+def test_rows_remembered_as_matching_are_not_matched_again_and_say_the_same() -> None:
+    """`_rows_match` skips the rows it has seen match `ROW`: with the memory empty, warm, or
+    holding only some rows of a grid, it says what matching every row says."""
+    steps = _steps("legend-3p", seed=18, games=1)
+    rows_seen = [tuple(rows) for t in steps for rows in t.after["grids"]]
+    rng = random.Random(18)
+    bad_rows = ["c0" * 8 + "c", "x0" * 9, "c4" * 9, "c0" * 10, "c0" * 8 + "c\u0663"]
+    shown = list(rows_seen)
+    for rows in rng.sample(rows_seen, 40):  # one row broken: the others remembered
+        broken = list(rows)
+        broken[rng.randrange(len(broken))] = rng.choice(bad_rows)
+        shown.append(tuple(broken))
+    for warm in (False, True, True):
+        if not warm:
+            f._GOOD_ROWS.clear()
+        for rows in rng.sample(shown, len(shown)):
+            want = all(f.ROW.fullmatch(r) for r in rows)
+            assert f._rows_match(rows) == want, rows
+    assert f._GOOD_ROWS and all(f.ROW.fullmatch(r) for r in f._GOOD_ROWS)
+
+
+def test_state_grid_summaries_equal_the_reading_over_every_grid() -> None:
+    """StateGrids' `rows_ok` and `castle_bad` (a loop) are `all` of the grids' rows_ok and
+    the first grid whose castle is not alone on (4, 4)."""
+    rng = random.Random(19)
+    good = [f.Grid(tuple(rows)) for t in _steps("legend", seed=19, games=1)[::7]
+            for rows in t.after["grids"]]
+    bad = [f.Grid(("c0" * 9,) * 9), f.Grid(("x0" * 9,) * 9),
+           f.Grid(("c0" * 9,) * 4 + ("c0" * 4 + "*0" + "c0" * 4,) + ("*0" * 9,) * 4)]
+    for _ in range(300):
+        grids = tuple(rng.choice(good + bad) for _ in range(rng.randrange(5)))
+        facts = f.StateGrids(grids)
+        assert facts.rows_ok == all(g.rows_ok for g in grids)
+        assert facts.castle_bad == next((i for i, g in enumerate(grids) if not g.castle_ok),
+                                        None)
