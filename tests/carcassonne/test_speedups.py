@@ -362,3 +362,11 @@ def test_the_cloister_tiles_are_those_with_a_part_named_monastery() -> None:
     named = {tid for tid in cb.catalogue() for r in range(4)
              if any(name == "monastery" for _, _, _, name in cb.parts(tid, r))}
     assert cb._cloister_tiles() == named and named
+
+
+@pytest.mark.parametrize("profile_id", PROFILES[:3])
+def test_tile_count_fast_path_is_taken_and_answers_ok(profile_id: str) -> None:
+    p = load_catalogue("carcassonne").profile(profile_id)
+    states = _states(profile_id, seed=43)[::5]
+    oks = sum(checks.tiles_conserved(s, p) is _tiles_conserved_plainly(s, p) for s in states)
+    assert oks == len(states)  # every valid state: OK, by both
