@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+from gamecert.fuzz import campaign
 from gamecert.fuzz.campaign import CampaignResult, run_campaign
 from gamecert.fuzz.engines import InProcessEngine, object_recipe
 from gamecert.reference_engine.contract import Session
@@ -41,12 +42,25 @@ def mutants(games: tuple[str, ...] = GAMES) -> list[tuple[str, str]]:
             for m in importlib.import_module(f"examples.engines.{g}").MUTANTS]
 
 
-def minimal_campaign(game: str, name: str, rounds: int, seed: int = 0) -> CampaignResult:
-    """The mutant behind the wrapper, in the profile where its break shows (its PROFILE)."""
+def minimal_campaign(game: str, name: str, rounds: int, seed: int = 0,
+                     until_caught: bool = False) -> CampaignResult:
+    """The mutant behind the wrapper, in the profile where its break shows (its PROFILE).
+    With `until_caught`, no round starts once a finding under the mutant's rule is in (as
+    Ctrl-C ends a campaign): the same rounds up to there, so the same verdict, sooner."""
     module = importlib.import_module(f"examples.engines.{game}.{name}")
     spec = f"minimal:examples.engines.{game}.{name}:ENGINE"
-    return run_campaign(game, object_recipe(game, spec), rounds=rounds, seed=seed,
-                        profile_id=getattr(module, "PROFILE", None))
+
+    def stop_once_caught(result: CampaignResult) -> None:
+        if until_caught and module.RULE in {d.primary for d in result.departures}:
+            campaign.STOP.set()
+
+    campaign.STOP.clear()
+    try:
+        return run_campaign(game, object_recipe(game, spec), rounds=rounds, seed=seed,
+                            profile_id=getattr(module, "PROFILE", None),
+                            on_round=stop_once_caught)
+    finally:
+        campaign.STOP.clear()
 
 
 def verdict(result: CampaignResult, rule: str) -> tuple[str, str]:

@@ -82,7 +82,7 @@ REPRESENTATIVE = [
 
 def _check(game: str, name: str, rounds: int = ROUNDS) -> None:
     module = importlib.import_module(f"examples.engines.{game}.{name}")
-    result = minimal_campaign(game, name, rounds)
+    result = minimal_campaign(game, name, rounds, until_caught=True)
     what, _ = verdict(result, module.RULE)
     if what in (CAUGHT, NOT_CHECKABLE):
         if what == NOT_CHECKABLE:  # named with its capability in the certificate
