@@ -19,27 +19,15 @@ from gamecert.fuzz.lockstep import Coverage, Lockstep
 from gamecert.oracles import action_kind_for, oracles_for, prejudge_for
 from gamecert.oracles.base import NA, Oracle, Transition, checks_by_kind
 from gamecert.reference_engine import reference_game, reference_session
-from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import load_catalogue
+from tests.random_play import random_steps
 
 GAMES = ("flit", "botwars", "carcassonne", "kingdomino")
 
 
 def _transitions(game_name: str, profile_id: str | None, seed: int,
                  games: int) -> list[Transition]:
-    game = reference_game(game_name)
-    profile = load_catalogue(game_name).profile(profile_id)
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        s = game.initial(profile)
-        while (who := game.current(s)) != TERMINAL and len(out) < 4000:
-            a = (game.random_chance(s, rng) if who == CHANCE  # type: ignore[attr-defined]
-                 else game.random_action(s, rng))  # type: ignore[attr-defined]
-            before, action = game.observe(s), game.action_to_json(s, a)
-            s, events = game.apply(s, a)
-            out.append(Transition(before, action, game.observe(s), list(events)))
-    return out
+    return random_steps(game_name, profile_id, seed, games, limit=4000)
 
 
 def _profiles(game: str) -> list[str]:

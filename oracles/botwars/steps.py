@@ -168,37 +168,13 @@ class Step:
     def by_type(self) -> dict[str, list[Any]] | None:
         """The events by type, in their order; None when some event is not an object with
         a string type (then `of` reads them as `model.events_of` does)."""
-        events = self.t.events
-        if type(events) is not list:
-            return None
-        out: dict[str, list[Any]] = {}
-        for e in events:
-            kind = e.get("type") if type(e) is dict else None
-            if type(kind) is not str:
-                return None
-            if kind in out:
-                out[kind].append(e)
-            else:
-                out[kind] = [e]
-        return out
+        return _grouped(self.t.events, "type")
 
     @fact
     def by_rule(self) -> dict[str, list[Any]] | None:
         """The events by the rule they name, in their order; None when some event is not
         an object naming a rule by a string."""
-        events = self.t.events
-        if type(events) is not list:
-            return None
-        out: dict[str, list[Any]] = {}
-        for e in events:
-            rule = e.get("rule") if type(e) is dict else None
-            if type(rule) is not str:
-                return None
-            if rule in out:
-                out[rule].append(e)
-            else:
-                out[rule] = [e]
-        return out
+        return _grouped(self.t.events, "rule")
 
     def naming(self, rule: str) -> list[Any]:
         """`[e for e in t.events if e["rule"] == rule]` (a new list; where that raises, the
@@ -325,3 +301,20 @@ def forget() -> None:
 
 
 __all__ = ["Step", "forget", "step"]
+
+
+def _grouped(events: Any, field: str) -> dict[str, list[Any]] | None:
+    """The events by the string each holds under `field`, in their order; None when
+    `events` is not a list or some event is not an object with a string there."""
+    if type(events) is not list:
+        return None
+    out: dict[str, list[Any]] = {}
+    for e in events:
+        key = e.get(field) if type(e) is dict else None
+        if type(key) is not str:
+            return None
+        if key in out:
+            out[key].append(e)
+        else:
+            out[key] = [e]
+    return out

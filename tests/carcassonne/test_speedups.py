@@ -19,6 +19,7 @@ from gamecert.oracles.carcassonne import board as cb
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import load_catalogue
+from tests.random_play import random_steps
 
 PROFILES = list(load_catalogue("carcassonne").profiles)
 
@@ -249,18 +250,7 @@ def test_tile_oracles_answer_as_first_written(profile_id: str) -> None:
 
 
 def _steps(profile_id: str, seed: int) -> list[Transition]:
-    game = reference_game("carcassonne")
-    profile = load_catalogue("carcassonne").profile(profile_id)
-    rng = random.Random(seed)
-    out = []
-    s = game.initial(profile)
-    while (who := game.current(s)) != TERMINAL:
-        a = (game.random_chance(s, rng) if who == CHANCE  # type: ignore[attr-defined]
-             else game.random_action(s, rng))  # type: ignore[attr-defined]
-        before, action = game.observe(s), game.action_to_json(s, a)
-        s, events = game.apply(s, a)
-        out.append(Transition(before, action, game.observe(s), list(events)))
-    return out
+    return random_steps("carcassonne", profile_id, seed)
 
 
 ODD_ACTIONS = [None, [], "place", {"type": 5}, {"type": ["place"]}, {}, {"type": "Place"}]
