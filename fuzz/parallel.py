@@ -80,6 +80,10 @@ def _worker(setup: RoundSetup, tasks: Any, results: Any, stop: Any, tag: str,
         # once: a second SIGTERM (the campaign's, then the parent-death signal) must not
         # interrupt the `finally` that closes the engine
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        # Nobody will read what is still unsent: at exit, do not wait for the queue's
+        # feeder thread (it would block for ever on a full pipe whose reader is dead, since
+        # every worker holds the queue's read end too).
+        results.cancel_join_thread()
         raise SystemExit(0)  # through `finally`: the engine is closed
 
     signal.signal(signal.SIGTERM, on_term)
@@ -99,6 +103,7 @@ def _worker(setup: RoundSetup, tasks: Any, results: Any, stop: Any, tag: str,
                     job = tasks.get(timeout=1.0)
                 except queue.Empty:
                     if os.getppid() != parent:  # the campaign is gone: so are we
+                        results.cancel_join_thread()  # and nobody reads what is unsent
                         return
                     continue
                 if job is None:

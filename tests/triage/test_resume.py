@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from gamecert.fuzz.cli import EXIT_VIOLATIONS, main
+from tests.scale.test_jobs import _ours, _settled
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO = "examples.engines.flit.two_causes:ENGINE"
@@ -49,6 +50,8 @@ def test_sigkill_then_resume_keeps_every_finding(tmp_path: Path,
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
+    # its workers (with outcomes, traces included, still to send) are gone too
+    assert _settled(_ours) == [], "a worker or its engine outlived the killed campaign"
     assert before["finished"] is False
     ids = {d["signature"] for d in before["departures"]}  # type: ignore[attr-defined]
     rounds = int(before["rounds"])  # type: ignore[call-overload]
