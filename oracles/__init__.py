@@ -12,6 +12,7 @@ per rule.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from gamecert.oracles.base import (
     NA,
@@ -33,23 +34,24 @@ def oracles_for(game: str) -> list[Oracle]:
     return list(module.ORACLES)
 
 
-def prejudge_for(game: str) -> Prejudge | None:
-    """The game's `PREJUDGE`, or None."""
+def _optional(game: str, name: str) -> Any:
+    """The game's oracle module's `name`, or None (no such module, or no such name)."""
     try:
         module = importlib.import_module(f"gamecert.oracles.{game}")
     except ModuleNotFoundError:
         return None
-    found: Prejudge | None = getattr(module, "PREJUDGE", None)
+    return getattr(module, name, None)
+
+
+def prejudge_for(game: str) -> Prejudge | None:
+    """The game's `PREJUDGE`, or None."""
+    found: Prejudge | None = _optional(game, "PREJUDGE")
     return found
 
 
 def action_kind_for(game: str) -> ActionKindFn | None:
     """The game's `action_kind`, or None for a game whose checks all judge every step."""
-    try:
-        module = importlib.import_module(f"gamecert.oracles.{game}")
-    except ModuleNotFoundError:
-        return None
-    kind: ActionKindFn | None = getattr(module, "action_kind", None)
+    kind: ActionKindFn | None = _optional(game, "action_kind")
     return kind
 
 

@@ -16,29 +16,15 @@ import pytest
 from gamecert.oracles.base import NA, Transition, expect
 from gamecert.oracles.carcassonne import ORACLES, action_kind, checks, tower
 from gamecert.oracles.carcassonne import board as cb
-from gamecert.reference_engine import reference_game
-from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import load_catalogue
-from tests.random_play import random_steps
+from tests.random_play import random_states, random_steps
 
 PROFILES = list(load_catalogue("carcassonne").profiles)
 
 
 def _states(profile_id: str, seed: int, games: int = 1) -> list[Any]:
-    """Canonical states of random games, in order."""
-    game = reference_game("carcassonne")
-    profile = load_catalogue("carcassonne").profile(profile_id)
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        s = game.initial(profile)
-        out.append(game.observe(s))
-        while (who := game.current(s)) != TERMINAL:
-            a = (game.random_chance(s, rng) if who == CHANCE  # type: ignore[attr-defined]
-                 else game.random_action(s, rng))  # type: ignore[attr-defined]
-            s, _ = game.apply(s, a)
-            out.append(game.observe(s))
-    return out
+    """Canonical states of random games, in order (the first included)."""
+    return random_states("carcassonne", profile_id, seed, games)
 
 
 def _shape_facts(shapes: cb.Shapes
