@@ -183,6 +183,11 @@ class Lockstep:
         self.seed = seed
         self.ref: Any = None
         self.ref_json: JSON = None
+        # The reference's canonical JSON after a step is built from the one before where the
+        # game can (`observe_next`: the parts the step left alone are shared, not rebuilt);
+        # `json_of` is the state `ref_json` observes, so only a true pair is built on.
+        self.observe_next = getattr(game, "observe_next", None)
+        self.json_of: Any = None
         self.start_spec: JSON = None
         self.ops: list[JSON] = []
         self.muted_findings: list[Finding] = []
@@ -332,7 +337,8 @@ class Lockstep:
             self._fail(bad, "violation" if bad else "divergence",
                        "the engine's new game differs from the reference's: " + detail,
                        expected=ref0_json, got=eng0)
-        self.ref, self.ref_json = ref0, ref0_json
+        self.ref = self.json_of = ref0
+        self.ref_json = ref0_json
         if self.follow and self.game.current(ref0) == CHANCE:
             self.dead = True  # a set-up draw left unfollowed: never send it a chance action
         if start.get("kind") == "state":
@@ -356,7 +362,8 @@ class Lockstep:
         except EngineFault as exc:
             self._fault(exc)
             return
-        self.ref, self.ref_json = ref, ref_json
+        self.ref = self.json_of = ref
+        self.ref_json = ref_json
         if eng != ref_json:
             self._fail([], "divergence", "state after load_state differs: "
                        + _diff(ref_json, eng), "ENGINE-LOAD-STATE", expected=ref_json, got=eng)
@@ -393,7 +400,7 @@ class Lockstep:
         self.coverage.steps += 1
         if self.on_step is not None:
             self.on_step()
-        ref_after = self.game.observe(ref_next)
+        ref_after = self._observe(ref_next)
         bad: list[tuple[str, str]] = []
         try:
             eng_after, eng_events = self.engine.apply(action)
@@ -411,7 +418,7 @@ class Lockstep:
                                                        bad)
             if drawn:
                 self.ops[-1]["drawn"] = drawn  # for the reader; a replay follows them anew
-            ref_after = self.game.observe(ref_next)
+            ref_after = self._observe(ref_next)
             eng_events_own = [e for e in eng_events if not is_chance_report(e)] \
                 if drawn else eng_events
         else:
@@ -469,7 +476,8 @@ class Lockstep:
         if self.follow or diverged:
             self._advance(ref_next, ref_after, resync=diverged)
         else:  # the common case of _advance: nothing to resync, no draw to follow
-            self.ref, self.ref_json = ref_next, ref_after
+            self.ref = self.json_of = ref_next
+            self.ref_json = ref_after
         return list(ref_events)
 
     def _prejudge(self, game: str) -> tuple[Any, dict[tuple[str, Any], int]]:
@@ -567,8 +575,16 @@ class Lockstep:
         self.unreported = game.current(ref) == CHANCE and not bad
         return ref, want, drawn
 
+    def _observe(self, ref_next: Any) -> JSON:
+        """The reference's canonical JSON of `ref_next`, a state its `apply` reached from
+        `self.ref`: built from `self.ref_json` where the game can, else observed in full."""
+        if self.observe_next is not None and self.json_of is self.ref:
+            return self.observe_next(self.ref, self.ref_json, ref_next)
+        return self.game.observe(ref_next)
+
     def _advance(self, ref_next: Any, ref_after: JSON, resync: bool) -> None:
-        self.ref, self.ref_json = ref_next, ref_after
+        self.ref = self.json_of = ref_next
+        self.ref_json = ref_after
         if self.follow and self.game.current(ref_next) == CHANCE:
             self.dead = True  # a draw left unfollowed: never send a chance action to it
         if resync:

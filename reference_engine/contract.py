@@ -5,6 +5,9 @@ Two levels:
 
 * `Game` is pure and typed: `initial`, `current`, `legal`, `chance`, `apply`, `observe`,
   `load`. States are immutable values; chance is an explicit action chosen by the caller.
+  A game may also offer `observe_next(before, seen, after)`: `observe(after)` built from
+  `seen = observe(before)` for a state its `apply` reached from `before`, sharing the parts
+  the step left alone. Only the harness uses it, on its own reference's states.
 * `Session` is the stateful, JSON-only face of a game: exactly the operations of the wire
   protocol (`hello`, `new_game`, `load_state`, `apply`, `legal`, `observe`, `bot_output`).
   The harness talks to every engine, in-process or subprocess, through it.

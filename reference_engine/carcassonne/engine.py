@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import insort
 from fractions import Fraction
 from typing import Any
 
@@ -929,6 +930,87 @@ class Carcassonne:
             **(self._observe_towers(state) if state.cfg.tower else {}),
         }
 
+    def observe_next(self, before: CarcState, seen: dict[str, Any],
+                     after: CarcState) -> dict[str, Any]:
+        """`observe(after)`, for a state `after` that `apply` reached from `before` (one step
+        or more) where `seen` is `observe(before)`: a part of `after` that is the very object
+        `before` had (states are immutable, and `apply` copies what it changes) is `seen`'s
+        part, shared, not rebuilt; a board that gained one tile gets it inserted in order.
+        Only the harness calls it, on its own reference's states (fuzz.lockstep): the JSON it
+        returns shares lists with `seen`, so neither may be changed afterwards. Anything
+        else (another profile, a board that lost or changed tiles) is observed in full."""
+        if after.cfg is not before.cfg:
+            return self.observe(after)
+        board = self._board_next(before, seen["board"], after)
+        if board is None:
+            return self.observe(after)
+        t = after.cfg.t
+        ids = t.ids
+        placed_spots: list[str] = []
+        if after.placed >= 0:
+            kind, rot = after.board[after.placed]
+            segs = t.rot[kind][rot].segs
+            placed_spots = sorted(SPOTS[segs[i].spot] for i in after.blocked)
+        if after.meeples is before.meeples:  # a placed tile never changes: nor its spots
+            meeples = seen["meeples"]
+        else:
+            meeples = []
+            for node, player in after.meeples.items():
+                kind, rot = after.board[node // 8]
+                meeples.append({"at": unpack(node // 8),
+                                "on": spot_of(t.rot[kind][rot], node % 8), "player": player})
+            meeples.sort(key=lambda m: (m["at"], m["on"]))
+        return {
+            "game": "carcassonne", "profile": after.profile.id, "players": after.cfg.players,
+            "phase": PHASE_NAMES[after.phase], "step": STEP_NAMES[after.step],
+            "to_move": after.to_move or None,
+            "pending": seen["pending"] if after.pending is before.pending
+            else list(after.pending),
+            "after_draws": "next-turn" if after.then_next else "place",
+            "board": board,
+            "placed": unpack(after.placed) if after.placed >= 0 else None,
+            "claim_blocked": placed_spots,
+            "meeples": meeples,
+            "supply": seen["supply"] if after.supply is before.supply else list(after.supply),
+            "scores": seen["scores"] if after.scores is before.scores else list(after.scores),
+            "hands": seen["hands"] if after.hands is before.hands
+            else [sorted(ids[k] for k in h) for h in after.hands],
+            "deck": seen["deck"] if after.deck is before.deck
+            else {ids[k]: c for k, c in enumerate(after.deck) if c},
+            "river_pile": seen["river_pile"] if after.river_pile is before.river_pile
+            else {ids[k]: c for k, c in enumerate(after.river_pile) if c},
+            "discarded": seen["discarded"] if after.discarded is before.discarded
+            else sorted(ids[k] for k in after.discarded),
+            "result": after.result,
+            **(self._towers_next(before, seen, after) if after.cfg.tower else {}),
+        }
+
+    def _towers_next(self, before: CarcState, seen: dict[str, Any],
+                     after: CarcState) -> dict[str, Any]:
+        if (after.towers is before.towers and after.floors is before.floors
+                and after.prisoners is before.prisoners and after.ransomed == before.ransomed):
+            return {k: seen[k] for k in ("towers", "floors", "prisoners", "ransom_paid")}
+        return self._observe_towers(after)
+
+    @staticmethod
+    def _board_next(before: CarcState, seen: list[Any], after: CarcState) -> list[Any] | None:
+        """`observe(after)["board"]` from `seen` (`before`'s): the same list when the board
+        is the same object; a copy with the one new tile inserted in order when `after`'s
+        board is `before`'s plus one tile (`lay` copies the board and adds the tile last,
+        and a tile once laid never changes); None (observe it in full) otherwise."""
+        if after.board is before.board:
+            return seen
+        if len(after.board) != len(before.board) + 1 or len(seen) != len(before.board):
+            return None
+        pos = next(reversed(after.board))
+        if pos in before.board:
+            return None
+        kind, rot = after.board[pos]
+        out = seen.copy()
+        insort(out, {"at": unpack(pos), "tile": after.cfg.t.ids[kind], "rotation": rot},
+               key=_at)
+        return out
+
     def _observe_towers(self, state: CarcState) -> dict[str, Any]:
         """The tower stage's part of the canonical state (absent in the other stages)."""
         return {
@@ -1070,6 +1152,10 @@ ACTION_FIELDS = {"place": ("tile", "at", "rotation"), "draw": ("tile",), "discar
                  "ransom": ("captor",), "exchange": ("with",)}
 OPTIONAL_FIELDS = {"tower": ("capture",)}
 TILE_ID = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")  # schemas/carcassonne-action.schema.json
+
+
+def _at(entry: dict[str, Any]) -> list[int]:
+    return entry["at"]  # type: ignore[no-any-return]
 
 
 def action_problem(data: Any) -> str | None:

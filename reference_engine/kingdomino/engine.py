@@ -514,6 +514,41 @@ class Kingdomino:
             "result": state.result,
         }
 
+    def observe_next(self, before: KdState, seen: dict[str, Any],
+                     after: KdState) -> dict[str, Any]:
+        """`observe(after)`, for a state `after` that `apply` reached from `before` (one step
+        or more) where `seen` is `observe(before)`: a part of `after` that is the very object
+        `before` had (states are immutable) is `seen`'s part, shared, not rebuilt, and so is
+        each grid equal to the one before. Only the harness calls it, on its own reference's
+        states (fuzz.lockstep): the JSON it returns shares lists with `seen`, so neither may
+        be changed afterwards."""
+        if after.cfg is not before.cfg:
+            return self.observe(after)
+        if after.grids is before.grids:
+            grids = seen["grids"]
+        else:
+            old, rows = before.grids, seen["grids"]
+            grids = [rows[i] if i < len(old) and g == old[i] else list(_rows(g))
+                     for i, g in enumerate(after.grids)]
+        return {
+            "game": "kingdomino", "profile": after.profile.id, "players": after.cfg.players,
+            "phase": after.phase, "turn": after.turn,
+            "to_move": after.placing[after.nxt][1] if after.phase == PLAY else None,
+            "kings": seen["kings"] if after.kings is before.kings else list(after.kings),
+            "bag": seen["bag"] if after.bag is before.bag else list(after.bag),
+            "line": seen["line"] if after.line is before.line
+            else [{"tile": t, "player": o or None} for t, o in after.line],
+            "placing": seen["placing"] if after.placing is before.placing
+            else [{"tile": t or None, "player": o} for t, o in after.placing],
+            "next": after.nxt,
+            "grids": grids,
+            "stopped": seen["stopped"] if after.stopped is before.stopped
+            else list(after.stopped),
+            "discarded": seen["discarded"] if after.discarded is before.discarded
+            else list(after.discarded),
+            "result": after.result,
+        }
+
     def load(self, profile: Profile, observed: Any) -> KdState:
         return load_state(self, profile, observed)
 
