@@ -26,7 +26,7 @@ from gamecert.fuzz.capabilities import (
     is_chance_report,
 )
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
-from gamecert.oracles import action_kind_for, oracles_for, prejudge_for
+from gamecert.oracles import action_kind_for, oracles_for, prejudge_for, state_prejudge_for
 from gamecert.oracles.base import (
     NA,
     OK,
@@ -163,6 +163,9 @@ class Lockstep:
         self.state_hooks = [(o.rule, o.state) for o in self.oracles if o.state]
         self.state_rules = [rule for rule, _ in self.state_hooks]
         self.state_fns = [hook for _, hook in self.state_hooks]
+        # the same for the state hooks (`STATE_PREJUDGE`): `state_where[i]` is where its
+        # answer for state_fns[i] is, -1 where it gives none
+        self.state_prejudge, self.state_where = self._state_prejudge(game.name)
         self.check_hooks = [(o.rule, o.check) for o in self.oracles if o.check]
         # A check that says `on` which kinds of step it judges is asked only at those (it
         # would answer NA at any other): the game's `action_kind` names a step's kind.
@@ -221,12 +224,19 @@ class Lockstep:
 
     def _state_checks(self, state: JSON, bad: list[tuple[str, str]]) -> None:
         profile = self.profile
+        self._count_all(self.state_rules, self._state_verdicts(state, profile), bad)
+
+    def _state_verdicts(self, state: JSON, profile: Profile) -> list[Verdict]:
+        """Every state hook's verdict on `state`, in order (`state_fns`)."""
         try:  # the common case: every oracle reads the state; one call each, no wrapper
-            verdicts = [hook(state, profile) for hook in self.state_fns]
+            if self.state_prejudge is None:
+                return [hook(state, profile) for hook in self.state_fns]
+            said = self.state_prejudge(state, profile)  # one look answers some
+            return [hook(state, profile) if i < 0 or said[i] is None else said[i]
+                    for i, hook in zip(self.state_where, self.state_fns, strict=True)]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a state some oracle cannot even read: find out which, one at a time
-            verdicts = [_guarded(hook, state, profile) for hook in self.state_fns]
-        self._count_all(self.state_rules, verdicts, bad)
+            return [_guarded(hook, state, profile) for hook in self.state_fns]
 
     def _count_all(self, rules: list[str], verdicts: list[Verdict],
                    bad: list[tuple[str, str]]) -> None:
@@ -458,10 +468,7 @@ class Lockstep:
                              [e for e in ref_events if not is_chance_report(e)])
             results = [v for _, v in self._composite_filter(
                 list(zip(rules, results, strict=True)), own)]
-        try:  # the state hooks on the state after, as _state_checks asks them
-            states = [hook(seen, profile) for hook in self.state_fns]
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            states = [_guarded(hook, seen, profile) for hook in self.state_fns]
+        states = self._state_verdicts(seen, profile)  # the state hooks on the state after
         # one count for the step's checks and state hooks, in that order
         self._count_all(rules + self.state_rules, results + states, bad)
         if bad or diverged:
@@ -491,6 +498,18 @@ class Lockstep:
         where = {(rule, own[rule]): i for i, rule in enumerate(rules)
                  if (rule, own.get(rule)) in ours}
         return (fn if where else None), where
+
+    def _state_prejudge(self, game: str) -> tuple[Any, list[int]]:
+        """(the game's state prejudgement or None, where it answers each state hook)."""
+        found = state_prejudge_for(game)
+        if found is None:
+            return None, []
+        rules, fn = found
+        own = {o.rule: o.state for o in oracles_for(game) if o.state is not None}
+        at = {rule: i for i, rule in enumerate(rules)}
+        where = [at.get(rule, -1) if own.get(rule) is hook else -1
+                 for rule, hook in self.state_hooks]
+        return (fn if any(i >= 0 for i in where) else None), where
 
     def _check_lists(self, pairs: list[tuple[str, CheckFn]]
                      ) -> tuple[list[str], list[CheckFn], list[int]]:

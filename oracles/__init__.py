@@ -6,7 +6,9 @@ an action from the action alone. It may export `PREJUDGE = (rules, verdicts)`: a
 whole step, shared by several checks, that answers `verdicts(t, profile)[i]` for
 `rules[i]` with exactly what that rule's check would answer, or None (ask the check). The
 lockstep then asks only the checks left unanswered, one call for the step instead of one
-per rule.
+per rule. `STATE_PREJUDGE = (rules, verdicts)` does the same for the state hooks:
+`verdicts(state, profile)[i]` is exactly what `rules[i]`'s state hook answers, or None.
+Either answers OK or NA only: a violation, and its message, always comes from the hook.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from gamecert.oracles.base import (
     ActionKindFn,
     Oracle,
     Prejudge,
+    StatePrejudge,
     Transition,
     Verdict,
     Violation,
@@ -49,6 +52,12 @@ def prejudge_for(game: str) -> Prejudge | None:
     return found
 
 
+def state_prejudge_for(game: str) -> StatePrejudge | None:
+    """The game's `STATE_PREJUDGE`, or None."""
+    found: StatePrejudge | None = _optional(game, "STATE_PREJUDGE")
+    return found
+
+
 def action_kind_for(game: str) -> ActionKindFn | None:
     """The game's `action_kind`, or None for a game whose checks all judge every step."""
     kind: ActionKindFn | None = _optional(game, "action_kind")
@@ -56,4 +65,4 @@ def action_kind_for(game: str) -> ActionKindFn | None:
 
 
 __all__ = ["NA", "OK", "Oracle", "Transition", "Verdict", "Violation", "action_kind_for",
-           "oracles_for", "prejudge_for"]
+           "oracles_for", "prejudge_for", "state_prejudge_for"]

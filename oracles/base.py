@@ -92,6 +92,9 @@ class Oracle:
 ActionKindFn = Callable[[JSON], str]
 # (rules, verdicts): `verdicts(t, profile)[i]` is what `rules[i]`'s check answers, or None
 Prejudge = tuple[tuple[str, ...], Callable[[Transition, Profile], tuple[Verdict | None, ...]]]
+# (rules, verdicts): `verdicts(state, profile)[i]` is what `rules[i]`'s state hook answers,
+# or None
+StatePrejudge = tuple[tuple[str, ...], Callable[[JSON, Profile], tuple[Verdict | None, ...]]]
 
 
 def checks_by_kind(oracles: Iterable[Oracle], kinds: Iterable[str]

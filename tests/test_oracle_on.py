@@ -16,7 +16,7 @@ import pytest
 
 from gamecert.fuzz.engines import InProcessEngine
 from gamecert.fuzz.lockstep import Coverage, Lockstep
-from gamecert.oracles import action_kind_for, oracles_for, prejudge_for
+from gamecert.oracles import action_kind_for, oracles_for, prejudge_for, state_prejudge_for
 from gamecert.oracles.base import NA, Oracle, Transition, checks_by_kind
 from gamecert.reference_engine import reference_game, reference_session
 from gamecert.spec import load_catalogue
@@ -84,19 +84,26 @@ def _plain(check: Any) -> Any:
     return lambda t, p: check(t, p)
 
 
+def _plain_state(hook: Any) -> Any:
+    """`hook` behind a wrapper of its own: no shared state prejudgement stands in for it."""
+    if hook is None:
+        return None
+    return lambda s, p: hook(s, p)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_lockstep_coverage_is_the_same_with_every_check_asked(game: str) -> None:
     """The same recorded games through two lockstep runs, one asking every check at every
-    step (no `on`, no `within`, and each check wrapped, so that no shared prejudgement
-    stands in for it): each rule's count of applicable verdicts is the same."""
+    step (no `on`, no `within`, and each check and state hook wrapped, so that no shared
+    prejudgement stands in for it): each rule's count of applicable verdicts is the same."""
     profile = load_catalogue(game).profile()
     steps = _transitions(game, None, seed=3, games=1)
     counts = []
     for every in (False, True):
         oracles = oracles_for(game)
         if every:
-            oracles = [Oracle(o.rule, o.state, _plain(o.check), o.judge, o.referee, o.listed,
-                              o.weights) for o in oracles]
+            oracles = [Oracle(o.rule, _plain_state(o.state), _plain(o.check), o.judge,
+                              o.referee, o.listed, o.weights) for o in oracles]
         cov = Coverage()
         ls = Lockstep(reference_game(game), InProcessEngine(reference_session(game)), profile,
                       oracles, coverage=cov)
@@ -107,6 +114,7 @@ def test_lockstep_coverage_is_the_same_with_every_check_asked(game: str) -> None
         assert every or ls.action_kind is action_kind_for(game) or all(
             o.on is None for o in oracles)
         assert (ls.prejudge is None) == (every or prejudge_for(game) is None)
+        assert (ls.state_prejudge is None) == (every or state_prejudge_for(game) is None)
     assert counts[0] == counts[1]
 
 
