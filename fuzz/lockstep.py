@@ -55,6 +55,7 @@ except ImportError:  # pragma: no cover - every CPython since 3.2 has it
         mapping.update(iterable)
 
 JSON = Any
+COUNTED_KEPT = 4096  # step patterns of OK and NA remembered per lockstep (_count_step)
 
 # Checks of the engine as a program rather than of a game rule; they sit beside the rule ids
 # in every certificate.
@@ -176,6 +177,7 @@ class Lockstep:
         # another check for that rule, a test's or a benchmark's, is asked as it is).
         self.prejudge, self.prejudged = self._prejudge(game.name)
         self.checks_on: dict[str, tuple[list[str], list[CheckFn], list[int]]] = {}
+        self.counted: dict[tuple[int, ...], list[str]] = {}  # _count_step's patterns
         self.every_check = self._check_lists(self.check_hooks)
         self.judge_hooks = [(o.rule, o.judge) for o in self.oracles if o.judge]
         self.referee_hooks = [(o.rule, o.referee) for o in self.oracles if o.referee]
@@ -247,6 +249,27 @@ class Lockstep:
                         [rule for rule, v in zip(rules, verdicts, strict=True) if v is not NA])
         bad.extend([(rule, str(v)) for rule, v in zip(rules, verdicts, strict=True)
                     if v is not NA and v is not OK])
+
+    def _count_step(self, rules: list[str], verdicts: list[Verdict],
+                    bad: list[tuple[str, str]]) -> None:
+        """`_count_all` for a step: `rules` (a list `_checks_for` keeps) then the state
+        hooks' rules. Most steps repeat an earlier step's pattern of OK and NA for the same
+        rules: what such a step counts is remembered by the identities of the rules list and
+        of each verdict. Only patterns with no violation are remembered, so every identity in
+        a key is the rules list's (kept alive by the lockstep), OK's or NA's (kept alive by
+        their module): an equal key is the very same pattern."""
+        key = (id(rules), *map(id, verdicts))
+        counted = self.counted.get(key)
+        if counted is None:
+            every = rules + self.state_rules
+            counted = [rule for rule, v in zip(every, verdicts, strict=True) if v is not NA]
+            wrong = [(rule, str(v)) for rule, v in zip(every, verdicts, strict=True)
+                     if v is not NA and v is not OK]
+            if wrong:
+                bad.extend(wrong)
+            elif len(self.counted) < COUNTED_KEPT:
+                self.counted[key] = counted
+        _count_elements(self.coverage.applied, counted)
 
     def _judge(self, state: JSON, action: JSON, accepted: bool,
                bad: list[tuple[str, str]]) -> None:
@@ -470,7 +493,7 @@ class Lockstep:
                 list(zip(rules, results, strict=True)), own)]
         states = self._state_verdicts(seen, profile)  # the state hooks on the state after
         # one count for the step's checks and state hooks, in that order
-        self._count_all(rules + self.state_rules, results + states, bad)
+        self._count_step(rules, results + states, bad)
         if bad or diverged:
             detail = _diff(ref_after, eng_after) if eng_after != ref_after else (
                 f"events differ: reference {canon(ref_cmp)[:300]}, "

@@ -159,3 +159,44 @@ def test_the_overhead_benchmark_prints_its_headline() -> None:
     parts = next(line for line in lines if line.startswith("time per part, Hypothesis"))
     for part in ("engine", "reference", "oracles", "comparison", "Hypothesis"):
         assert part in parts
+
+
+def test_remembered_step_patterns_count_what_each_step_says() -> None:
+    """The lockstep remembers what a step's pattern of OK and NA counts (`_count_step`):
+    the counts are those of counting each verdict, step by step, and a violation whose text
+    is the very text of OK or NA is still a violation."""
+    from gamecert.oracles.base import OK, Violation
+
+    answers = iter([OK, NA, OK, OK, NA, Violation(str(OK)), OK, Violation(str(NA)), OK] * 50)
+    said: list[Verdict] = []
+
+    def check(t: Transition, p: Profile) -> Verdict:
+        v = next(answers)
+        said.append(v)
+        return v
+
+    game = reference_game("flit")
+    profile = load_catalogue("flit").profile()
+    cov = Coverage()
+    ls = Lockstep(game, InProcessEngine(reference_session("flit")), profile,
+                  [Oracle("R-A", check=check), Oracle("R-B", state=lambda s, p: OK)],
+                  coverage=cov)
+    ls.start({"kind": "new_game"})
+    rng = random.Random(1)
+    found = []
+    for _ in range(60):
+        if not ls.live:
+            break
+        a = (game.random_chance(ls.ref, rng) if game.current(ls.ref) == CHANCE  # type: ignore[attr-defined]
+             else game.random_action(ls.ref, rng))  # type: ignore[attr-defined]
+        try:
+            ls.step(game.action_to_json(ls.ref, a))
+        except Finding as finding:
+            found.append(finding)
+            ls.muted |= finding.causes
+            break
+    assert found and found[0].rules == ["R-A"] and said[-1] == str(OK)
+    assert type(said[-1]) is Violation
+    assert cov.applied["R-A"] == sum(1 for v in said if v is not NA)
+    assert cov.applied["R-B"] == len(said) + 1  # and the new game's state
+    assert ls.counted  # patterns were remembered
