@@ -30,6 +30,7 @@ from gamecert.oracles.base import (
 )
 from gamecert.oracles.kingdomino import board as b
 from gamecert.oracles.kingdomino import facts as f
+from gamecert.oracles.kingdomino import fast
 from gamecert.oracles.weights import uniform
 from gamecert.spec import Profile
 
@@ -933,3 +934,10 @@ ORACLES = [
     Oracle("KD-PROTO-OUTPUT", referee=output_referee),
     Oracle("KD-PROTO-LIMITS", check=limits_check, on=frozenset({K_STOP})),
 ]
+
+# One look at a state for the nine state hooks (`fast`): OK or NA where the hook would say
+# exactly that, else None (the hook is asked).
+STATE_PREJUDGE = fast.STATE_PREJUDGE
+
+# One look at a step for the checks of a deal and a play (`fast`), likewise.
+PREJUDGE = (fast.RULES, fast.verdicts)

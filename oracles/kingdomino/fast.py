@@ -1,0 +1,393 @@
+"""One shared look at a Kingdomino state, and at a step, for the oracles' common case
+(issue 15: a lean lockstep).
+
+`state_verdicts(s, profile)` (`STATE_PREJUDGE`) answers for the nine state hooks at once
+and `verdicts(t, profile)` (`PREJUDGE`) for the checks of the common steps (a deal, a put,
+a play without a put). Each answer is `OK` or `NA` only where the rule's own hook (in
+`oracles.kingdomino`) answers exactly that on the same JSON: the same fields are read and
+the same conditions decide, restricted to plain values (whole numbers, lists, strings) the
+hook reads without an error; anything else, and any step or state a rule might object to,
+is `None` ("ask the hook"), so every violation, its message, and every exception a hook
+raises still come from the hook. Any error while looking answers None for every rule.
+
+Shared parts: the lockstep shows the reference's own JSON when the engine agrees, and
+`observe_next` shares the parts a step left alone (the grids list when no grid changed,
+else each unchanged grid's row list; kings, bag, line, placing, stopped). A grid's facts
+(`facts.Grid`) are kept by the identity of its row list (the list held with them, so its
+id is not reused; JSON shown to oracles is not changed afterwards): a grid the step left
+alone is not read again, and the grid a put changed is read once. Fresh JSON (an engine
+that diverged) shares nothing and is read in full.
+
+`tests/kingdomino/test_fast.py` compares every answer with the hook's own verdict on the
+states and steps of random games of every profile (fresh and shared JSON), on replies
+that break a rule and on corrupted replies. This module judges nothing: it saves work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamecert.oracles.base import NA, OK, Transition, Verdict
+from gamecert.oracles.kingdomino import board as b
+from gamecert.oracles.kingdomino import facts as f
+from gamecert.spec import Profile
+
+JSON = Any
+Answer = Verdict | None
+
+# --- the state hooks -----------------------------------------------------------------------
+
+STATE_RULES = ("KD-PLAYERS", "KD-TILES-IN-PLAY", "KD-KINGS", "KD-LAST-TURN-NO-PICK",
+               "KD-GAME-LENGTH", "KD-GRID", "KD-TIE-BREAK", "KD-STOP", "KD-PROTO-INPUT")
+ASK_STATE: tuple[Answer, ...] = (None,) * len(STATE_RULES)
+
+_GOOD_GRID = (OK, OK)  # (KD-GRID, KD-PROTO-INPUT) for grids well formed, castles alone
+_ASK_GRID = (None, None)
+
+
+class _Seen:
+    """The grids list read last and its (KD-GRID, KD-PROTO-INPUT) answers; the profile
+    read last and its constants. Each object held, so an identity test is never fooled."""
+
+    grids: Any = None
+    grid_answers: tuple[Answer, Answer] = _ASK_GRID
+    profile: Any = None
+    consts: Any = None
+
+
+_seen = _Seen()
+
+
+def _consts(profile: Profile) -> f.Consts:
+    seen = _seen
+    if seen.profile is not profile:
+        seen.consts, seen.profile = f.consts(profile), profile
+    c: f.Consts = seen.consts
+    return c
+
+
+# A grid's facts by the identity of its row list: (the list, held; its `facts.Grid`).
+_BY_ID: dict[int, tuple[Any, f.Grid]] = {}
+_BY_ID_KEPT = 64
+
+
+def grid_of(rows: Any) -> f.Grid:
+    """`facts.grid_facts(tuple(rows))` (the facts of the grid whose rows are `rows`), found
+    by the list's identity when it was read (or derived, `_put_grid`) before. Raises what
+    reading it raises."""
+    hit = _BY_ID.get(id(rows))
+    if hit is not None and hit[0] is rows:
+        return hit[1]
+    grid = f.grid_facts(tuple(rows))
+    _keep(rows, grid)
+    return grid
+
+
+def _keep(rows: Any, grid: f.Grid) -> None:
+    if len(_BY_ID) >= _BY_ID_KEPT:
+        _BY_ID.clear()
+    _BY_ID[id(rows)] = (rows, grid)
+
+
+def grid_answers(s: JSON) -> tuple[Answer, Answer]:
+    """(KD-GRID, KD-PROTO-INPUT) for `s`: OK where `facts.state_grids` (what both hooks
+    read first) would find every castle alone on (4, 4), every grid's rows well formed:
+    the same `facts.Grid` of each grid, by `grid_of`; else None. The same grids list
+    (identity) gets the same answers."""
+    seen = _seen
+    grids = s["grids"]
+    if grids is seen.grids:
+        return seen.grid_answers
+    if type(grids) is not list:
+        return _ASK_GRID
+    castle_ok = rows_ok = True
+    for rows in grids:
+        grid = grid_of(rows)
+        castle_ok = castle_ok and grid.castle_ok
+        rows_ok = rows_ok and grid.rows_ok
+    out = (OK if castle_ok else None, OK if rows_ok else None)
+    seen.grids, seen.grid_answers = grids, out
+    return out
+
+
+def state_verdicts(s: JSON, profile: Profile) -> tuple[Answer, ...]:
+    """`STATE_PREJUDGE`'s answers, in `STATE_RULES`' order."""
+    try:
+        return _state(s, profile)
+    except Exception:  # a state it cannot read: every hook is asked
+        return ASK_STATE
+
+
+def _state(s: JSON, profile: Profile) -> tuple[Answer, ...]:
+    if type(s) is not dict:
+        return ASK_STATE
+    c = _consts(profile)
+    n = c.players
+    grids, stopped, turn, phase = s["grids"], s["stopped"], s["turn"], s["phase"]
+    if type(grids) is not list or type(stopped) is not list or type(turn) is not int \
+            or type(phase) is not str:
+        return ASK_STATE
+    # KD-PLAYERS: `s["players"] == n and len(grids) == n and len(stopped) == n`
+    players = s["players"]
+    a_players = OK if (type(players) is int and players == n and len(grids) == n
+                       and len(stopped) == n) else None
+    # KD-TILES-IN-PLAY: `len(line) <= line size and tiles - len(bag) <= in play`
+    line, bag = s["line"], s["bag"]
+    a_in_play = OK if (type(line) is list and type(bag) is list
+                       and len(line) <= c.line_size
+                       and len(c.tiles) - len(bag) <= c.in_play) else None
+    # KD-KINGS: a list of whole numbers, each `== kings` (`count` compares as the hook does)
+    kings = s["kings"]
+    a_kings = OK if type(kings) is list and kings.count(c.kings) == len(kings) else None
+    # KD-LAST-TURN-NO-PICK: NA before the last turn and once the game is over
+    turns = c.turns
+    a_last: Answer
+    a_stop: Answer
+    if turn < turns or phase == "over":
+        a_last = NA
+    else:
+        a_last = OK if phase == "play" and type(line) is list and not line else None
+    # KD-GAME-LENGTH
+    a_length = OK if turn <= turns else None
+    # KD-GRID, KD-PROTO-INPUT
+    a_grid, a_input = grid_answers(s)
+    # KD-TIE-BREAK: NA without a result
+    a_tie = NA if s["result"] is None else None
+    # KD-STOP: NA outside play; OK when the player to move has not stopped
+    if phase != "play":
+        a_stop = NA
+    else:
+        to_move = s["to_move"]
+        a_stop = OK if (type(to_move) is int and 1 <= to_move <= len(stopped)
+                        and stopped[to_move - 1] is False) else None
+    return (a_players, a_in_play, a_kings, a_last, a_length, a_grid, a_tie, a_stop, a_input)
+
+
+STATE_PREJUDGE = (STATE_RULES, state_verdicts)
+
+
+# --- the checks ----------------------------------------------------------------------------
+
+RULES = ("KD-TILES", "KD-TILES-IN-PLAY", "KD-DEAL", "KD-ORDER", "KD-FIRST-TURN-NO-PUT",
+         "KD-PICK", "KD-GAME-LENGTH", "KD-PLACE-ROTATION", "KD-PLACE-NO-OVERLAP",
+         "KD-PLACE-EXTENT", "KD-PLACE-CONNECT", "KD-DISCARD", "KD-SCORE-ZONES")
+(TILES, IN_PLAY, DEAL, ORDER, FIRST, PICK, LENGTH, ROTATION, OVERLAP, EXTENT, CONNECT,
+ DISCARD, SCORE) = range(len(RULES))
+ASK: tuple[Answer, ...] = (None,) * len(RULES)
+_N = b.N
+
+
+def verdicts(t: Transition, profile: Profile) -> tuple[Answer, ...]:
+    """`PREJUDGE`'s answers, in `RULES`' order."""
+    try:
+        return _step(t, profile)
+    except Exception:  # a step it cannot read: every check is asked
+        return ASK
+
+
+def _step(t: Transition, profile: Profile) -> tuple[Answer, ...]:
+    action, before, after = t.action, t.before, t.after
+    if type(action) is not dict or type(before) is not dict or type(after) is not dict:
+        return ASK
+    kind = action.get("type")
+    if kind == "deal":
+        return _deal(action, before, after, _consts(profile))
+    if kind == "play":
+        return _play(action, before, after, _consts(profile))
+    return ASK
+
+
+def _score(after: JSON) -> Answer:
+    """KD-SCORE-ZONES: NA unless the game is over with a result."""
+    res = after["result"]
+    return NA if after["phase"] != "over" or res is None else None
+
+
+def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
+    out: list[Answer] = [None] * len(RULES)
+    out[SCORE] = _score(after)
+    # KD-TILES-IN-PLAY (`in_play_check`)
+    if before["phase"] != "deal":
+        out[IN_PLAY] = NA
+    else:
+        size, line = c.line_size, len(after["line"])
+        a_bag = after["bag"]
+        if after["phase"] == "deal":
+            out[IN_PLAY] = OK if line < size and a_bag != [] else None
+        else:
+            out[IN_PLAY] = OK if line == size or not a_bag else None
+    # KD-DEAL (`deal_check`)
+    tile = action["tile"]
+    bag = before["bag"]
+    if type(tile) is int and type(bag) is list and bag.count(tile) == 1:
+        k = bag.index(tile)
+        want_bag = bag[:k] + bag[k + 1:]
+    else:
+        want_bag = [x for x in bag if x != tile]
+    want_line = sorted([e["tile"] for e in before["line"]] + [tile])
+    got_line = [e["tile"] for e in after["line"]]
+    if after["turn"] != before["turn"]:
+        out[DEAL] = NA
+    else:
+        out[DEAL] = OK if after["bag"] == want_bag and got_line == want_line else None
+    return tuple(out)
+
+
+def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
+    out: list[Answer] = [None] * len(RULES)
+    out[SCORE] = _score(after)
+    b_phase, a_phase = before["phase"], after["phase"]
+    if type(b_phase) is not str or type(a_phase) is not str:
+        return ASK
+    if b_phase != "play":  # every play-phase check below answers NA
+        out[ORDER] = out[FIRST] = out[PICK] = out[LENGTH] = NA
+        return tuple(out)  # (the placement checks: `_placing_put` needs the play phase)
+    b_turn, a_turn = before["turn"], after["turn"]
+    if type(b_turn) is not int or type(a_turn) is not int:
+        return ASK
+    placing, nxt = before["placing"], before["next"]
+    k = placing[nxt]
+    tile, p = k["tile"], k["player"]
+    stopped = after["stopped"]
+    if type(stopped) is not list:
+        return ASK
+    pick = action.get("pick")
+    last = b_turn >= c.turns
+    # KD-ORDER (`order_check`, `_line_after` for a play)
+    if a_phase == "over" or a_turn != b_turn + 1:
+        out[ORDER] = NA
+    else:
+        line = before["line"]
+        if pick is not None:
+            after_line = [{"tile": e["tile"], "player": p if e["tile"] == pick else e["player"]}
+                          for e in line]
+        else:
+            after_line = list(line)
+        want = sorted(({"tile": e["tile"], "player": e["player"]} for e in after_line
+                       if e["player"] is not None and not stopped[e["player"] - 1]),
+                      key=lambda e: e["tile"])
+        out[ORDER] = OK if after["placing"] == want else None
+    # KD-FIRST-TURN-NO-PUT (`first_turn_check`)
+    if tile is not None:
+        out[FIRST] = NA
+    else:
+        out[FIRST] = OK if after["grids"] == before["grids"] else None
+    # KD-PICK (`pick_check`)
+    if last or a_phase == "over":
+        out[PICK] = NA
+    else:
+        line = before["line"]
+        free = [e["tile"] for e in line if e["player"] is None]
+        if pick not in free:
+            out[PICK] = None
+        elif a_turn != b_turn:
+            out[PICK] = OK
+        else:
+            if pick is not None:
+                marked = [{"tile": e["tile"], "player": p if e["tile"] == pick
+                           else e["player"]} for e in line]
+            else:
+                marked = list(line)
+            out[PICK] = OK if after["line"] == marked else None
+    # KD-GAME-LENGTH (`length_check`)
+    rest = [k2 for k2 in placing[nxt + 1:] if not stopped[k2["player"] - 1]]
+    everyone_out = stopped.count(False) <= c.alone
+    should_end = everyone_out or (not rest and last)
+    if a_phase == "over":
+        out[LENGTH] = OK if should_end else None
+    else:
+        out[LENGTH] = OK if not should_end else None
+    put = action.get("put")
+    if tile is None:
+        # no tile to place: `_placing_put` fails (NA), and so does KD-DISCARD's condition
+        out[TILES] = out[ROTATION] = out[OVERLAP] = out[EXTENT] = out[CONNECT] = NA
+        out[DISCARD] = NA
+        return tuple(out)
+    if put is not None:
+        out[DISCARD] = NA
+    if (isinstance(put, list) and len(put) == 3 and type(put[0]) is int
+            and type(put[1]) is int and type(put[2]) is int):
+        _put(out, put, tile, p, before, after, c)
+    return tuple(out)
+
+
+def _put(out: list[Answer], put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
+         c: f.Consts) -> None:
+    """The placement checks of a put (`_placing_put` holds): OK for KD-TILES,
+    KD-PLACE-ROTATION and the three placement rules when the player's grid after the step
+    is exactly its grid before with the tile's two squares on the put's two cells (free
+    before, within the territory, connected), every other grid unchanged and every grid's
+    rows well formed; else they stay None. The grid after gets its facts from the grid
+    before's (`_put_grid`) for the next step."""
+    grids_b, grids_a = before["grids"], after["grids"]
+    n = c.players
+    if type(grids_b) is not list or type(grids_a) is not list or len(grids_b) != n \
+            or len(grids_a) != n or type(p) is not int or not 1 <= p <= n:
+        return
+    x, y, r = put
+    step = b.STEP.get(r)
+    if step is None:
+        return
+    x2, y2 = x + step[0], y + step[1]
+    if not (0 <= x < _N and 0 <= y < _N and 0 <= x2 < _N and 0 <= y2 < _N):
+        return
+    squares = c.tiles.get(tile) if type(tile) is int else None
+    if squares is None:
+        return
+    first, second = squares
+    if len(first) != 2 or len(second) != 2 or first[0] in "_*" or second[0] in "_*" \
+            or "*" in first or "*" in second:
+        return
+    mine = p - 1
+    for q in range(n):  # KD-TILES reads every grid: each must be well formed, and the same
+        if q != mine:
+            one, two = grids_b[q], grids_a[q]
+            if not (one is two or one == two) or not grid_of(one).rows_ok:
+                return
+    rows = grids_b[mine]
+    grid = grid_of(rows)
+    if not grid.rows_ok:  # 9 strings of 18 characters, each matching the protocol's row
+        return
+    g = grid.g
+    i, j = _N * y + x, _N * y2 + x2
+    if g[2 * i] != "_" or g[2 * j] != "_":  # KD-PLACE-NO-OVERLAP's fault
+        return
+    want = list(rows)
+    row = want[y]
+    want[y] = row[:2 * x] + first + row[2 * x + 2:]
+    row = want[y2]
+    want[y2] = row[:2 * x2] + second + row[2 * x2 + 2:]
+    rows_a = grids_a[mine]
+    if type(rows_a) is not list or rows_a != want:
+        return
+    box = grid.extent  # `board.within`
+    lo_x, hi_x, lo_y, hi_y = box if box is not None else (x, x, y, y)
+    size = c.size
+    if not (max(hi_x, x, x2) - min(lo_x, x, x2) < size
+            and max(hi_y, y, y2) - min(lo_y, y, y2) < size):
+        return
+    if not (f._touches(g, i, first[0]) or f._touches(g, j, second[0])):  # `board.connected`
+        return
+    out[TILES] = out[ROTATION] = out[OVERLAP] = out[EXTENT] = out[CONNECT] = OK
+    if not (_ROW_FULL(want[y]) and _ROW_FULL(want[y2])):
+        return  # the changed rows are not well formed: the grid after is read in full
+    _keep(rows_a, _put_grid(grid, rows_a, (min(lo_x, x, x2), max(hi_x, x, x2),
+                                           min(lo_y, y, y2), max(hi_y, y, y2))))
+
+
+_ROW_FULL = f.ROW.fullmatch
+
+
+def _put_grid(before: f.Grid, rows: list[str], box: tuple[int, int, int, int]) -> f.Grid:
+    """The facts of a grid that is `before` (rows well formed) with two free cells given
+    squares of the tile data (no `*`, well formed rows): `facts.Grid(tuple(rows))`'s,
+    without re-reading it all. Rows well formed and shaped as before; the castle's cell and
+    the number of `*` unchanged (the cells were `_`, the squares have no `*`), so is
+    `castle_ok`; the extent is `box`, the one before widened to the two cells."""
+    grid = f.Grid.__new__(f.Grid)
+    grid.rows = tuple(rows)
+    grid.g = "".join(rows)
+    grid.rows_ok = grid.shaped = True
+    grid.castle_ok = before.castle_ok
+    grid._extent = (box,)
+    return grid
