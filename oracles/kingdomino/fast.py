@@ -234,14 +234,13 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
 
 
 def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
-    out: list[Answer] = [None] * len(RULES)
-    out[SCORE] = _score(after)
+    """A play (with or without a put): the checks `oracles.kingdomino` asks at one."""
+    a_score = _score(after)
     b_phase, a_phase = before["phase"], after["phase"]
     if type(b_phase) is not str or type(a_phase) is not str:
         return ASK
-    if b_phase != "play":  # every play-phase check below answers NA
-        out[ORDER] = out[FIRST] = out[PICK] = out[LENGTH] = NA
-        return tuple(out)  # (the placement checks: `_placing_put` needs the play phase)
+    if b_phase != "play":  # every check below reads the phase first and answers NA
+        return (NA, None, None, NA, NA, NA, NA, NA, NA, NA, NA, NA, a_score)
     b_turn, a_turn = before["turn"], after["turn"]
     if type(b_turn) is not int or type(a_turn) is not int:
         return ASK
@@ -253,11 +252,12 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
         return ASK
     pick = action.get("pick")
     last = b_turn >= c.turns
-    # KD-ORDER (`order_check`, `_line_after` for a play)
+    line = before["line"]
+    # KD-ORDER (`order_check`, with `_line_after` of a play)
+    a_order: Answer
     if a_phase == "over" or a_turn != b_turn + 1:
-        out[ORDER] = NA
+        a_order = NA
     else:
-        line = before["line"]
         if pick is not None:
             after_line = [{"tile": e["tile"], "player": p if e["tile"] == pick else e["player"]}
                           for e in line]
@@ -265,124 +265,155 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
             after_line = list(line)
         want = sorted(({"tile": e["tile"], "player": e["player"]} for e in after_line
                        if e["player"] is not None and not stopped[e["player"] - 1]),
-                      key=lambda e: e["tile"])
-        out[ORDER] = OK if after["placing"] == want else None
+                      key=_by_tile)
+        a_order = OK if after["placing"] == want else None
     # KD-FIRST-TURN-NO-PUT (`first_turn_check`)
-    if tile is not None:
-        out[FIRST] = NA
-    else:
-        out[FIRST] = OK if after["grids"] == before["grids"] else None
+    a_first = NA if tile is not None else OK if after["grids"] == before["grids"] else None
     # KD-PICK (`pick_check`)
+    a_pick: Answer
     if last or a_phase == "over":
-        out[PICK] = NA
+        a_pick = NA
     else:
-        line = before["line"]
         free = [e["tile"] for e in line if e["player"] is None]
         if pick not in free:
-            out[PICK] = None
+            a_pick = None
         elif a_turn != b_turn:
-            out[PICK] = OK
+            a_pick = OK
         else:
             if pick is not None:
                 marked = [{"tile": e["tile"], "player": p if e["tile"] == pick
                            else e["player"]} for e in line]
             else:
                 marked = list(line)
-            out[PICK] = OK if after["line"] == marked else None
+            a_pick = OK if after["line"] == marked else None
     # KD-GAME-LENGTH (`length_check`)
     rest = [k2 for k2 in placing[nxt + 1:] if not stopped[k2["player"] - 1]]
     everyone_out = stopped.count(False) <= c.alone
     should_end = everyone_out or (not rest and last)
-    if a_phase == "over":
-        out[LENGTH] = OK if should_end else None
-    else:
-        out[LENGTH] = OK if not should_end else None
-    put = action.get("put")
+    a_length = (OK if should_end else None) if a_phase == "over" else (
+        None if should_end else OK)
     if tile is None:
         # no tile to place: `_placing_put` fails (NA), and so does KD-DISCARD's condition
-        out[TILES] = out[ROTATION] = out[OVERLAP] = out[EXTENT] = out[CONNECT] = NA
-        out[DISCARD] = NA
-        return tuple(out)
-    if put is not None:
-        out[DISCARD] = NA
+        return (NA, None, None, a_order, a_first, a_pick, a_length, NA, NA, NA, NA, NA,
+                a_score)
+    put = action.get("put")
+    placed: Answer = None
     if (isinstance(put, list) and len(put) == 3 and type(put[0]) is int
-            and type(put[1]) is int and type(put[2]) is int):
-        _put(out, put, tile, p, before, after, c)
-    return tuple(out)
+            and type(put[1]) is int and type(put[2]) is int):  # `_placing_put`
+        placed = _put(put, tile, p, before, after, c)
+    return (placed, None, None, a_order, a_first, a_pick, a_length, placed, placed, placed,
+            placed, None if put is None else NA, a_score)
 
 
-def _put(out: list[Answer], put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
-         c: f.Consts) -> None:
-    """The placement checks of a put (`_placing_put` holds): OK for KD-TILES,
-    KD-PLACE-ROTATION and the three placement rules when the player's grid after the step
-    is exactly its grid before with the tile's two squares on the put's two cells (free
-    before, within the territory, connected), every other grid unchanged and every grid's
-    rows well formed; else they stay None. The grid after gets its facts from the grid
-    before's (`_put_grid`) for the next step."""
+def _by_tile(e: JSON) -> Any:
+    return e["tile"]
+
+
+def _put_cells() -> list[tuple[int, int, int, int, int, int] | None]:
+    """For each put [x, y, r] on the grid, at (9y + x) * 4 + r: its two cells' indexes
+    (9y + x) and their least and greatest x and y; None where the second square
+    (`board.second`) leaves the grid."""
+    out: list[tuple[int, int, int, int, int, int] | None] = []
+    for i in range(_N * _N):
+        x, y = i % _N, i // _N
+        for r in range(4):
+            x2, y2 = b.second(x, y, r)
+            out.append((i, _N * y2 + x2, min(x, x2), max(x, x2), min(y, y2), max(y, y2))
+                       if 0 <= x2 < _N and 0 <= y2 < _N else None)
+    return out
+
+
+_PUT_CELLS = _put_cells()
+
+
+def _plain_square(sq: Any) -> bool:
+    """A tile square that is a cell of the protocol's rows (`facts.ROW`), not empty and
+    not the castle: a row that gains it stays well formed, and its count of `*` too."""
+    return type(sq) is str and len(sq) == 2 and sq[0] not in "_*" and "*" not in sq \
+        and f.ROW.fullmatch(sq * _N) is not None
+
+
+_squares: list[Any] = [None, {}]  # (the Consts, its tiles whose two squares are plain)
+
+
+def _plain_tiles(c: f.Consts) -> dict[int, tuple[str, str]]:
+    if _squares[0] is not c:
+        _squares[1] = {t: sq for t, sq in c.tiles.items()
+                       if _plain_square(sq[0]) and _plain_square(sq[1])}
+        _squares[0] = c
+    tiles: dict[int, tuple[str, str]] = _squares[1]
+    return tiles
+
+
+def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
+         c: f.Consts) -> Answer:
+    """KD-TILES, KD-PLACE-ROTATION and the three placement rules at a put (`_placing_put`
+    holds): OK when the player's grid after the step is exactly its grid before with the
+    tile's two squares on the put's two cells (on the grid, free before, within the
+    territory, connected), every other grid unchanged and every grid's rows well formed;
+    else None. The grid after gets its facts from the grid before's (`_put_grid`)."""
+    x, y, r = put
+    if not (0 <= x < _N and 0 <= y < _N and 0 <= r < 4):  # `board.on_grid`
+        return None
+    cells = _PUT_CELLS[(_N * y + x) * 4 + r]
+    if cells is None:
+        return None
+    squares = _plain_tiles(c).get(tile) if type(tile) is int else None
+    if squares is None:
+        return None
+    first, second = squares
     grids_b, grids_a = before["grids"], after["grids"]
     n = c.players
     if type(grids_b) is not list or type(grids_a) is not list or len(grids_b) != n \
             or len(grids_a) != n or type(p) is not int or not 1 <= p <= n:
-        return
-    x, y, r = put
-    step = b.STEP.get(r)
-    if step is None:
-        return
-    x2, y2 = x + step[0], y + step[1]
-    if not (0 <= x < _N and 0 <= y < _N and 0 <= x2 < _N and 0 <= y2 < _N):
-        return
-    squares = c.tiles.get(tile) if type(tile) is int else None
-    if squares is None:
-        return
-    first, second = squares
-    if len(first) != 2 or len(second) != 2 or first[0] in "_*" or second[0] in "_*" \
-            or "*" in first or "*" in second:
-        return
+        return None
     mine = p - 1
     for q in range(n):  # KD-TILES reads every grid: each must be well formed, and the same
         if q != mine:
             one, two = grids_b[q], grids_a[q]
             if not (one is two or one == two) or not grid_of(one).rows_ok:
-                return
+                return None
     rows = grids_b[mine]
     grid = grid_of(rows)
     if not grid.rows_ok:  # 9 strings of 18 characters, each matching the protocol's row
-        return
+        return None
     g = grid.g
-    i, j = _N * y + x, _N * y2 + x2
+    i, j, lo_x2, hi_x2, lo_y2, hi_y2 = cells
     if g[2 * i] != "_" or g[2 * j] != "_":  # KD-PLACE-NO-OVERLAP's fault
-        return
+        return None
+    y2 = j // _N
     want = list(rows)
     row = want[y]
     want[y] = row[:2 * x] + first + row[2 * x + 2:]
+    x2 = j - _N * y2
     row = want[y2]
     want[y2] = row[:2 * x2] + second + row[2 * x2 + 2:]
     rows_a = grids_a[mine]
     if type(rows_a) is not list or rows_a != want:
-        return
-    box = grid.extent  # `board.within`
-    lo_x, hi_x, lo_y, hi_y = box if box is not None else (x, x, y, y)
+        return None
+    box = grid.extent  # `board.within`: the extent widened to the two cells
+    if box is None:
+        lo_x, hi_x, lo_y, hi_y = lo_x2, hi_x2, lo_y2, hi_y2
+    else:
+        lo_x, hi_x, lo_y, hi_y = box
+        lo_x = lo_x if lo_x < lo_x2 else lo_x2
+        hi_x = hi_x if hi_x > hi_x2 else hi_x2
+        lo_y = lo_y if lo_y < lo_y2 else lo_y2
+        hi_y = hi_y if hi_y > hi_y2 else hi_y2
     size = c.size
-    if not (max(hi_x, x, x2) - min(lo_x, x, x2) < size
-            and max(hi_y, y, y2) - min(lo_y, y, y2) < size):
-        return
+    if not (hi_x - lo_x < size and hi_y - lo_y < size):
+        return None
     if not (f._touches(g, i, first[0]) or f._touches(g, j, second[0])):  # `board.connected`
-        return
-    out[TILES] = out[ROTATION] = out[OVERLAP] = out[EXTENT] = out[CONNECT] = OK
-    if not (_ROW_FULL(want[y]) and _ROW_FULL(want[y2])):
-        return  # the changed rows are not well formed: the grid after is read in full
-    _keep(rows_a, _put_grid(grid, rows_a, (min(lo_x, x, x2), max(hi_x, x, x2),
-                                           min(lo_y, y, y2), max(hi_y, y, y2))))
-
-
-_ROW_FULL = f.ROW.fullmatch
+        return None
+    _keep(rows_a, _put_grid(grid, rows_a, (lo_x, hi_x, lo_y, hi_y)))
+    return OK
 
 
 def _put_grid(before: f.Grid, rows: list[str], box: tuple[int, int, int, int]) -> f.Grid:
     """The facts of a grid that is `before` (rows well formed) with two free cells given
-    squares of the tile data (no `*`, well formed rows): `facts.Grid(tuple(rows))`'s,
-    without re-reading it all. Rows well formed and shaped as before; the castle's cell and
-    the number of `*` unchanged (the cells were `_`, the squares have no `*`), so is
+    plain squares (`_plain_square`): `facts.Grid(tuple(rows))`'s, without re-reading it
+    all. Rows well formed and shaped as before; the castle's cell and the number of `*`
+    unchanged (the cells were `_` and a digit, the squares have no `*`), so is
     `castle_ok`; the extent is `box`, the one before widened to the two cells."""
     grid = f.Grid.__new__(f.Grid)
     grid.rows = tuple(rows)
