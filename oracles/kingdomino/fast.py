@@ -85,7 +85,7 @@ def grid_of(rows: Any) -> f.Grid:
 
 def _keep(rows: Any, grid: f.Grid) -> None:
     if len(_BY_ID) >= _BY_ID_KEPT:
-        _BY_ID.clear()
+        del _BY_ID[next(iter(_BY_ID))]  # the oldest: the grids in play were kept last
     _BY_ID[id(rows)] = (rows, grid)
 
 
@@ -101,7 +101,12 @@ def grid_answers(s: JSON) -> tuple[Answer, Answer]:
     if type(grids) is not list:
         return _ASK_GRID
     castle_ok = rows_ok = True
-    for rows in grids:
+    # the grids list read last, all well formed: a grid of it (the same row list) is so
+    good = seen.grids if seen.grid_answers is _GOOD_GRID and type(seen.grids) is list \
+        and len(seen.grids) == len(grids) else ()
+    for i, rows in enumerate(grids):
+        if good and rows is good[i]:
+            continue
         grid = grid_of(rows)
         castle_ok = castle_ok and grid.castle_ok
         rows_ok = rows_ok and grid.rows_ok
@@ -180,21 +185,19 @@ _N = b.N
 def verdicts(t: Transition, profile: Profile) -> tuple[Answer, ...]:
     """`PREJUDGE`'s answers, in `RULES`' order."""
     try:
-        return _step(t, profile)
+        action, before, after = t.action, t.before, t.after
+        if type(action) is not dict or type(before) is not dict or type(after) is not dict:
+            return ASK
+        seen = _seen
+        c = seen.consts if seen.profile is profile else _consts(profile)
+        kind = action.get("type")
+        if kind == "deal":
+            return _deal(action, before, after, c)
+        if kind == "play":
+            return _play(action, before, after, c)
+        return ASK
     except Exception:  # a step it cannot read: every check is asked
         return ASK
-
-
-def _step(t: Transition, profile: Profile) -> tuple[Answer, ...]:
-    action, before, after = t.action, t.before, t.after
-    if type(action) is not dict or type(before) is not dict or type(after) is not dict:
-        return ASK
-    kind = action.get("type")
-    if kind == "deal":
-        return _deal(action, before, after, _consts(profile))
-    if kind == "play":
-        return _play(action, before, after, _consts(profile))
-    return ASK
 
 
 def _score(after: JSON) -> Answer:
@@ -204,18 +207,20 @@ def _score(after: JSON) -> Answer:
 
 
 def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
-    out: list[Answer] = [None] * len(RULES)
-    out[SCORE] = _score(after)
+    """A deal: KD-TILES-IN-PLAY, KD-DEAL and KD-SCORE-ZONES."""
+    res = after["result"]  # `_score`, reading what it reads in its order
+    a_phase, a_line, a_bag = after["phase"], after["line"], after["bag"]
+    a_score = NA if a_phase != "over" or res is None else None
     # KD-TILES-IN-PLAY (`in_play_check`)
+    a_in_play: Answer
     if before["phase"] != "deal":
-        out[IN_PLAY] = NA
+        a_in_play = NA
     else:
-        size, line = c.line_size, len(after["line"])
-        a_bag = after["bag"]
-        if after["phase"] == "deal":
-            out[IN_PLAY] = OK if line < size and a_bag != [] else None
+        size, line = c.line_size, len(a_line)
+        if a_phase == "deal":
+            a_in_play = OK if line < size and a_bag != [] else None
         else:
-            out[IN_PLAY] = OK if line == size or not a_bag else None
+            a_in_play = OK if line == size or not a_bag else None
     # KD-DEAL (`deal_check`)
     tile = action["tile"]
     bag = before["bag"]
@@ -224,13 +229,17 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
         want_bag = bag[:k] + bag[k + 1:]
     else:
         want_bag = [x for x in bag if x != tile]
-    want_line = sorted([e["tile"] for e in before["line"]] + [tile])
-    got_line = [e["tile"] for e in after["line"]]
+    want_line = [e["tile"] for e in before["line"]]
+    want_line.append(tile)
+    want_line.sort()
+    got_line = [e["tile"] for e in a_line]
+    a_deal: Answer
     if after["turn"] != before["turn"]:
-        out[DEAL] = NA
+        a_deal = NA
     else:
-        out[DEAL] = OK if after["bag"] == want_bag and got_line == want_line else None
-    return tuple(out)
+        a_deal = OK if a_bag == want_bag and got_line == want_line else None
+    return (None, a_in_play, a_deal, None, None, None, None, None, None, None, None, None,
+            a_score)
 
 
 def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
@@ -368,14 +377,18 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
             or len(grids_a) != n or type(p) is not int or not 1 <= p <= n:
         return None
     mine = p - 1
-    for q in range(n):  # KD-TILES reads every grid: each must be well formed, and the same
+    # KD-TILES reads every grid: each must be well formed (known when the state before
+    # was read last with all its grids so), and the others the same
+    seen = _seen
+    formed = grids_b is seen.grids and seen.grid_answers is _GOOD_GRID
+    for q in range(n):
         if q != mine:
             one, two = grids_b[q], grids_a[q]
-            if not (one is two or one == two) or not grid_of(one).rows_ok:
+            if not (one is two or one == two) or not (formed or grid_of(one).rows_ok):
                 return None
     rows = grids_b[mine]
     grid = grid_of(rows)
-    if not grid.rows_ok:  # 9 strings of 18 characters, each matching the protocol's row
+    if not (formed or grid.rows_ok):  # 9 strings of 18 characters matching the row
         return None
     g = grid.g
     i, j, lo_x2, hi_x2, lo_y2, hi_y2 = cells

@@ -133,8 +133,21 @@ def test_every_answer_is_the_hooks_own_on_broken_and_corrupted_replies(pid: str)
                 for put in ([x, y, (r + 1) % 4], [y, x, r], [x, y, 7], [x, y, "0"]):
                     shown.append(Transition(t.before, {**t.action, "put": put}, t.after,
                                             t.events))
+        for t in steps[::5]:  # a part of either state missing, or of another type
+            for side in ("before", "after"):
+                for key in sorted(getattr(t, side)):
+                    for value in (_GONE, None, "x", 1.0, [[]]):
+                        s = {k: v for k, v in getattr(t, side).items() if k != key}
+                        if value is not _GONE:
+                            s[key] = value
+                        shown.append(Transition(s, t.action, t.after, t.events)
+                                     if side == "before" else
+                                     Transition(t.before, t.action, s, t.events))
         said, _ = _compare(shown, prof)
         assert said > 0
+
+
+_GONE = object()
 
 
 @pytest.mark.parametrize("pid", PROFILES)
