@@ -51,6 +51,9 @@ class _Seen:
 
     grids: Any = None
     grid_answers: tuple[Answer, Answer] = _ASK_GRID
+    kings: Any = None
+    kings_of: Any = None
+    a_kings: Answer = None
     profile: Any = None
     consts: Any = None
 
@@ -118,54 +121,55 @@ def grid_answers(s: JSON) -> tuple[Answer, Answer]:
 def state_verdicts(s: JSON, profile: Profile) -> tuple[Answer, ...]:
     """`STATE_PREJUDGE`'s answers, in `STATE_RULES`' order."""
     try:
-        return _state(s, profile)
+        if type(s) is not dict:
+            return ASK_STATE
+        seen = _seen
+        c = seen.consts if seen.profile is profile else _consts(profile)
+        n = c.players
+        grids, stopped, turn, phase = s["grids"], s["stopped"], s["turn"], s["phase"]
+        if type(grids) is not list or type(stopped) is not list or type(turn) is not int \
+                or type(phase) is not str:
+            return ASK_STATE
+        # KD-PLAYERS: `s["players"] == n and len(grids) == n and len(stopped) == n`
+        players = s["players"]
+        a_players = OK if (type(players) is int and players == n and len(grids) == n
+                           and len(stopped) == n) else None
+        # KD-TILES-IN-PLAY: `len(line) <= line size and tiles - len(bag) <= in play`
+        line, bag = s["line"], s["bag"]
+        a_in_play = OK if (type(line) is list and type(bag) is list
+                           and len(line) <= c.line_size
+                           and len(c.tiles) - len(bag) <= c.in_play) else None
+        # KD-KINGS: a list of whole numbers, each `== kings` (`count` compares as the hook
+        # does); the same list as last time (identity), the same answer
+        kings = s["kings"]
+        if kings is seen.kings and c is seen.kings_of:
+            a_kings = seen.a_kings
+        else:
+            a_kings = OK if type(kings) is list and kings.count(c.kings) == len(kings) \
+                else None
+            seen.kings, seen.kings_of, seen.a_kings = kings, c, a_kings
+        # KD-LAST-TURN-NO-PICK: NA before the last turn and once the game is over
+        turns = c.turns
+        a_last: Answer
+        a_stop: Answer
+        if turn < turns or phase == "over":
+            a_last = NA
+        else:
+            a_last = OK if phase == "play" and type(line) is list and not line else None
+        # KD-GRID, KD-PROTO-INPUT: the same grids list as last time, the same answers
+        a_grid, a_input = seen.grid_answers if grids is seen.grids else grid_answers(s)
+        # KD-STOP: NA outside play; OK when the player to move has not stopped
+        if phase != "play":
+            a_stop = NA
+        else:
+            to_move = s["to_move"]
+            a_stop = OK if (type(to_move) is int and 1 <= to_move <= len(stopped)
+                            and stopped[to_move - 1] is False) else None
+        # KD-GAME-LENGTH; KD-TIE-BREAK (NA without a result)
+        return (a_players, a_in_play, a_kings, a_last, OK if turn <= turns else None, a_grid,
+                NA if s["result"] is None else None, a_stop, a_input)
     except Exception:  # a state it cannot read: every hook is asked
         return ASK_STATE
-
-
-def _state(s: JSON, profile: Profile) -> tuple[Answer, ...]:
-    if type(s) is not dict:
-        return ASK_STATE
-    c = _consts(profile)
-    n = c.players
-    grids, stopped, turn, phase = s["grids"], s["stopped"], s["turn"], s["phase"]
-    if type(grids) is not list or type(stopped) is not list or type(turn) is not int \
-            or type(phase) is not str:
-        return ASK_STATE
-    # KD-PLAYERS: `s["players"] == n and len(grids) == n and len(stopped) == n`
-    players = s["players"]
-    a_players = OK if (type(players) is int and players == n and len(grids) == n
-                       and len(stopped) == n) else None
-    # KD-TILES-IN-PLAY: `len(line) <= line size and tiles - len(bag) <= in play`
-    line, bag = s["line"], s["bag"]
-    a_in_play = OK if (type(line) is list and type(bag) is list
-                       and len(line) <= c.line_size
-                       and len(c.tiles) - len(bag) <= c.in_play) else None
-    # KD-KINGS: a list of whole numbers, each `== kings` (`count` compares as the hook does)
-    kings = s["kings"]
-    a_kings = OK if type(kings) is list and kings.count(c.kings) == len(kings) else None
-    # KD-LAST-TURN-NO-PICK: NA before the last turn and once the game is over
-    turns = c.turns
-    a_last: Answer
-    a_stop: Answer
-    if turn < turns or phase == "over":
-        a_last = NA
-    else:
-        a_last = OK if phase == "play" and type(line) is list and not line else None
-    # KD-GAME-LENGTH
-    a_length = OK if turn <= turns else None
-    # KD-GRID, KD-PROTO-INPUT
-    a_grid, a_input = grid_answers(s)
-    # KD-TIE-BREAK: NA without a result
-    a_tie = NA if s["result"] is None else None
-    # KD-STOP: NA outside play; OK when the player to move has not stopped
-    if phase != "play":
-        a_stop = NA
-    else:
-        to_move = s["to_move"]
-        a_stop = OK if (type(to_move) is int and 1 <= to_move <= len(stopped)
-                        and stopped[to_move - 1] is False) else None
-    return (a_players, a_in_play, a_kings, a_last, a_length, a_grid, a_tie, a_stop, a_input)
 
 
 STATE_PREJUDGE = (STATE_RULES, state_verdicts)

@@ -44,7 +44,7 @@ def _fresh() -> None:
     f._LAST_STATE = (object(), f.StateGrids(()))
     f._LAST = (None, None, None)
     fast._BY_ID.clear()
-    fast._seen.grids = None
+    fast._seen.grids = fast._seen.kings = None
 
 
 def _steps(pid: str, seed: int, shared: bool, games: int = 1) -> list[Transition]:
