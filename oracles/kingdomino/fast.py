@@ -113,7 +113,8 @@ def grid_answers(s: JSON) -> tuple[Answer, Answer]:
         grid = grid_of(rows)
         castle_ok = castle_ok and grid.castle_ok
         rows_ok = rows_ok and grid.rows_ok
-    out = (OK if castle_ok else None, OK if rows_ok else None)
+    out = _GOOD_GRID if castle_ok and rows_ok else (OK if castle_ok else None,
+                                                     OK if rows_ok else None)
     seen.grids, seen.grid_answers = grids, out
     return out
 

@@ -112,6 +112,8 @@ def test_every_answer_is_the_hooks_own_on_random_games(pid: str, shared: bool) -
                      "KD-GAME-LENGTH", "KD-FIRST-TURN-NO-PUT"):
             assert answers[rule] is not None, rule
     assert said > 0 and said_states > 0
+    # the grids read last were all well formed: the next grids list reads only its new grids
+    assert fast._seen.grid_answers is fast._GOOD_GRID
 
 
 @pytest.mark.parametrize("pid", PROFILES)
