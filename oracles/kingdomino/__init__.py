@@ -8,7 +8,10 @@ action that breaks several placement rules is blamed on the first only.
 Speed (issue 15): a check that judges only some kinds of step says which (`on`, by
 `action_kind`); the checks of one put, and the state hooks of one state, share the facts
 `facts` works out once; a check that reads them falls back to its plain reading (kept
-beside it) on JSON the fast reading cannot read, so every verdict is what it was.
+beside it) on JSON the fast reading cannot read, so every verdict is what it was. The
+lockstep takes one look at each state (`STATE_PREJUDGE`) and at each deal or play
+(`PREJUDGE`) from `fast`, which answers OK or NA for a hook only where the hook would,
+and leaves the rest (every violation among them) to the hooks here.
 """
 
 from __future__ import annotations

@@ -4,19 +4,24 @@
 `state_verdicts(s, profile)` (`STATE_PREJUDGE`) answers for the nine state hooks at once
 and `verdicts(t, profile)` (`PREJUDGE`) for the checks of the common steps (a deal, a put,
 a play without a put). Each answer is `OK` or `NA` only where the rule's own hook (in
-`oracles.kingdomino`) answers exactly that on the same JSON: the same fields are read and
-the same conditions decide, restricted to plain values (whole numbers, lists, strings) the
-hook reads without an error; anything else, and any step or state a rule might object to,
-is `None` ("ask the hook"), so every violation, its message, and every exception a hook
-raises still come from the hook. Any error while looking answers None for every rule.
+`oracles.kingdomino`) answers exactly that on the same JSON: every field the hook would
+read is read, and the same conditions decide, restricted to plain values (whole numbers,
+lists, strings) the hook reads without an error; anything else, and any step or state a
+rule might object to, is `None` ("ask the hook"), so every violation, its message, and
+every exception a hook raises still come from the hook. Any error while looking answers
+None for every rule.
 
 Shared parts: the lockstep shows the reference's own JSON when the engine agrees, and
 `observe_next` shares the parts a step left alone (the grids list when no grid changed,
 else each unchanged grid's row list; kings, bag, line, placing, stopped). A grid's facts
 (`facts.Grid`) are kept by the identity of its row list (the list held with them, so its
 id is not reused; JSON shown to oracles is not changed afterwards): a grid the step left
-alone is not read again, and the grid a put changed is read once. Fresh JSON (an engine
-that diverged) shares nothing and is read in full.
+alone is not read again, and a grids list read right after one whose grids were all well
+formed reads only its new row lists. A put is judged by building the player's rows after
+it from the rows before and the tile's two squares and comparing them with the reply's;
+when they match, the grid after gets its facts from the grid before's (`_put_grid`), not
+by reading it again. Fresh JSON (an engine that diverged) shares nothing and is read in
+full.
 
 `tests/kingdomino/test_fast.py` compares every answer with the hook's own verdict on the
 states and steps of random games of every profile (fresh and shared JSON), on replies
