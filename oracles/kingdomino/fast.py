@@ -377,7 +377,8 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     cells = _PUT_CELLS[(_N * y + x) * 4 + r]
     if cells is None:
         return None
-    squares = _plain_tiles(c).get(tile) if type(tile) is int else None
+    tiles = _squares[1] if _squares[0] is c else _plain_tiles(c)
+    squares = tiles.get(tile) if type(tile) is int else None
     if squares is None:
         return None
     first, second = squares
@@ -391,10 +392,12 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     # was read last with all its grids so), and the others the same
     seen = _seen
     formed = grids_b is seen.grids and seen.grid_answers is _GOOD_GRID
-    for q in range(n):
-        if q != mine:
-            one, two = grids_b[q], grids_a[q]
-            if not (one is two or one == two) or not (formed or grid_of(one).rows_ok):
+    # the others the same (lists compare their rows, each first by identity)
+    if grids_a[:mine] != grids_b[:mine] or grids_a[p:] != grids_b[p:]:
+        return None
+    if not formed:
+        for q in range(n):
+            if q != mine and not grid_of(grids_b[q]).rows_ok:
                 return None
     rows = grids_b[mine]
     grid = grid_of(rows)
