@@ -8,7 +8,10 @@ action that breaks several placement rules is blamed on the first only.
 Speed (issue 15): a check that judges only some kinds of step says which (`on`, by
 `action_kind`); the checks of one put, and the state hooks of one state, share the facts
 `facts` works out once; a check that reads them falls back to its plain reading (kept
-beside it) on JSON the fast reading cannot read, so every verdict is what it was.
+beside it) on JSON the fast reading cannot read, so every verdict is what it was. The
+lockstep takes one look at each state (`STATE_PREJUDGE`) and at each deal or play
+(`PREJUDGE`) from `fast`, which answers OK or NA for a hook only where the hook would,
+and leaves the rest (every violation among them) to the hooks here.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from gamecert.oracles.base import (
 )
 from gamecert.oracles.kingdomino import board as b
 from gamecert.oracles.kingdomino import facts as f
+from gamecert.oracles.kingdomino import fast
 from gamecert.oracles.weights import uniform
 from gamecert.spec import Profile
 
@@ -933,3 +937,10 @@ ORACLES = [
     Oracle("KD-PROTO-OUTPUT", referee=output_referee),
     Oracle("KD-PROTO-LIMITS", check=limits_check, on=frozenset({K_STOP})),
 ]
+
+# One look at a state for the nine state hooks (`fast`): OK or NA where the hook would say
+# exactly that, else None (the hook is asked).
+STATE_PREJUDGE = fast.STATE_PREJUDGE
+
+# One look at a step for the checks of a deal and a play (`fast`), likewise.
+PREJUDGE = (fast.RULES, fast.verdicts)

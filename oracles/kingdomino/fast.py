@@ -1,0 +1,459 @@
+"""One shared look at a Kingdomino state, and at a step, for the oracles' common case
+(issue 15: a lean lockstep).
+
+`state_verdicts(s, profile)` (`STATE_PREJUDGE`) answers for the nine state hooks at once
+and `verdicts(t, profile)` (`PREJUDGE`) for the checks of the common steps (a deal, a put,
+a play without a put). Each answer is `OK` or `NA` only where the rule's own hook (in
+`oracles.kingdomino`) answers exactly that on the same JSON: every field the hook would
+read is read, and the same conditions decide, restricted to plain values (whole numbers,
+lists, strings) the hook reads without an error; anything else, and any step or state a
+rule might object to, is `None` ("ask the hook"), so every violation, its message, and
+every exception a hook raises still come from the hook. Any error while looking answers
+None for every rule.
+
+Shared parts: the lockstep shows the reference's own JSON when the engine agrees, and
+`observe_next` shares the parts a step left alone (the grids list when no grid changed,
+else each unchanged grid's row list; kings, bag, line, placing, stopped). A grid's facts
+(`facts.Grid`) are kept by the identity of its row list (the list held with them, so its
+id is not reused; JSON shown to oracles is not changed afterwards): a grid the step left
+alone is not read again, and a grids list read right after one whose grids were all well
+formed reads only its new row lists. A put is judged by building the player's rows after
+it from the rows before and the tile's two squares and comparing them with the reply's;
+when they match, the grid after gets its facts from the grid before's (`_put_grid`), not
+by reading it again. Fresh JSON (an engine that diverged) shares nothing and is read in
+full.
+
+`tests/kingdomino/test_fast.py` compares every answer with the hook's own verdict on the
+states and steps of random games of every profile (fresh and shared JSON), on replies
+that break a rule and on corrupted replies. This module judges nothing: it saves work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamecert.oracles.base import NA, OK, Transition, Verdict
+from gamecert.oracles.kingdomino import board as b
+from gamecert.oracles.kingdomino import facts as f
+from gamecert.spec import Profile
+
+JSON = Any
+Answer = Verdict | None
+
+# --- the state hooks -----------------------------------------------------------------------
+
+STATE_RULES = ("KD-PLAYERS", "KD-TILES-IN-PLAY", "KD-KINGS", "KD-LAST-TURN-NO-PICK",
+               "KD-GAME-LENGTH", "KD-GRID", "KD-TIE-BREAK", "KD-STOP", "KD-PROTO-INPUT")
+ASK_STATE: tuple[Answer, ...] = (None,) * len(STATE_RULES)
+
+_GOOD_GRID = (OK, OK)  # (KD-GRID, KD-PROTO-INPUT) for grids well formed, castles alone
+_ASK_GRID = (None, None)
+
+
+class _Seen:
+    """The grids list read last and its (KD-GRID, KD-PROTO-INPUT) answers; the profile
+    read last and its constants. Each object held, so an identity test is never fooled."""
+
+    grids: Any = None
+    grid_answers: tuple[Answer, Answer] = _ASK_GRID
+    kings: Any = None
+    kings_of: Any = None
+    a_kings: Answer = None
+    profile: Any = None
+    consts: Any = None
+
+
+_seen = _Seen()
+
+
+def _consts(profile: Profile) -> f.Consts:
+    seen = _seen
+    if seen.profile is not profile:
+        seen.consts, seen.profile = f.consts(profile), profile
+    c: f.Consts = seen.consts
+    return c
+
+
+# A grid's facts by the identity of its row list: (the list, held; its `facts.Grid`).
+_BY_ID: dict[int, tuple[Any, f.Grid]] = {}
+_BY_ID_KEPT = 64
+
+
+def grid_of(rows: Any) -> f.Grid:
+    """`facts.grid_facts(tuple(rows))` (the facts of the grid whose rows are `rows`), found
+    by the list's identity when it was read (or derived, `_put_grid`) before. Raises what
+    reading it raises."""
+    hit = _BY_ID.get(id(rows))
+    if hit is not None and hit[0] is rows:
+        return hit[1]
+    grid = f.grid_facts(tuple(rows))
+    _keep(rows, grid)
+    return grid
+
+
+def _keep(rows: Any, grid: f.Grid) -> None:
+    if len(_BY_ID) >= _BY_ID_KEPT:
+        del _BY_ID[next(iter(_BY_ID))]  # the oldest: the grids in play were kept last
+    _BY_ID[id(rows)] = (rows, grid)
+
+
+def grid_answers(s: JSON) -> tuple[Answer, Answer]:
+    """(KD-GRID, KD-PROTO-INPUT) for `s`: OK where `facts.state_grids` (what both hooks
+    read first) would find every castle alone on (4, 4), every grid's rows well formed:
+    the same `facts.Grid` of each grid, by `grid_of`; else None. The same grids list
+    (identity) gets the same answers."""
+    seen = _seen
+    grids = s["grids"]
+    if grids is seen.grids:
+        return seen.grid_answers
+    if type(grids) is not list:
+        return _ASK_GRID
+    castle_ok = rows_ok = True
+    # the grids list read last, all well formed: a grid of it (the same row list) is so
+    good = seen.grids if seen.grid_answers is _GOOD_GRID and type(seen.grids) is list \
+        and len(seen.grids) == len(grids) else ()
+    for i, rows in enumerate(grids):
+        if good and rows is good[i]:
+            continue
+        hit = _BY_ID.get(id(rows))
+        if hit is None or hit[0] is not rows:
+            # a grid not known by identity: every grid read by `facts.state_grids` (its
+            # rows compared by value with the grids read last there), each then kept
+            sg = f.state_grids(s)
+            for one, grid in zip(grids, sg.grids, strict=True):
+                _keep(one, grid)
+            castle_ok, rows_ok = sg.castle_bad is None, sg.rows_ok
+            break
+        grid = hit[1]
+        castle_ok = castle_ok and grid.castle_ok
+        rows_ok = rows_ok and grid.rows_ok
+    out = _GOOD_GRID if castle_ok and rows_ok else (OK if castle_ok else None,
+                                                     OK if rows_ok else None)
+    seen.grids, seen.grid_answers = grids, out
+    return out
+
+
+def state_verdicts(s: JSON, profile: Profile) -> tuple[Answer, ...]:
+    """`STATE_PREJUDGE`'s answers, in `STATE_RULES`' order."""
+    try:
+        if type(s) is not dict:
+            return ASK_STATE
+        seen = _seen
+        c = seen.consts if seen.profile is profile else _consts(profile)
+        n = c.players
+        grids, stopped, turn, phase = s["grids"], s["stopped"], s["turn"], s["phase"]
+        if type(grids) is not list or type(stopped) is not list or type(turn) is not int \
+                or type(phase) is not str:
+            return ASK_STATE
+        # KD-PLAYERS: `s["players"] == n and len(grids) == n and len(stopped) == n`
+        players = s["players"]
+        a_players = OK if (type(players) is int and players == n and len(grids) == n
+                           and len(stopped) == n) else None
+        # KD-TILES-IN-PLAY: `len(line) <= line size and tiles - len(bag) <= in play`
+        line, bag = s["line"], s["bag"]
+        a_in_play = OK if (type(line) is list and type(bag) is list
+                           and len(line) <= c.line_size
+                           and len(c.tiles) - len(bag) <= c.in_play) else None
+        # KD-KINGS: a list of whole numbers, each `== kings` (`count` compares as the hook
+        # does); the same list as last time (identity), the same answer
+        kings = s["kings"]
+        if kings is seen.kings and c is seen.kings_of:
+            a_kings = seen.a_kings
+        else:
+            a_kings = OK if type(kings) is list and kings.count(c.kings) == len(kings) \
+                else None
+            seen.kings, seen.kings_of, seen.a_kings = kings, c, a_kings
+        # KD-LAST-TURN-NO-PICK: NA before the last turn and once the game is over
+        turns = c.turns
+        a_last: Answer
+        a_stop: Answer
+        if turn < turns or phase == "over":
+            a_last = NA
+        else:
+            a_last = OK if phase == "play" and type(line) is list and not line else None
+        # KD-GRID, KD-PROTO-INPUT: the same grids list as last time, the same answers
+        a_grid, a_input = seen.grid_answers if grids is seen.grids else grid_answers(s)
+        # KD-STOP: NA outside play; OK when the player to move has not stopped
+        if phase != "play":
+            a_stop = NA
+        else:
+            to_move = s["to_move"]
+            a_stop = OK if (type(to_move) is int and 1 <= to_move <= len(stopped)
+                            and stopped[to_move - 1] is False) else None
+        # KD-GAME-LENGTH; KD-TIE-BREAK (NA without a result)
+        return (a_players, a_in_play, a_kings, a_last, OK if turn <= turns else None, a_grid,
+                NA if s["result"] is None else None, a_stop, a_input)
+    except Exception:  # a state it cannot read: every hook is asked
+        return ASK_STATE
+
+
+STATE_PREJUDGE = (STATE_RULES, state_verdicts)
+
+
+# --- the checks ----------------------------------------------------------------------------
+
+RULES = ("KD-TILES", "KD-TILES-IN-PLAY", "KD-DEAL", "KD-ORDER", "KD-FIRST-TURN-NO-PUT",
+         "KD-PICK", "KD-GAME-LENGTH", "KD-PLACE-ROTATION", "KD-PLACE-NO-OVERLAP",
+         "KD-PLACE-EXTENT", "KD-PLACE-CONNECT", "KD-DISCARD", "KD-SCORE-ZONES")
+(TILES, IN_PLAY, DEAL, ORDER, FIRST, PICK, LENGTH, ROTATION, OVERLAP, EXTENT, CONNECT,
+ DISCARD, SCORE) = range(len(RULES))
+ASK: tuple[Answer, ...] = (None,) * len(RULES)
+_N = b.N
+
+
+def verdicts(t: Transition, profile: Profile) -> tuple[Answer, ...]:
+    """`PREJUDGE`'s answers, in `RULES`' order."""
+    try:
+        action, before, after = t.action, t.before, t.after
+        if type(action) is not dict or type(before) is not dict or type(after) is not dict:
+            return ASK
+        seen = _seen
+        c = seen.consts if seen.profile is profile else _consts(profile)
+        kind = action.get("type")
+        if kind == "deal":
+            return _deal(action, before, after, c)
+        if kind == "play":
+            return _play(action, before, after, c)
+        return ASK
+    except Exception:  # a step it cannot read: every check is asked
+        return ASK
+
+
+def _score(after: JSON) -> Answer:
+    """KD-SCORE-ZONES: NA unless the game is over with a result."""
+    res = after["result"]
+    return NA if after["phase"] != "over" or res is None else None
+
+
+def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
+    """A deal: KD-TILES-IN-PLAY, KD-DEAL and KD-SCORE-ZONES."""
+    res = after["result"]  # `_score`, reading what it reads in its order
+    a_phase, a_line, a_bag = after["phase"], after["line"], after["bag"]
+    a_score = NA if a_phase != "over" or res is None else None
+    # KD-TILES-IN-PLAY (`in_play_check`)
+    a_in_play: Answer
+    if before["phase"] != "deal":
+        a_in_play = NA
+    else:
+        size, line = c.line_size, len(a_line)
+        if a_phase == "deal":
+            a_in_play = OK if line < size and a_bag != [] else None
+        else:
+            a_in_play = OK if line == size or not a_bag else None
+    # KD-DEAL (`deal_check`)
+    tile = action["tile"]
+    bag = before["bag"]
+    if type(tile) is int and type(bag) is list and bag.count(tile) == 1:
+        k = bag.index(tile)
+        want_bag = bag[:k] + bag[k + 1:]
+    else:
+        want_bag = [x for x in bag if x != tile]
+    want_line = [e["tile"] for e in before["line"]]
+    want_line.append(tile)
+    want_line.sort()
+    got_line = [e["tile"] for e in a_line]
+    a_deal: Answer
+    if after["turn"] != before["turn"]:
+        a_deal = NA
+    else:
+        a_deal = OK if a_bag == want_bag and got_line == want_line else None
+    return (None, a_in_play, a_deal, None, None, None, None, None, None, None, None, None,
+            a_score)
+
+
+def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
+    """A play (with or without a put): the checks `oracles.kingdomino` asks at one."""
+    a_score = _score(after)
+    b_phase, a_phase = before["phase"], after["phase"]
+    if type(b_phase) is not str or type(a_phase) is not str:
+        return ASK
+    if b_phase != "play":  # every check below reads the phase first and answers NA
+        return (NA, None, None, NA, NA, NA, NA, NA, NA, NA, NA, NA, a_score)
+    b_turn, a_turn = before["turn"], after["turn"]
+    if type(b_turn) is not int or type(a_turn) is not int:
+        return ASK
+    placing, nxt = before["placing"], before["next"]
+    k = placing[nxt]
+    tile, p = k["tile"], k["player"]
+    stopped = after["stopped"]
+    if type(stopped) is not list:
+        return ASK
+    pick = action.get("pick")
+    last = b_turn >= c.turns
+    line = before["line"]
+    # KD-ORDER (`order_check`, with `_line_after` of a play)
+    a_order: Answer
+    if a_phase == "over" or a_turn != b_turn + 1:
+        a_order = NA
+    else:
+        if pick is not None:
+            after_line = [{"tile": e["tile"], "player": p if e["tile"] == pick else e["player"]}
+                          for e in line]
+        else:
+            after_line = list(line)
+        want = sorted(({"tile": e["tile"], "player": e["player"]} for e in after_line
+                       if e["player"] is not None and not stopped[e["player"] - 1]),
+                      key=_by_tile)
+        a_order = OK if after["placing"] == want else None
+    # KD-FIRST-TURN-NO-PUT (`first_turn_check`)
+    a_first = NA if tile is not None else OK if after["grids"] == before["grids"] else None
+    # KD-PICK (`pick_check`)
+    a_pick: Answer
+    if last or a_phase == "over":
+        a_pick = NA
+    else:
+        free = [e["tile"] for e in line if e["player"] is None]
+        if pick not in free:
+            a_pick = None
+        elif a_turn != b_turn:
+            a_pick = OK
+        else:
+            if pick is not None:
+                marked = [{"tile": e["tile"], "player": p if e["tile"] == pick
+                           else e["player"]} for e in line]
+            else:
+                marked = list(line)
+            a_pick = OK if after["line"] == marked else None
+    # KD-GAME-LENGTH (`length_check`)
+    rest = [k2 for k2 in placing[nxt + 1:] if not stopped[k2["player"] - 1]]
+    everyone_out = stopped.count(False) <= c.alone
+    should_end = everyone_out or (not rest and last)
+    a_length = (OK if should_end else None) if a_phase == "over" else (
+        None if should_end else OK)
+    if tile is None:
+        # no tile to place: `_placing_put` fails (NA), and so does KD-DISCARD's condition
+        return (NA, None, None, a_order, a_first, a_pick, a_length, NA, NA, NA, NA, NA,
+                a_score)
+    put = action.get("put")
+    placed: Answer = None
+    if (isinstance(put, list) and len(put) == 3 and type(put[0]) is int
+            and type(put[1]) is int and type(put[2]) is int):  # `_placing_put`
+        placed = _put(put, tile, p, before, after, c)
+    return (placed, None, None, a_order, a_first, a_pick, a_length, placed, placed, placed,
+            placed, None if put is None else NA, a_score)
+
+
+def _by_tile(e: JSON) -> Any:
+    return e["tile"]
+
+
+def _put_cells() -> list[tuple[int, int, int, int, int, int] | None]:
+    """For each put [x, y, r] on the grid, at (9y + x) * 4 + r: its two cells' indexes
+    (9y + x) and their least and greatest x and y; None where the second square
+    (`board.second`) leaves the grid."""
+    out: list[tuple[int, int, int, int, int, int] | None] = []
+    for i in range(_N * _N):
+        x, y = i % _N, i // _N
+        for r in range(4):
+            x2, y2 = b.second(x, y, r)
+            out.append((i, _N * y2 + x2, min(x, x2), max(x, x2), min(y, y2), max(y, y2))
+                       if 0 <= x2 < _N and 0 <= y2 < _N else None)
+    return out
+
+
+_PUT_CELLS = _put_cells()
+
+
+def _plain_square(sq: Any) -> bool:
+    """A tile square that is a cell of the protocol's rows (`facts.ROW`), not empty and
+    not the castle: a row that gains it stays well formed, and its count of `*` too."""
+    return type(sq) is str and len(sq) == 2 and sq[0] not in "_*" and "*" not in sq \
+        and f.ROW.fullmatch(sq * _N) is not None
+
+
+_squares: list[Any] = [None, {}]  # (the Consts, its tiles whose two squares are plain)
+
+
+def _plain_tiles(c: f.Consts) -> dict[int, tuple[str, str]]:
+    if _squares[0] is not c:
+        _squares[1] = {t: sq for t, sq in c.tiles.items()
+                       if _plain_square(sq[0]) and _plain_square(sq[1])}
+        _squares[0] = c
+    tiles: dict[int, tuple[str, str]] = _squares[1]
+    return tiles
+
+
+def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
+         c: f.Consts) -> Answer:
+    """KD-TILES, KD-PLACE-ROTATION and the three placement rules at a put (`_placing_put`
+    holds): OK when the player's grid after the step is exactly its grid before with the
+    tile's two squares on the put's two cells (on the grid, free before, within the
+    territory, connected), every other grid unchanged and every grid's rows well formed;
+    else None. The grid after gets its facts from the grid before's (`_put_grid`)."""
+    x, y, r = put
+    if not (0 <= x < _N and 0 <= y < _N and 0 <= r < 4):  # `board.on_grid`
+        return None
+    cells = _PUT_CELLS[(_N * y + x) * 4 + r]
+    if cells is None:
+        return None
+    tiles = _squares[1] if _squares[0] is c else _plain_tiles(c)
+    squares = tiles.get(tile) if type(tile) is int else None
+    if squares is None:
+        return None
+    first, second = squares
+    grids_b, grids_a = before["grids"], after["grids"]
+    n = c.players
+    if type(grids_b) is not list or type(grids_a) is not list or len(grids_b) != n \
+            or len(grids_a) != n or type(p) is not int or not 1 <= p <= n:
+        return None
+    mine = p - 1
+    # KD-TILES reads every grid: each must be well formed (known when the state before
+    # was read last with all its grids so), and the others the same
+    seen = _seen
+    formed = grids_b is seen.grids and seen.grid_answers is _GOOD_GRID
+    # the others the same (lists compare their rows, each first by identity)
+    if grids_a[:mine] != grids_b[:mine] or grids_a[p:] != grids_b[p:]:
+        return None
+    if not formed:
+        for q in range(n):
+            if q != mine and not grid_of(grids_b[q]).rows_ok:
+                return None
+    rows = grids_b[mine]
+    grid = grid_of(rows)
+    if not (formed or grid.rows_ok):  # 9 strings of 18 characters matching the row
+        return None
+    g = grid.g
+    i, j, lo_x2, hi_x2, lo_y2, hi_y2 = cells
+    if g[2 * i] != "_" or g[2 * j] != "_":  # KD-PLACE-NO-OVERLAP's fault
+        return None
+    y2 = j // _N
+    want = list(rows)
+    row = want[y]
+    want[y] = row[:2 * x] + first + row[2 * x + 2:]
+    x2 = j - _N * y2
+    row = want[y2]
+    want[y2] = row[:2 * x2] + second + row[2 * x2 + 2:]
+    rows_a = grids_a[mine]
+    if type(rows_a) is not list or rows_a != want:
+        return None
+    box = grid.extent  # `board.within`: the extent widened to the two cells
+    if box is None:
+        lo_x, hi_x, lo_y, hi_y = lo_x2, hi_x2, lo_y2, hi_y2
+    else:
+        lo_x, hi_x, lo_y, hi_y = box
+        lo_x = lo_x if lo_x < lo_x2 else lo_x2
+        hi_x = hi_x if hi_x > hi_x2 else hi_x2
+        lo_y = lo_y if lo_y < lo_y2 else lo_y2
+        hi_y = hi_y if hi_y > hi_y2 else hi_y2
+    size = c.size
+    if not (hi_x - lo_x < size and hi_y - lo_y < size):
+        return None
+    if not (f._touches(g, i, first[0]) or f._touches(g, j, second[0])):  # `board.connected`
+        return None
+    _keep(rows_a, _put_grid(grid, rows_a, (lo_x, hi_x, lo_y, hi_y)))
+    return OK
+
+
+def _put_grid(before: f.Grid, rows: list[str], box: tuple[int, int, int, int]) -> f.Grid:
+    """The facts of a grid that is `before` (rows well formed) with two free cells given
+    plain squares (`_plain_square`): `facts.Grid(tuple(rows))`'s, without re-reading it
+    all. Rows well formed and shaped as before; the castle's cell and the number of `*`
+    unchanged (the cells were `_` and a digit, the squares have no `*`), so is
+    `castle_ok`; the extent is `box`, the one before widened to the two cells."""
+    grid = f.Grid.__new__(f.Grid)
+    grid.rows = tuple(rows)
+    grid.g = "".join(rows)
+    grid.rows_ok = grid.shaped = True
+    grid.castle_ok = before.castle_ok
+    grid._extent = (box,)
+    return grid

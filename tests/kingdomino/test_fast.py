@@ -1,0 +1,203 @@
+"""Kingdomino's one look at a state and at a step (`oracles.kingdomino.fast`, issue 15)
+answers exactly what each rule's own hook answers, wherever it answers.
+
+Compared on every step of random games of every profile, with the JSON the lockstep shows
+(`observe_next`: the parts a step left alone shared, a step's `after` the next `before`)
+and with fresh JSON (nothing shared), on replies that break a rule (another step's state,
+a changed square, the tile turned) and on corrupted replies; the derived facts of a grid
+after a put equal the facts read in full; and a lockstep with the prejudgements counts
+and finds what it counts and finds with the hooks alone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import gamecert.oracles.kingdomino as kd
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.oracles.base import NA, OK, Oracle, Transition
+from gamecert.oracles.kingdomino import facts as f
+from gamecert.oracles.kingdomino import fast
+from gamecert.reference_engine import reference_game, reference_session
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.spec import load_catalogue
+from tests.kingdomino.helpers import GAME
+from tests.kingdomino.test_speedups import _malformed, _outcome, _replies
+
+PROFILES = sorted(load_catalogue("kingdomino").profiles)
+CHECKS = {o.rule: o.check for o in kd.ORACLES if o.check is not None}
+STATES = {o.rule: o.state for o in kd.ORACLES if o.state is not None}
+# the checks as they read without any shared facts
+PLAIN = {"KD-TILES": kd._tiles_plain, "KD-PLACE-ROTATION": kd._rotation_plain,
+         **kd.PLAIN_CHAIN_CHECKS}
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> None:
+    f.grid_facts.cache_clear()
+    f._STATES.clear()
+    f._PREV = ([], f.StateGrids(()))
+    f._LAST_STATE = (object(), f.StateGrids(()))
+    f._LAST = (None, None, None)
+    fast._BY_ID.clear()
+    fast._seen.grids = fast._seen.kings = None
+
+
+def _steps(pid: str, seed: int, shared: bool, games: int = 1) -> list[Transition]:
+    """Random games' steps; `shared`: the JSON built by `observe_next` as the lockstep
+    builds it, else observed afresh at every state."""
+    prof = load_catalogue("kingdomino").profile(pid)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        s = GAME.initial(prof)
+        sj = GAME.observe(s)
+        while GAME.current(s) != TERMINAL:
+            a = GAME.random_chance(s, rng) if GAME.current(s) == CHANCE \
+                else GAME.random_action(s, rng)
+            aj = GAME.action_to_json(s, a)
+            s2, events = GAME.apply(s, a)
+            after = GAME.observe_next(s, sj, s2) if shared else GAME.observe(s2)
+            out.append(Transition(sj, aj, after, list(events)))
+            s, sj = s2, after
+    return out
+
+
+def _compare(shown: list[Transition], prof: Any) -> tuple[int, int]:
+    """Each step as the lockstep asks: the step's look, then the state's; every answer
+    given is the hook's own verdict (and the plain reading's). Returns the answers given
+    by the two looks."""
+    said = said_states = 0
+    for t in shown:
+        answers = fast.verdicts(t, prof)
+        assert len(answers) == len(fast.RULES)
+        for rule, answer in zip(fast.RULES, answers, strict=True):
+            if answer is None:
+                continue
+            assert answer is OK or answer is NA, rule
+            got = _outcome(CHECKS[rule], t, prof)
+            assert got == (type(answer).__name__, str(answer)), (rule, t.action)
+            if rule in PLAIN:
+                assert _outcome(PLAIN[rule], t, prof) == got, (rule, t.action)
+            said += 1
+        state_answers = fast.state_verdicts(t.after, prof)
+        assert len(state_answers) == len(fast.STATE_RULES)
+        for rule, answer in zip(fast.STATE_RULES, state_answers, strict=True):
+            if answer is None:
+                continue
+            assert answer is OK or answer is NA, rule
+            got = _outcome(STATES[rule], t.after, prof)
+            assert got == (type(answer).__name__, str(answer)), (rule, t.after)
+            said_states += 1
+    return said, said_states
+
+
+@pytest.mark.parametrize("shared", [True, False])
+@pytest.mark.parametrize("pid", PROFILES)
+def test_every_answer_is_the_hooks_own_on_random_games(pid: str, shared: bool) -> None:
+    prof = load_catalogue("kingdomino").profile(pid)
+    steps = _steps(pid, seed=21, shared=shared)
+    said, said_states = _compare(steps, prof)
+    # on the reference's own steps the common checks and every state hook are answered
+    puts = [t for t in steps if kd.action_kind(t.action) == kd.K_PUT]
+    assert puts
+    for t in puts:
+        answers = dict(zip(fast.RULES, fast.verdicts(t, prof), strict=True))
+        for rule in ("KD-TILES", "KD-PLACE-ROTATION", "KD-PLACE-NO-OVERLAP",
+                     "KD-PLACE-EXTENT", "KD-PLACE-CONNECT", "KD-PICK", "KD-ORDER",
+                     "KD-GAME-LENGTH", "KD-FIRST-TURN-NO-PUT"):
+            assert answers[rule] is not None, rule
+    assert said > 0 and said_states > 0
+    # the grids read last were all well formed: the next grids list reads only its new grids
+    assert fast._seen.grid_answers is fast._GOOD_GRID
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_every_answer_is_the_hooks_own_on_broken_and_corrupted_replies(pid: str) -> None:
+    prof = load_catalogue("kingdomino").profile(pid)
+    rng = random.Random(len(pid) + 3)
+    for shared in (True, False):
+        steps = _steps(pid, seed=22, shared=shared)
+        shown = []
+        for t, odd in zip(steps, _replies(steps, rng)[1::2], strict=False):
+            shown += [t, odd]  # the lockstep's chain, with a broken reply after each step
+        shown += _replies(steps, rng) + _malformed(steps[::3], rng)
+        for t in steps[::4]:  # a deal of a tile twice in the bag, a put of another tile
+            if t.action.get("type") == "deal":
+                twice = {**t.before, "bag": [*t.before["bag"], t.action["tile"]]}
+                shown.append(Transition(twice, t.action, t.after, t.events))
+            if kd.action_kind(t.action) == kd.K_PUT:
+                x, y, r = t.action["put"]
+                for put in ([x, y, (r + 1) % 4], [y, x, r], [x, y, 7], [x, y, "0"]):
+                    shown.append(Transition(t.before, {**t.action, "put": put}, t.after,
+                                            t.events))
+        for t in steps[::5]:  # a part of either state missing, or of another type
+            for side in ("before", "after"):
+                for key in sorted(getattr(t, side)):
+                    for value in (_GONE, None, "x", 1.0, [[]]):
+                        s = {k: v for k, v in getattr(t, side).items() if k != key}
+                        if value is not _GONE:
+                            s[key] = value
+                        shown.append(Transition(s, t.action, t.after, t.events)
+                                     if side == "before" else
+                                     Transition(t.before, t.action, s, t.events))
+        said, _ = _compare(shown, prof)
+        assert said > 0
+
+
+_GONE = object()
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_a_grid_after_a_put_gets_the_facts_read_in_full(pid: str) -> None:
+    prof = load_catalogue("kingdomino").profile(pid)
+    derived = 0
+    for t in _steps(pid, seed=23, shared=True):
+        fast.verdicts(t, prof)
+        fast.state_verdicts(t.after, prof)
+        for rows in t.after["grids"]:
+            hit = fast._BY_ID.get(id(rows))
+            if hit is None or hit[0] is not rows:
+                continue
+            mine, full = hit[1], f.Grid(tuple(rows))
+            assert (mine.g, mine.rows, mine.rows_ok, mine.shaped, mine.castle_ok,
+                    mine.extent) == (full.g, full.rows, full.rows_ok, full.shaped,
+                                     full.castle_ok, full.extent)
+            derived += 1
+    assert derived > 0
+
+
+def _lockstep_run(oracles: list[Oracle], pid: str, seed: int) -> tuple[Any, list[str]]:
+    profile = load_catalogue("kingdomino").profile(pid)
+    ls = Lockstep(reference_game("kingdomino"),
+                  InProcessEngine(reference_session("kingdomino")), profile, oracles,
+                  coverage=Coverage())
+    ls.start({"kind": "new_game", "seed": seed})
+    rng = random.Random(seed)
+    g = ls.game
+    found: list[str] = []
+    while ls.live:
+        a = g.random_chance(ls.ref, rng) if g.current(ls.ref) == CHANCE else \
+            g.random_action(ls.ref, rng)
+        try:
+            ls.step(g.action_to_json(ls.ref, a))
+        except Finding as exc:  # pragma: no cover - the reference agrees with itself
+            found.append(str(exc))
+    return dict(ls.coverage.applied), found
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_the_lockstep_counts_the_same_with_and_without_the_looks(pid: str) -> None:
+    """The game's own oracles (both looks used) and the same hooks wrapped (neither look
+    used: the hooks are not the game's own) count every rule alike."""
+    own = list(kd.ORACLES)
+    wrapped = [Oracle(o.rule, (lambda s, p, h=o.state: h(s, p)) if o.state else None,
+                      (lambda t, p, h=o.check: h(t, p)) if o.check else None,
+                      o.judge, o.referee, o.listed, o.weights, o.on, o.within) for o in own]
+    with_looks, found = _lockstep_run(own, pid, 3)
+    without, found2 = _lockstep_run(wrapped, pid, 3)
+    assert with_looks == without and found == found2 == []
