@@ -234,8 +234,11 @@ class Lockstep:
             if self.state_prejudge is None:
                 return [hook(state, profile) for hook in self.state_fns]
             said = self.state_prejudge(state, profile)  # one look answers some
+            where = self.state_where
+            if None not in said and -1 not in where:  # it answers every hook
+                return list(map(said.__getitem__, where))
             return [hook(state, profile) if i < 0 or said[i] is None else said[i]
-                    for i, hook in zip(self.state_where, self.state_fns, strict=True)]
+                    for i, hook in zip(where, self.state_fns, strict=True)]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a state some oracle cannot even read: find out which, one at a time
             return [_guarded(hook, state, profile) for hook in self.state_fns]
@@ -481,8 +484,11 @@ class Lockstep:
                 results = [check(transition, profile) for check in checks]
             else:  # one shared look answers some; the rest are asked
                 said = self.prejudge(transition, profile)
-                results = [check(transition, profile) if i < 0 or said[i] is None else said[i]
-                           for i, check in zip(where, checks, strict=True)]
+                if None not in said and -1 not in where:  # it answers every check asked
+                    results = list(map(said.__getitem__, where))
+                else:
+                    results = [check(transition, profile) if i < 0 or said[i] is None
+                               else said[i] for i, check in zip(where, checks, strict=True)]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a reply some oracle cannot even read: find out which, one at a time
             results = [_guarded(check, transition, profile) for check in checks]
