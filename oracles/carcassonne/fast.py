@@ -24,10 +24,14 @@ JSON and fresh), and on corrupted ones.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from functools import cache
+from operator import itemgetter
 from typing import Any
 
-from gamecert.oracles.base import NA, OK, Verdict
+from gamecert.oracles.base import NA, OK, Transition, Verdict
 from gamecert.oracles.carcassonne import checks, tower
+from gamecert.oracles.carcassonne.board import catalogue, cells_of
 from gamecert.spec import Profile
 
 JSON = Any
@@ -119,3 +123,121 @@ def state_verdicts(s: JSON, p: Profile) -> tuple[Answer, ...]:
 
 
 STATE_PREJUDGE = (STATE_RULES, state_verdicts)
+
+
+# --- checks ----------------------------------------------------------------------------------
+RULES = ("CARC-TURN-ORDER", "CARC-RIVER-DRAW", "CARC-RIVER-CONTIGUOUS", "CARC-RIVER-NO-UTURN",
+         "CARC-RIVER-LAKE-ENDS", "CARC-HAND-DEAL", "CARC-HAND-SIZE", "CARC-FEATURE-JOIN",
+         "CARC-CLAIM-ONE", "CARC-MEEPLE-RETURN", "CARC-ROAD-COMPLETE", "CARC-TOWN-COMPLETE",
+         "CARC-MONASTERY-COMPLETE", "CARC-SCORE-MAJORITY", "CARC-SCORE-INCOMPLETE",
+         "CARC-END-POINTS", "CARC-END-TILES", "CARC-TOWER-EXCHANGE", "CARC-BOARD-COORDS",
+         "CARC-PLACE-ADJACENT", "CARC-PLACE-MATCH", "CARC-RIVER-MEETS-RIVER")
+_AT = itemgetter("at")
+_TURN_ENDS = frozenset({"place", "claim", "pass"})  # the steps `turn_scoring` may judge
+
+
+@cache
+def _restart(p: Profile) -> bool:
+    return p.variant("CARC-TURN-ORDER") == "restart"
+
+
+def step_verdicts(t: Transition, p: Profile) -> tuple[Answer, ...]:
+    """The checks' verdicts on step `t` (RULES' order), OK or NA, else None. Each answer
+    follows its check's own first lines: the event types it looks for (`_events` reads each
+    event's "type" as here), the action kind (`action_kind` names `_is`'s type)."""
+    types = [e.get("type") for e in t.events]
+    kind = checks.action_kind(t.action)
+    b, a = t.before, t.after
+    bm, am = b["to_move"], a["to_move"]
+    b_phase, a_phase = b["phase"], a["phase"]
+    ended = "game-ended" in types
+    completed = "feature-completed" in types
+    finals = "feature-final" in types
+    river_ended = "river-phase-ended" in types
+
+    # CARC-TURN-ORDER: NA unless the mover changed; then the next in order (or the restart)
+    if am is None or bm is None or am == bm:
+        turn: Answer = NA
+    else:
+        if river_ended and _restart(p):
+            want = 1
+        else:
+            want = (bm + types.count("turn-skipped")) % checks._n(p) + 1
+        turn = OK if am == want else None
+    river_draw: Answer = NA if b_phase != "river" or kind != "draw" else None
+    river_place: Answer = NA if kind != "place" or b_phase != "river" else None
+    lake: Answer = NA if b_phase != "river" and a_phase != "river" else None
+    deal: Answer = None if river_ended else NA
+    hand: Answer = NA if (a_phase != "land" or am is None or am == bm or river_ended
+                          or a["step"] not in ("draw", "place")) else None
+    join: Answer = NA if not completed and not finals else None
+    placed = types.count("meeple-placed")
+    if kind == "claim":
+        claim_one: Answer = OK if placed == 1 and a["step"] != "claim" else None
+    elif kind == "pass":
+        claim_one = OK if not placed and a["step"] != "claim" else None
+    else:
+        claim_one = NA if not placed else None
+    back: Answer = NA if not completed and not ended else None
+    # the completion checks: no completion event, and no turn to score (`turn_scoring` is
+    # None off a placement and off the end of a claim step)
+    if not completed and (kind not in _TURN_ENDS or (kind != "place"
+                                                      and b["step"] != "claim")):
+        complete: Answer = NA
+    else:
+        complete = None
+    majority: Answer = NA if not completed and not finals and "farm-scored" not in types \
+        else None
+    incomplete: Answer = NA if not ended and not finals else None
+    points: Answer = None if ended else NA
+    skipped: Answer = None if "turn-skipped" in types else NA
+    exchange: Answer = NA if not tower.tower_stage(p) or (
+        "prisoners-exchanged" not in types and kind != "exchange") else None
+    coords = adjacent = match = None
+    if kind == "place":
+        coords, adjacent, match = _placement(t, types)
+    return (turn, river_draw, river_place, river_place, lake, deal, hand, join, claim_one,
+            back, complete, complete, complete, majority, incomplete, points, skipped,
+            exchange, coords, adjacent, match, match)
+
+
+def _placement(t: Transition, types: list[Any]) -> tuple[Answer, Answer, Answer]:
+    """CARC-BOARD-COORDS, CARC-PLACE-ADJACENT, and both edge checks (CARC-PLACE-MATCH and
+    CARC-RIVER-MEETS-RIVER: every edge that faces a tile is the same edge) at a placement."""
+    act = t.action
+    at = act["at"]
+    bd, cell = checks.board(t.before), (at[0], at[1])
+    if cell in bd.cells:
+        return None, None, None  # an occupied cell: the checks' own findings
+    edges = catalogue()[act["tile"]].edges
+    rotation = act["rotation"]
+    touching, same = False, True
+    for s in range(4):
+        theirs = bd.edge_at(bd.neighbour(cell, s), (s + 2) % 4)
+        mine = edges[(s - rotation) % 4]
+        if theirs is not None:
+            touching = True
+            if theirs != mine:
+                same = False
+    return _coords(t, types), (OK if touching else None), (OK if same else None)
+
+
+def _coords(t: Transition, types: list[Any]) -> Answer:
+    """CARC-BOARD-COORDS: the placed entry is on the board (found where a board in order
+    has it), no two entries share a cell (their cells, [x, y] read as (x, y), are as many
+    as the entries: then their `at`s differ too), one tile-placed event as the action."""
+    act, board = t.action, t.after["board"]
+    at = act["at"]
+    entry = {"at": at, "tile": act["tile"], "rotation": act["rotation"]}
+    i = bisect_left(board, at, key=_AT)
+    if i >= len(board) or board[i] != entry:
+        return None
+    if len(cells_of(board)) != len(board):
+        return None
+    if types.count("tile-placed") != 1:
+        return None
+    e = t.events[types.index("tile-placed")]
+    return OK if e["at"] == at and e["rotation"] == act["rotation"] else None
+
+
+PREJUDGE = (RULES, step_verdicts)

@@ -21,7 +21,7 @@ from gamecert.oracles.carcassonne import fast
 from gamecert.reference_engine import reference_game, reference_session
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import load_catalogue
-from tests.random_play import random_states
+from tests.random_play import random_states, random_steps
 
 PROFILES = list(load_catalogue("carcassonne").profiles)
 ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
@@ -165,3 +165,102 @@ def test_a_lockstep_counts_the_same_with_and_without_the_shared_looks(
                       (lambda t, p, h=o.check: h(t, p)) if o.check else None,
                       o.judge, o.referee, o.listed, o.weights, o.on, o.within) for o in own]
     assert run(own) == run(wrapped)
+
+
+def _checks() -> dict[str, Any]:
+    return {o.rule: o.check for o in oracles_for("carcassonne") if o.check is not None}
+
+
+def odd_steps(t: Transition, others: list[Transition], rng: random.Random) -> list[Transition]:
+    """`t` with its reply corrupted: parts of the state after swapped for another state's,
+    removed or of the wrong type; events dropped, added, retyped or unreadable; a board out
+    of order, with a tile twice, without the placed tile; another player before."""
+    b, action, a, events = t
+    other = rng.choice(others)
+    key = rng.choice(sorted(a))
+    board = a["board"]
+    kinds = ["game-ended", "feature-completed", "feature-final", "farm-scored", "turn-skipped",
+             "river-phase-ended", "meeple-placed", "tile-placed", "prisoners-exchanged"]
+    out = [Transition(b, action, {**a, key: other.after.get(key)}, events),
+           Transition(b, action, {k: v for k, v in a.items() if k != key}, events),
+           Transition(b, action, {**a, key: None}, events),
+           Transition(b, action, a, []),
+           Transition(b, action, a, [*events, {"type": rng.choice(kinds)}]),
+           Transition(b, action, a, [*events, *events]),
+           Transition(b, action, a, [*events, 5]),
+           Transition(b, action, a, events[::-1]),
+           Transition(b, action, a, other.events),
+           Transition({**b, "to_move": rng.choice([None, 1, 2, 3])}, action, a, events),
+           Transition(b, action, {**a, "to_move": rng.choice([None, 1, 2, 5])}, events),
+           Transition(b, action, {**a, "board": board[::-1]}, events),
+           Transition(b, action, {**a, "board": [*board, board[-1]]}, events),
+           Transition(b, action, {**a, "board": board[:-1]}, events),
+           Transition(b, action, {**a, "board": other.after["board"]}, events)]
+    if events:
+        i = rng.randrange(len(events))
+        retyped = [*events[:i], {**events[i], "type": rng.choice(kinds)}, *events[i + 1:]]
+        out.append(Transition(b, action, a, retyped))
+        if isinstance(events[i], dict) and "at" in events[i]:
+            moved = {**events[i], "at": [99, 99]}
+            out.append(Transition(b, action, a, [*events[:i], moved, *events[i + 1:]]))
+    if isinstance(action, dict) and action.get("type") == "place":
+        x, y = action["at"]
+        for at in ([x + 1, y], [x, y + 1], [0, 0]):
+            out.append(Transition(b, {**action, "at": at}, a, events))
+        out.append(Transition(b, {**action, "rotation": (action["rotation"] + 1) % 4}, a,
+                              events))
+    return out
+
+
+def _check_steps(steps: list[Transition], profile: Any) -> tuple[int, int]:
+    """Ask the prejudgement and then each check, step after step: (answers, violations the
+    checks found where it did not answer)."""
+    checks = _checks()
+    assert set(fast.RULES) <= set(checks)
+    answered = bad = 0
+    for t in steps:
+        try:
+            said = fast.step_verdicts(t, profile)
+        except ERRORS:
+            continue
+        assert len(said) == len(fast.RULES)
+        for rule, answer in zip(fast.RULES, said, strict=True):
+            if answer is None:
+                own = _outcome(checks[rule], t, profile)
+                bad += own is not OK and own is not NA
+                continue
+            assert answer is OK or answer is NA, (rule, answer)
+            own = _outcome(checks[rule], t, profile)
+            assert own is answer, (rule, own, answer, t.action, t.events)
+            answered += 1
+    return answered, bad
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_step_answers_on_shared_json_are_the_checks_own(profile_id: str) -> None:
+    profile = load_catalogue("carcassonne").profile(profile_id)
+    steps = shared_steps(profile_id, seed=9)
+    answered, _ = _check_steps(steps, profile)
+    assert answered > 10 * len(steps)
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_step_answers_on_fresh_json_are_the_checks_own(profile_id: str) -> None:
+    profile = load_catalogue("carcassonne").profile(profile_id)
+    steps = random_steps("carcassonne", profile_id, seed=10)
+    answered, _ = _check_steps(steps, profile)
+    assert answered > 10 * len(steps)
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_step_answers_on_corrupted_steps_are_the_checks_own(profile_id: str) -> None:
+    profile = load_catalogue("carcassonne").profile(profile_id)
+    rng = random.Random(12)
+    steps = shared_steps(profile_id, seed=12)
+    mixed: list[Transition] = []
+    for i, t in enumerate(steps):
+        mixed.append(t)
+        if i % 3 == 0:
+            mixed += odd_steps(t, steps, rng)
+    answered, bad = _check_steps(mixed, profile)
+    assert answered > 10 * len(steps) and bad > 50
