@@ -131,7 +131,8 @@ RULES = ("CARC-TURN-ORDER", "CARC-RIVER-DRAW", "CARC-RIVER-CONTIGUOUS", "CARC-RI
          "CARC-CLAIM-ONE", "CARC-MEEPLE-RETURN", "CARC-ROAD-COMPLETE", "CARC-TOWN-COMPLETE",
          "CARC-MONASTERY-COMPLETE", "CARC-SCORE-MAJORITY", "CARC-SCORE-INCOMPLETE",
          "CARC-END-POINTS", "CARC-END-TILES", "CARC-TOWER-EXCHANGE", "CARC-BOARD-COORDS",
-         "CARC-PLACE-ADJACENT", "CARC-PLACE-MATCH", "CARC-RIVER-MEETS-RIVER")
+         "CARC-PLACE-ADJACENT", "CARC-PLACE-MATCH", "CARC-RIVER-MEETS-RIVER",
+         "CARC-SCORE-TIMING")
 _AT = itemgetter("at")
 _TURN_ENDS = frozenset({"place", "claim", "pass"})  # the steps `turn_scoring` may judge
 
@@ -179,13 +180,21 @@ def step_verdicts(t: Transition, p: Profile) -> tuple[Answer, ...]:
     else:
         claim_one = NA if not placed else None
     back: Answer = NA if not completed and not ended else None
-    # the completion checks: no completion event, and no turn to score (`turn_scoring` is
-    # None off a placement and off the end of a claim step)
-    if not completed and (kind not in _TURN_ENDS or (kind != "place"
-                                                      and b["step"] != "claim")):
-        complete: Answer = NA
-    else:
-        complete = None
+    # the completion checks and CARC-SCORE-TIMING, where no feature-completed event is to
+    # be judged: from the turn's scoring (`turn_scoring`, None off a placement and off the
+    # end of a claim step; shared with the checks, which ask it for the same step)
+    road = town = monastery = timing = None
+    if not completed:
+        if kind not in _TURN_ENDS or (kind != "place" and b["step"] != "claim"):
+            road = town = monastery = timing = NA
+        else:
+            scoring = checks.turn_scoring(t, p)
+            if scoring is None or not scoring.completed:
+                road = town = monastery = timing = NA
+            else:
+                road, town, monastery = (_completion(scoring, k)
+                                         for k in ("road", "city", "monastery"))
+                timing = OK if not scoring.early and not scoring.late else None
     majority: Answer = NA if not completed and not finals and "farm-scored" not in types \
         else None
     incomplete: Answer = NA if not ended and not finals else None
@@ -197,8 +206,16 @@ def step_verdicts(t: Transition, p: Profile) -> tuple[Answer, ...]:
     if kind == "place":
         coords, adjacent, match = _placement(t, types)
     return (turn, river_draw, river_place, river_place, lake, deal, hand, join, claim_one,
-            back, complete, complete, complete, majority, incomplete, points, skipped,
-            exchange, coords, adjacent, match, match)
+            back, road, town, monastery, majority, incomplete, points, skipped,
+            exchange, coords, adjacent, match, match, timing)
+
+
+def _completion(scoring: checks.TurnScoring, kind: str) -> Answer:
+    """A completion check of `kind` at a step with no feature-completed event: NA if the
+    turn completed no feature of that kind, OK if none of them is missing."""
+    if all(f.kind != kind for f in scoring.completed):
+        return NA
+    return OK if all(f.kind != kind for f in scoring.missing) else None
 
 
 def _placement(t: Transition, types: list[Any]) -> tuple[Answer, Answer, Answer]:
