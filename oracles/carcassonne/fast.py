@@ -183,7 +183,10 @@ def step_verdicts(t: Transition, p: Profile) -> tuple[Answer, ...]:
     # the completion checks and CARC-SCORE-TIMING, where no feature-completed event is to
     # be judged: from the turn's scoring (`turn_scoring`, None off a placement and off the
     # end of a claim step; shared with the checks, which ask it for the same step)
-    road = town = monastery = timing = None
+    road: Answer = None
+    town: Answer = None
+    monastery: Answer = None
+    timing: Answer = None
     if not completed:
         if kind not in _TURN_ENDS or (kind != "place" and b["step"] != "claim"):
             road = town = monastery = timing = NA
