@@ -138,6 +138,13 @@ _TURN_ENDS = frozenset({"place", "claim", "pass"})  # the steps `turn_scoring` m
 
 
 @cache
+def _hand_numbers(p: Profile) -> tuple[int, int]:
+    """CARC-HAND-SIZE's hand_max and draw_per_turn, as `checks._turn_draws` reads them."""
+    return (int(p.param("CARC-HAND-SIZE", "hand_max")),
+            int(p.param("CARC-HAND-SIZE", "draw_per_turn")))
+
+
+@cache
 def _restart(p: Profile) -> bool:
     return p.variant("CARC-TURN-ORDER") == "restart"
 
@@ -169,8 +176,17 @@ def step_verdicts(t: Transition, p: Profile) -> tuple[Answer, ...]:
     river_place: Answer = NA if kind != "place" or b_phase != "river" else None
     lake: Answer = NA if b_phase != "river" and a_phase != "river" else None
     deal: Answer = None if river_ended else NA
-    hand: Answer = NA if (a_phase != "land" or am is None or am == bm or river_ended
-                          or a["step"] not in ("draw", "place")) else None
+    if (a_phase != "land" or am is None or am == bm or river_ended
+            or a["step"] not in ("draw", "place")):
+        hand: Answer = NA
+    else:  # CARC-HAND-SIZE's count (`_turn_draws`), its profile's numbers read once
+        held = len(a["hands"][am - 1])
+        cap, per_turn = _hand_numbers(p)
+        n = max(0, min(per_turn, cap - held, sum(a["deck"].values())))
+        if a["step"] == "place":
+            hand = OK if n == 0 and held > 0 else None
+        else:
+            hand = OK if a["pending"] == [am] * n else None
     join: Answer = NA if not completed and not finals else None
     placed = types.count("meeple-placed")
     if kind == "claim":
