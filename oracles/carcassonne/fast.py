@@ -31,7 +31,7 @@ from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict
 from gamecert.oracles.carcassonne import checks, tower
-from gamecert.oracles.carcassonne.board import catalogue, cells_of
+from gamecert.oracles.carcassonne.board import catalogue, cells_of, tile_totals, tower_ids
 from gamecert.spec import Profile
 
 JSON = Any
@@ -42,6 +42,7 @@ STATE_RULES = ("CARC-TILES", "CARC-TOWER-TILES", "CARC-PLAYERS", "CARC-RIVER-SPR
                "CARC-HAND-SIZE", "CARC-MEEPLE-SUPPLY", "CARC-END-POINTS", "CARC-END-TILES",
                "CARC-WINNER", "CARC-TOWER-EXCHANGE")
 _ABSENT = object()  # a part the state does not have
+_AT = itemgetter("at")
 
 # per rule: (profile, the parts the hook read, its verdict), or None
 _memo: list[tuple[Any, ...] | None] = [None] * len(STATE_RULES)
@@ -56,6 +57,109 @@ def _remember(i: int, v: Verdict, key: tuple[Any, ...]) -> Answer:
     return None  # a violation: the lockstep asks the hook (its message is the hook's)
 
 
+# CARC-TILES (and CARC-TOWER-TILES): the last state whose tiles were counted and found
+# right (OK), as (profile, its five parts holding tiles, whether no Tower tile was among
+# them); held, so the parts' ids stay theirs
+_tiles: list[tuple[Any, tuple[Any, ...], bool]] = []
+
+
+def _tile_answers(s: JSON, p: Profile, parts: tuple[Any, ...], no_towers: bool
+                  ) -> tuple[Answer, Answer]:
+    """CARC-TILES and CARC-TOWER-TILES. Both are functions of the state's tile counts
+    (`tile_totals`: board, hands, deck, river pile, discards), and CARC-TOWER-TILES of
+    whether there are towers. When the counts are shown to be those of the last state
+    counted and found right (`_same_counts`: a draw moves a tile from the deck to a hand, a
+    placement from a hand to the board), CARC-TILES is OK again, and outside the tower
+    stage CARC-TOWER-TILES is NA again if that state's counts named no Tower tile and
+    there are no towers."""
+    last = _tiles[0] if _tiles else None
+    if last is not None and last[0] is p and _same_counts(last[1], parts, s):
+        _tiles[0] = (p, parts, last[2])
+        if last[2] and no_towers and not tower.tower_stage(p):
+            return OK, NA
+        v = tower.tower_tiles(s, p)
+        return OK, (v if v is OK or v is NA else None)
+    tiles: Answer = checks.tiles_conserved(s, p)
+    if tiles is OK:
+        _tiles[:] = [(p, parts, tower_ids().isdisjoint(tile_totals(s)))]
+    else:
+        _tiles.clear()
+        tiles = None  # a violation: the hook's own message
+    v = tower.tower_tiles(s, p)
+    return tiles, (v if v is OK or v is NA else None)
+
+
+def _same_counts(old: tuple[Any, ...], new: tuple[Any, ...], s: JSON) -> bool:
+    """Do the tile-holding parts `new` (of state `s`) hold each tile as many times as `old`
+    (those of a state counted before), with the same tiles named (a count of 0 in a pile
+    names its tile)? Shown only for the common changes: the river pile and discards the
+    same objects, hands of text tiles recounted, the deck entries that differ, a board that
+    is the old one with one entry added at the placed cell (`s["placed"]`, where a board in
+    order has it; the others equal). Anything else: False (count afresh)."""
+    ob, oh, od, orv, odc = old
+    nb, nh, nd, nrv, ndc = new
+    if orv is not nrv or odc is not ndc:
+        return False
+    was: dict[str, int] = {}
+    now: dict[str, int] = {}
+    try:
+        if oh is not nh and not (_add_hands(oh, was) and _add_hands(nh, now)):
+            return False
+        if od is not nd and not _add_deck_change(od, nd, was, now):
+            return False
+        if ob is not nb and not _add_placed(ob, nb, s["placed"], now):
+            return False
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return False
+    return was == now
+
+
+def _add_hands(hands: Any, into: dict[str, int]) -> bool:
+    if type(hands) is not list:
+        return False
+    for hand in hands:
+        if type(hand) is not list:
+            return False
+        for tile in hand:
+            if type(tile) is not str:
+                return False
+            into[tile] = into.get(tile, 0) + 1
+    return True
+
+
+def _add_deck_change(old: Any, new: Any, was: dict[str, int], now: dict[str, int]) -> bool:
+    """The deck entries that differ, each pile's own, into `was` and `now` (an entry the
+    same in both adds the same to either count)."""
+    if type(old) is not dict or type(new) is not dict:
+        return False
+    for tile in {k for k, _ in old.items() ^ new.items()}:
+        if type(tile) is not str:
+            return False
+        for pile, into in ((old, was), (new, now)):
+            if tile in pile:
+                n = pile[tile]
+                if type(n) is not int:
+                    return False
+                into[tile] = into.get(tile, 0) + n
+    return True
+
+
+def _add_placed(old: Any, new: Any, placed: Any, now: dict[str, int]) -> bool:
+    """`new` is `old` with one entry added (the others equal, in order): its tile into
+    `now`."""
+    if type(old) is not list or type(new) is not list or len(new) != len(old) + 1 \
+            or type(placed) is not list:
+        return False
+    i = bisect_left(new, placed, key=_AT)
+    if i >= len(new) or new[:i] != old[:i] or new[i + 1:] != old[i:]:
+        return False
+    entry = new[i]
+    if type(entry) is not dict or type(entry.get("tile")) is not str:
+        return False
+    now[entry["tile"]] = now.get(entry["tile"], 0) + 1
+    return True
+
+
 def state_verdicts(s: JSON, p: Profile) -> tuple[Answer, ...]:
     """The state hooks' verdicts on `s` (STATE_RULES' order), OK or NA, else None."""
     board, hands, deck = s["board"], s["hands"], s["deck"]
@@ -64,20 +168,8 @@ def state_verdicts(s: JSON, p: Profile) -> tuple[Answer, ...]:
     towers, prisoners = s.get("towers", _ABSENT), s.get("prisoners", _ABSENT)
     memo = _memo
 
-    m = memo[0]  # CARC-TILES: the tiles of board, hands, deck, river pile and discards
-    if m is not None and m[0] is p and m[1] is board and m[2] is hands and m[3] is deck \
-            and m[4] is river and m[5] is discarded:
-        tiles: Answer = m[6]
-    else:
-        tiles = _remember(0, checks.tiles_conserved(s, p), (p, board, hands, deck, river,
-                                                            discarded))
-    m = memo[1]  # CARC-TOWER-TILES: the same tiles, and whether there are towers
-    if m is not None and m[0] is p and m[1] is board and m[2] is hands and m[3] is deck \
-            and m[4] is river and m[5] is discarded and m[6] is towers:
-        tower_tiles: Answer = m[7]
-    else:
-        tower_tiles = _remember(1, tower.tower_tiles(s, p), (p, board, hands, deck, river,
-                                                             discarded, towers))
+    tiles, tower_tiles = _tile_answers(s, p, (board, hands, deck, river, discarded),
+                                       towers is _ABSENT)
     players, to_move = s["players"], s["to_move"]
     m = memo[2]  # CARC-PLAYERS
     if m is not None and m[0] is p and m[1] is scores and m[2] is supply and m[3] is hands \
@@ -133,7 +225,6 @@ RULES = ("CARC-TURN-ORDER", "CARC-RIVER-DRAW", "CARC-RIVER-CONTIGUOUS", "CARC-RI
          "CARC-END-POINTS", "CARC-END-TILES", "CARC-TOWER-EXCHANGE", "CARC-BOARD-COORDS",
          "CARC-PLACE-ADJACENT", "CARC-PLACE-MATCH", "CARC-RIVER-MEETS-RIVER",
          "CARC-SCORE-TIMING")
-_AT = itemgetter("at")
 _TURN_ENDS = frozenset({"place", "claim", "pass"})  # the steps `turn_scoring` may judge
 
 

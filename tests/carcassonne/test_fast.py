@@ -264,3 +264,95 @@ def test_step_answers_on_corrupted_steps_are_the_checks_own(profile_id: str) -> 
             mixed += odd_steps(t, steps, rng)
     answered, bad = _check_steps(mixed, profile)
     assert answered > 10 * len(steps) and bad > 50
+
+
+def _one_off(a: Any, b: Any, rng: random.Random) -> list[Any]:
+    """State `b` (the state after `a`) with its tile counts made wrong in ways a count
+    carried on from `a` must see: an old board entry retiled, the new entry retiled, a tile
+    too many in a hand, a pile naming a tile with a count of 0, counts of another type."""
+    out: list[Any] = []
+    board, hands, deck = b["board"], b["hands"], b["deck"]
+    if board:
+        j = rng.randrange(len(board))
+        for tile in ("A", "B", "RS"):
+            out.append({**b, "board": [*board[:j], {**board[j], "tile": tile}, *board[j + 1:]]})
+    out.append({**b, "hands": [[*hands[0], "A"], *hands[1:]]})
+    out.append({**b, "hands": [list(reversed(h)) for h in hands]})  # the same counts
+    out.append({**b, "hands": [tuple(h) for h in hands]})
+    out.append({**b, "deck": {**deck, "ZZ": 0}})
+    out.append({**b, "deck": {**deck, "TO1": 0}})
+    out.append({**b, "river_pile": {**b["river_pile"], "A": 0}})
+    if deck:
+        k = sorted(deck)[0]
+        out.append({**b, "deck": {**deck, k: float(deck[k])}})
+        out.append({**b, "deck": {**deck, k: deck[k] + 1}})
+        out.append({**b, "deck": {kk: v for kk, v in deck.items() if kk != k}})
+    out.append({**b, "placed": [0, 0]})
+    out.append({**b, "placed": None})
+    out.append({**b, "board": [*board, *board[-1:]]})
+    return out
+
+
+def _with_tower_tile(s: Any) -> Any:
+    """`s` with a Tower tile in the last player's hand (a hand no draw of these games fills
+    without the others)."""
+    return {**s, "hands": [*s["hands"][:-1], [*s["hands"][-1], "TO1"]]}
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_tile_counts_carried_on_from_the_last_state_see_every_change(profile_id: str) -> None:
+    """Each state after a step, corrupted, judged right after the state before it (so that
+    the counts are carried on from it where they can be), then the true state; and pairs of
+    states both holding a Tower tile (CARC-TILES right, CARC-TOWER-TILES wrong outside the
+    tower stage): every answer is the hook's own."""
+    profile = load_catalogue("carcassonne").profile(profile_id)
+    rng = random.Random(14)
+    steps = shared_steps(profile_id, seed=14)
+    seq: list[Any] = []
+    for i, t in enumerate(steps):
+        if i % 2:
+            for odd in _one_off(t.before, t.after, rng):
+                seq += [t.before, odd]
+            seq += [_with_tower_tile(t.before), _with_tower_tile(t.after)]
+        seq += [t.before, t.after]
+    answered, bad = _check_states(seq, profile)
+    assert answered > 5 * len(steps) and bad > len(steps)
+
+
+def _find_plainly(bd: Any, e: Any) -> Any:
+    """`checks._find` as first written (every feature's tile list compared)."""
+    tiles = sorted(e["tiles"])
+    complete = e.get("type") == "feature-completed"
+    found = [f for f in bd.features() if f.kind == e["feature"] and f.tile_list() == tiles]
+    for f in found:
+        if f.complete == complete:
+            return f
+    return found[0] if found else None
+
+
+def _odd_events(e: Any) -> list[Any]:
+    tiles = e["tiles"]
+    return [e, {**e, "tiles": tiles[:-1]}, {**e, "tiles": [*tiles, [99, 99]]},
+            {**e, "tiles": tiles[::-1]}, {**e, "tiles": [tuple(c) for c in tiles]},
+            {**e, "tiles": []}, {**e, "feature": "road"}, {**e, "feature": "city"},
+            {**e, "feature": "monastery"}, {**e, "type": "feature-final"},
+            {**e, "type": "feature-completed"}, {**e, "tiles": [*tiles, tiles[0]]},
+            {**e, "tiles": "ab"}, {k: v for k, v in e.items() if k != "feature"}]
+
+
+@pytest.mark.parametrize("profile_id", PROFILES)
+def test_find_compares_tile_lists_only_of_features_as_large(profile_id: str) -> None:
+    from gamecert.oracles.carcassonne import checks
+    found = 0
+    for steps in (shared_steps(profile_id, seed=15), random_steps("carcassonne", profile_id,
+                                                                 seed=15)):
+        for t in steps:
+            for e in t.events:
+                if e.get("type") not in ("feature-completed", "feature-final"):
+                    continue
+                bd = checks.board(t.after)
+                for odd in _odd_events(e):
+                    want = _outcome(_find_plainly, bd, odd)
+                    assert _outcome(checks._find, bd, odd) is want
+                    found += want is not None and not isinstance(want, type)
+    assert found > 20
