@@ -31,7 +31,13 @@ from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict
 from gamecert.oracles.carcassonne import checks, tower
-from gamecert.oracles.carcassonne.board import catalogue, cells_of, tile_totals, tower_ids
+from gamecert.oracles.carcassonne.board import (
+    FIELD_SPOTS,
+    catalogue,
+    cells_of,
+    tile_totals,
+    tower_ids,
+)
 from gamecert.spec import Profile
 
 JSON = Any
@@ -224,7 +230,8 @@ RULES = ("CARC-TURN-ORDER", "CARC-RIVER-DRAW", "CARC-RIVER-CONTIGUOUS", "CARC-RI
          "CARC-MONASTERY-COMPLETE", "CARC-SCORE-MAJORITY", "CARC-SCORE-INCOMPLETE",
          "CARC-END-POINTS", "CARC-END-TILES", "CARC-TOWER-EXCHANGE", "CARC-BOARD-COORDS",
          "CARC-PLACE-ADJACENT", "CARC-PLACE-MATCH", "CARC-RIVER-MEETS-RIVER",
-         "CARC-SCORE-TIMING")
+         "CARC-SCORE-TIMING", "CARC-CLAIM-UNCLAIMED", "CARC-CLAIM-PLACED-TILE",
+         "CARC-MEEPLE-SUPPLY", "CARC-FARM-CLAIM")
 _TURN_ENDS = frozenset({"place", "claim", "pass"})  # the steps `turn_scoring` may judge
 
 
@@ -315,9 +322,62 @@ def step_verdicts(t: Transition, p: Profile) -> tuple[Answer, ...]:
     coords = adjacent = match = None
     if kind == "place":
         coords, adjacent, match = _placement(t, types)
+    claim = _claim(t, types, p) if kind == "claim" else (NA, NA, NA, NA)
     return (turn, river_draw, river_place, river_place, lake, deal, hand, join, claim_one,
             back, road, town, monastery, majority, incomplete, points, skipped,
-            exchange, coords, adjacent, match, match, timing)
+            exchange, coords, adjacent, match, match, timing, *claim)
+
+
+def _claim(t: Transition, types: list[Any], p: Profile
+           ) -> tuple[Answer, Answer, Answer, Answer]:
+    """At a claim: CARC-CLAIM-UNCLAIMED, CARC-CLAIM-PLACED-TILE, CARC-MEEPLE-SUPPLY and
+    CARC-FARM-CLAIM."""
+    b, on = t.before, t.action.get("on")
+    field = on in FIELD_SPOTS
+    supply: Answer = OK if b["supply"][b["to_move"] - 1] > 0 else None
+    placed_tile: Answer = None
+    if "meeple-placed" in types:
+        e = t.events[types.index("meeple-placed")]
+        kinds = ("road", "city", "monastery", *(("field",) if checks.farms(p) else ()))
+        placed_tile = OK if e["at"] == b["placed"] and e["feature"] in kinds else None
+    unclaimed = NA if field else _unclaimed(b, on)
+    return unclaimed, placed_tile, supply, (None if field else NA)
+
+
+def _unclaimed(b: JSON, on: Any) -> Answer:
+    """CARC-CLAIM-UNCLAIMED for a claim on road, town or monastery `on` in state `b`, from
+    the board's shapes (no copies of them with their meeples): the feature at the spot holds
+    a meeple when a meeple's own spot is on the same shape, as `Board._count_meeples` counts
+    them (each meeple read as it reads them, so an unreadable one raises here too)."""
+    if b["step"] != "claim" or b["placed"] is None:
+        return OK  # no claim target: the check's `_claim_target` is None
+    bd = checks.board(b)
+    _, index = bd._shapes()
+    held = [0] * bd.players  # as a feature's meeples are counted
+    holding: set[int] = set()  # the ids of the shapes that hold meeples (held in `index`)
+    cells = bd.cells
+    for m in b["meeples"]:
+        c = (m["at"][0], m["at"][1])
+        part = bd.part_at(c, m["on"]) if c in cells else None
+        if part is not None:
+            shape = index[(c, part)]
+            held[m["player"] - 1] += 1
+            holding.add(id(shape))
+    placed = b["placed"]
+    cell = (placed[0], placed[1])
+    i = bd.part_at(cell, on)
+    if i is None:
+        return OK
+    target = index[(cell, i)]
+    if target.kind == "field":
+        return OK  # a field: CARC-FARM-CLAIM's
+    if id(target) in holding:
+        return None  # already held: the check's finding
+    for spot in b["claim_blocked"]:
+        j = bd.part_at(cell, spot)
+        if j is not None and index[(cell, j)] is target:
+            return None  # scored at placement this turn: the check's finding
+    return OK
 
 
 def _completion(scoring: checks.TurnScoring, kind: str) -> Answer:

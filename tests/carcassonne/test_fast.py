@@ -209,6 +209,24 @@ def odd_steps(t: Transition, others: list[Transition], rng: random.Random) -> li
             out.append(Transition(b, {**action, "at": at}, a, events))
         out.append(Transition(b, {**action, "rotation": (action["rotation"] + 1) % 4}, a,
                               events))
+    if isinstance(action, dict) and action.get("type") == "claim" and b.get("placed"):
+        x, y = b["placed"]
+        spots = ["top", "right", "bottom", "left", "monastery", "top1", "field", "x", 3]
+        for on in rng.sample(spots, 3):
+            out.append(Transition(b, {**action, "on": on}, a, events))
+        mine = {"at": [x, y], "on": action.get("on"), "player": 1}
+        for meeples in ([*b["meeples"], mine], [*b["meeples"], {**mine, "player": 9}],
+                        [*b["meeples"], {**mine, "player": "1"}],
+                        [*b["meeples"], {**mine, "on": rng.choice(spots)}],
+                        [*b["meeples"], {"at": [x + 1, y], "on": "left", "player": 2}],
+                        [{"at": [x], "on": "top", "player": 1}], [],
+                        [{**m, "player": 9} for m in b["meeples"]],
+                        [{**m, "player": None} for m in b["meeples"]]):
+            out.append(Transition({**b, "meeples": meeples}, action, a, events))
+        for odd in ({"claim_blocked": [action.get("on")]}, {"claim_blocked": ["top", "left"]},
+                    {"supply": [0] * len(b["supply"])}, {"placed": None}, {"step": "place"},
+                    {"placed": [x + 50, y]}, {"players": 9}):
+            out.append(Transition({**b, **odd}, action, a, events))
     return out
 
 
@@ -260,7 +278,7 @@ def test_step_answers_on_corrupted_steps_are_the_checks_own(profile_id: str) -> 
     mixed: list[Transition] = []
     for i, t in enumerate(steps):
         mixed.append(t)
-        if i % 3 == 0:
+        if i % 3 == 0 or t.action.get("type") == "claim":
             mixed += odd_steps(t, steps, rng)
     answered, bad = _check_steps(mixed, profile)
     assert answered > 10 * len(steps) and bad > 50
