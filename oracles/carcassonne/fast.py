@@ -7,19 +7,23 @@ lockstep builds its reference's JSON after a step from the JSON before it, shari
 parts the step left alone (`observe_next`), and JSON shown to the oracles is never changed
 afterwards, so a hook that reads only unchanged parts answers as it did. Each remembered
 verdict holds the parts it was given (their ids stay theirs) and the profile. A reply that
-shares nothing (an engine's own JSON) shares no part: every hook is asked afresh.
+shares nothing (an engine's own JSON) shares no part: every hook is asked afresh. The tile
+counts (CARC-TILES, CARC-TOWER-TILES) are carried on from the last state counted right when
+the step is shown, entry by entry, to have only moved tiles (`_same_counts`).
 
 `step_verdicts(t, profile)` (the game's `PREJUDGE`) answers, from the step's action kind
 and its event types, for the checks that can only answer NA there (no event they judge),
-in the order each check reads them, and for the three placement checks (adjacent, edges
-that match, river edges) from one look at the cells around the placement.
+following each check's own first lines; for the placement checks (coords, adjacent, edges
+that match, river edges) from one look at the cells around the placement; for the
+completion checks and CARC-SCORE-TIMING from the turn's scoring the checks share
+(`checks.turn_scoring`); at a claim, for the claim checks from the board's shapes.
 
 Either answers OK or NA only, and only where the hook or check itself answers exactly
 that; anything else is None ("ask the hook"): every violation, and its message, comes from
-the hooks. Whatever they cannot read they raise on as the hooks would, and the lockstep
+the hooks. Where they cannot read a reply they may raise (as a hook would): the lockstep
 then asks each hook on its own. `tests/carcassonne/test_fast.py` compares every answer
 with the hook's own, on the states and steps of random games of every profile (shared
-JSON and fresh), and on corrupted ones.
+JSON and fresh), and on corrupted ones met in between.
 """
 
 from __future__ import annotations
@@ -50,7 +54,8 @@ STATE_RULES = ("CARC-TILES", "CARC-TOWER-TILES", "CARC-PLAYERS", "CARC-RIVER-SPR
 _ABSENT = object()  # a part the state does not have
 _AT = itemgetter("at")
 
-# per rule: (profile, the parts the hook read, its verdict), or None
+# per rule: (profile, the parts the hook read, its verdict), or None (the first two rules'
+# slots unused: their memory is `_tiles`)
 _memo: list[tuple[Any, ...] | None] = [None] * len(STATE_RULES)
 
 
