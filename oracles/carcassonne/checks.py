@@ -453,7 +453,10 @@ def _find(bd: Board, e: JSON) -> Feature | None:
     ambiguous). None when no feature covers those tiles: CARC-FEATURE-JOIN's finding."""
     tiles = sorted(e["tiles"])
     complete = e.get("type") == "feature-completed"
-    found = [f for f in bd.features() if f.kind == e["feature"] and f.tile_list() == tiles]
+    # (a tile list equal to `tiles` is as long: its tiles are a set of as many cells)
+    n = len(tiles)
+    found = [f for f in bd.features()
+             if f.kind == e["feature"] and len(f.tiles) == n and f.tile_list() == tiles]
     for f in found:
         if f.complete == complete:
             return f
