@@ -13,20 +13,27 @@ from gamecert.spec import load_catalogue
 
 
 def random_steps(game_name: str, profile_id: str | None, seed: int, games: int = 1,
-                 limit: int | None = None) -> list[Transition]:
-    """Every step of `games` random games (chance outcomes drawn too), at most `limit`."""
+                 limit: int | None = None, shared: bool = False) -> list[Transition]:
+    """Every step of `games` random games (chance outcomes drawn too), at most `limit`.
+    Each state is observed afresh; with `shared`, the JSON is built as the lockstep builds
+    its reference's (`observe_next`: each `after` from the `before`, the parts a step left
+    alone shared, and each step's `after` the next step's `before`)."""
     game = reference_game(game_name)
     profile = load_catalogue(game_name).profile(profile_id)
     rng = random.Random(seed)
     out: list[Transition] = []
     for _ in range(games):
         s = game.initial(profile)
+        seen = game.observe(s)
         while (who := game.current(s)) != TERMINAL and (limit is None or len(out) < limit):
             a = (game.random_chance(s, rng) if who == CHANCE  # type: ignore[attr-defined]
                  else game.random_action(s, rng))  # type: ignore[attr-defined]
-            before, action = game.observe(s), game.action_to_json(s, a)
-            s, events = game.apply(s, a)
-            out.append(Transition(before, action, game.observe(s), list(events)))
+            before, action = seen if shared else game.observe(s), game.action_to_json(s, a)
+            nxt, events = game.apply(s, a)
+            seen = (game.observe_next(s, before, nxt)  # type: ignore[attr-defined]
+                    if shared else game.observe(nxt))
+            out.append(Transition(before, action, seen, list(events)))
+            s = nxt
     return out
 
 

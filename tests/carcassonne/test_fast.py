@@ -19,7 +19,7 @@ from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK, Oracle, Transition
 from gamecert.oracles.carcassonne import fast
 from gamecert.reference_engine import reference_game, reference_session
-from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.reference_engine.contract import CHANCE
 from gamecert.spec import load_catalogue
 from tests.random_play import random_states, random_steps
 
@@ -28,25 +28,8 @@ ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
 def shared_steps(profile_id: str, seed: int, games: int = 1) -> list[Transition]:
-    """The steps of random games with their JSON built as the lockstep builds its
-    reference's: each `after` from the `before` (`observe_next`, unchanged parts shared),
-    and each step's `after` the next step's `before`."""
-    game = reference_game("carcassonne")
-    profile = load_catalogue("carcassonne").profile(profile_id)
-    rng = random.Random(seed)
-    out: list[Transition] = []
-    for _ in range(games):
-        s = game.initial(profile)
-        seen = game.observe(s)
-        while game.current(s) != TERMINAL:
-            a = (game.random_chance(s, rng) if game.current(s) == CHANCE  # type: ignore[attr-defined]
-                 else game.random_action(s, rng))  # type: ignore[attr-defined]
-            action = game.action_to_json(s, a)
-            nxt, events = game.apply(s, a)
-            after = game.observe_next(s, seen, nxt)  # type: ignore[attr-defined]
-            out.append(Transition(seen, action, after, list(events)))
-            s, seen = nxt, after
-    return out
+    """The steps of random games with their JSON built as the lockstep builds it."""
+    return random_steps("carcassonne", profile_id, seed, games, shared=True)
 
 
 def _outcome(fn: Any, *args: Any) -> Any:
