@@ -901,17 +901,8 @@ class Carcassonne:
     def observe(self, state: CarcState) -> dict[str, Any]:
         t = state.cfg.t
         ids = t.ids
-        placed_spots: list[str] = []
-        if state.placed >= 0:
-            kind, rot = state.board[state.placed]
-            segs = t.rot[kind][rot].segs
-            placed_spots = sorted(SPOTS[segs[i].spot] for i in state.blocked)
-        meeples = []
-        for node, player in state.meeples.items():
-            kind, rot = state.board[node // 8]
-            meeples.append({"at": unpack(node // 8),
-                            "on": spot_of(t.rot[kind][rot], node % 8), "player": player})
-        meeples.sort(key=lambda m: (m["at"], m["on"]))
+        placed_spots = self._claim_blocked(state)
+        meeples = self._observe_meeples(state)
         return {
             "game": "carcassonne", "profile": state.profile.id, "players": state.cfg.players,
             "phase": PHASE_NAMES[state.phase], "step": STEP_NAMES[state.step],
@@ -930,6 +921,26 @@ class Carcassonne:
             **(self._observe_towers(state) if state.cfg.tower else {}),
         }
 
+    @staticmethod
+    def _claim_blocked(state: CarcState) -> list[str]:
+        """The spots of the tile just placed that scored at placement (not claimable)."""
+        if state.placed < 0:
+            return []
+        kind, rot = state.board[state.placed]
+        segs = state.cfg.t.rot[kind][rot].segs
+        return sorted(SPOTS[segs[i].spot] for i in state.blocked)
+
+    @staticmethod
+    def _observe_meeples(state: CarcState) -> list[dict[str, Any]]:
+        t = state.cfg.t
+        meeples = []
+        for node, player in state.meeples.items():
+            kind, rot = state.board[node // 8]
+            meeples.append({"at": unpack(node // 8),
+                            "on": spot_of(t.rot[kind][rot], node % 8), "player": player})
+        meeples.sort(key=lambda m: (m["at"], m["on"]))
+        return meeples
+
     def observe_next(self, before: CarcState, seen: dict[str, Any],
                      after: CarcState) -> dict[str, Any]:
         """`observe(after)`, for a state `after` that `apply` reached from `before` (one step
@@ -946,20 +957,10 @@ class Carcassonne:
             return self.observe(after)
         t = after.cfg.t
         ids = t.ids
-        placed_spots: list[str] = []
-        if after.placed >= 0:
-            kind, rot = after.board[after.placed]
-            segs = t.rot[kind][rot].segs
-            placed_spots = sorted(SPOTS[segs[i].spot] for i in after.blocked)
-        if after.meeples is before.meeples:  # a placed tile never changes: nor its spots
-            meeples = seen["meeples"]
-        else:
-            meeples = []
-            for node, player in after.meeples.items():
-                kind, rot = after.board[node // 8]
-                meeples.append({"at": unpack(node // 8),
-                                "on": spot_of(t.rot[kind][rot], node % 8), "player": player})
-            meeples.sort(key=lambda m: (m["at"], m["on"]))
+        placed_spots = self._claim_blocked(after)
+        # a placed tile never changes: nor do its spots
+        meeples = seen["meeples"] if after.meeples is before.meeples \
+            else self._observe_meeples(after)
         return {
             "game": "carcassonne", "profile": after.profile.id, "players": after.cfg.players,
             "phase": PHASE_NAMES[after.phase], "step": STEP_NAMES[after.step],
