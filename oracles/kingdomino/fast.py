@@ -30,6 +30,8 @@ that break a rule and on corrupted replies. This module judges nothing: it saves
 
 from __future__ import annotations
 
+from operator import is_ as _is
+from operator import itemgetter
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict
@@ -352,6 +354,11 @@ def _put_cells() -> list[tuple[int, int, int, int, int, int] | None]:
 
 
 _PUT_CELLS = _put_cells()
+# for cell i (9y + x): the first characters of the cells around it in a grid's joined string
+# (`g[2 * n]` for each n of `board._AROUND[i]`, as `facts._touches` reads them), as a tuple
+# (every cell has two neighbours at least, so `itemgetter` gives a tuple)
+assert min(map(len, b._AROUND)) >= 2
+_AROUND_AT = [itemgetter(*[2 * n for n in around]) for around in b._AROUND]
 
 
 def _plain_square(sq: Any) -> bool:
@@ -401,8 +408,10 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     # was read last with all its grids so), and the others the same
     seen = _seen
     formed = grids_b is seen.grids and seen.grid_answers is _GOOD_GRID
-    # the others the same (lists compare their rows, each first by identity)
-    if grids_a[:mine] != grids_b[:mine] or grids_a[p:] != grids_b[p:]:
+    # the others the same: the very lists (shared JSON: `observe_next` keeps each grid the
+    # step left alone), else equal (lists compare their rows, each first by identity)
+    shared = sum(map(_is, grids_a, grids_b)) == n - 1 and grids_a[mine] is not grids_b[mine]
+    if not shared and (grids_a[:mine] != grids_b[:mine] or grids_a[p:] != grids_b[p:]):
         return None
     if not formed:
         for q in range(n):
@@ -438,9 +447,20 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     size = c.size
     if not (hi_x - lo_x < size and hi_y - lo_y < size):
         return None
-    if not (f._touches(g, i, first[0]) or f._touches(g, j, second[0])):  # `board.connected`
-        return None
+    # `board.connected` (`facts._touches` of either cell): the first characters of the
+    # cells around each, picked out at once (`_AROUND_AT`)
+    around = _AROUND_AT[i](g)
+    if not ("*" in around or first[0] in around):
+        around = _AROUND_AT[j](g)
+        if not ("*" in around or second[0] in around):
+            return None
     _keep(rows_a, _put_grid(grid, rows_a, (lo_x, hi_x, lo_y, hi_y)))
+    if formed and shared:
+        # `grid_answers` of the grids after: every grid but the player's is the very list
+        # of the grids before (all well formed, castles alone: `formed`), and the player's
+        # facts just kept say its rows well formed and its castle as before: all well
+        # formed (what `grid_answers` would work out from them, found now)
+        seen.grids, seen.grid_answers = grids_a, _GOOD_GRID
     return OK
 
 

@@ -201,3 +201,38 @@ def test_the_lockstep_counts_the_same_with_and_without_the_looks(pid: str) -> No
     with_looks, found = _lockstep_run(own, pid, 3)
     without, found2 = _lockstep_run(wrapped, pid, 3)
     assert with_looks == without and found == found2 == []
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_a_put_answers_for_the_grids_after_as_grid_answers_would(pid: str) -> None:
+    """A put judged OK on shared JSON (every other grid the very list it was, the grids
+    before all well formed) records the grids after as all well formed: the answers
+    `grid_answers` works out from nothing (no grids read last, no facts kept) and the
+    hooks give on the state after."""
+    prof = load_catalogue("kingdomino").profile(pid)
+    recorded = 0
+    for t in _steps(pid, seed=24, shared=True):
+        answers = fast.verdicts(t, prof)
+        if kd.action_kind(t.action) == kd.K_PUT and answers[fast.TILES] is OK \
+                and fast._seen.grids is t.after["grids"]:
+            recorded += 1
+            said = fast._seen.grid_answers
+            fast._seen.grids, fast._seen.grid_answers = None, fast._ASK_GRID
+            fast._BY_ID.clear()
+            assert fast.grid_answers(t.after) == said == (OK, OK)
+            assert _outcome(STATES["KD-GRID"], t.after, prof) == (type(OK).__name__, str(OK)) == \
+                _outcome(STATES["KD-PROTO-INPUT"], t.after, prof)
+        fast.state_verdicts(t.after, prof)
+    assert recorded > 0
+
+
+def test_the_cells_around_picked_at_once_are_those_touches_reads() -> None:
+    rng = random.Random(5)
+    chars = "_*cfglwm"
+    for _ in range(200):
+        g = "".join(rng.choice(chars) + rng.choice("0123") for _ in range(81))
+        for i in range(81):
+            around = fast._AROUND_AT[i](g)
+            assert type(around) is tuple
+            for terrain in chars[1:]:
+                assert ("*" in around or terrain in around) == f._touches(g, i, terrain)
