@@ -234,7 +234,8 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
     a_score = NA if a_phase != "over" or res is None else None
     # KD-TILES-IN-PLAY (`in_play_check`)
     a_in_play: Answer
-    if before["phase"] != "deal":
+    b_phase = before["phase"]
+    if b_phase != "deal":
         a_in_play = NA
     else:
         size, line = c.line_size, len(a_line)
@@ -259,18 +260,25 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
         a_deal = NA
     else:
         a_deal = OK if a_bag == want_bag and got_line == want_line else None
-    return (None, a_in_play, a_deal, None, None, None, None, None, None, None, None, None,
-            a_score)
+    # The checks of a play at a deal (the lockstep does not ask them; answered so that the
+    # answers hold no None where every check asked is answered): KD-TILES, KD-PLACE-*
+    # (`_placing_put`: the action is no play), KD-PICK and KD-DISCARD (`_play`) answer NA
+    # with the phase before read; KD-ORDER, KD-FIRST-TURN-NO-PUT and KD-GAME-LENGTH answer
+    # NA when it is not "play" (each reads it first), else they are asked.
+    if b_phase != "play":
+        return (NA, a_in_play, a_deal, NA, NA, NA, NA, NA, NA, NA, NA, NA, a_score)
+    return (NA, a_in_play, a_deal, None, None, NA, None, NA, NA, NA, NA, NA, a_score)
 
 
 def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
-    """A play (with or without a put): the checks `oracles.kingdomino` asks at one."""
+    """A play (with or without a put): the checks `oracles.kingdomino` asks at one, and
+    KD-DEAL and KD-TILES-IN-PLAY, NA (each reads the action's type first: not a deal)."""
     a_score = _score(after)
     b_phase, a_phase = before["phase"], after["phase"]
     if type(b_phase) is not str or type(a_phase) is not str:
         return ASK
     if b_phase != "play":  # every check below reads the phase first and answers NA
-        return (NA, None, None, NA, NA, NA, NA, NA, NA, NA, NA, NA, a_score)
+        return (NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, a_score)
     b_turn, a_turn = before["turn"], after["turn"]
     if type(b_turn) is not int or type(a_turn) is not int:
         return ASK
@@ -324,14 +332,13 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
         None if should_end else OK)
     if tile is None:
         # no tile to place: `_placing_put` fails (NA), and so does KD-DISCARD's condition
-        return (NA, None, None, a_order, a_first, a_pick, a_length, NA, NA, NA, NA, NA,
-                a_score)
+        return (NA, NA, NA, a_order, a_first, a_pick, a_length, NA, NA, NA, NA, NA, a_score)
     put = action.get("put")
-    placed: Answer = None
+    placed: Answer = NA  # not a put (`_placing_put`): KD-TILES and the placement checks NA
     if (isinstance(put, list) and len(put) == 3 and type(put[0]) is int
             and type(put[1]) is int and type(put[2]) is int):  # `_placing_put`
         placed = _put(put, tile, p, before, after, c)
-    return (placed, None, None, a_order, a_first, a_pick, a_length, placed, placed, placed,
+    return (placed, NA, NA, a_order, a_first, a_pick, a_length, placed, placed, placed,
             placed, None if put is None else NA, a_score)
 
 

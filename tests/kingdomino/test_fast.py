@@ -135,6 +135,10 @@ def test_every_answer_is_the_hooks_own_on_broken_and_corrupted_replies(pid: str)
                 for put in ([x, y, (r + 1) % 4], [y, x, r], [x, y, 7], [x, y, "0"]):
                     shown.append(Transition(t.before, {**t.action, "put": put}, t.after,
                                             t.events))
+        for t in steps[::3]:  # the phase before any phase (a deal in play, a play dealing)
+            for phase in ("deal", "order", "play", "over"):
+                shown.append(Transition({**t.before, "phase": phase}, t.action, t.after,
+                                        t.events))
         for t in steps[::5]:  # a part of either state missing, or of another type
             for side in ("before", "after"):
                 for key in sorted(getattr(t, side)):
@@ -236,3 +240,30 @@ def test_the_cells_around_picked_at_once_are_those_touches_reads() -> None:
             assert type(around) is tuple
             for terrain in chars[1:]:
                 assert ("*" in around or terrain in around) == f._touches(g, i, terrain)
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_the_reference_steps_get_an_answer_for_every_check_asked(pid: str) -> None:
+    """At the reference's own deals, puts and plays the look answers every check the
+    lockstep asks there (its `on` kinds) but for a discard's KD-DISCARD and KD-SCORE-ZONES
+    at the end, and never None elsewhere: the lockstep takes such answers as a whole."""
+    prof = load_catalogue("kingdomino").profile(pid)
+    asked = {kind: {o.rule for o in kd.ORACLES if o.check is not None
+                    and (o.on is None or kind in o.on)} for kind in (kd.K_DEAL, kd.K_PUT,
+                                                                    kd.K_PLAY)}
+    whole = 0
+    for t in _steps(pid, seed=25, shared=True):
+        kind = kd.action_kind(t.action)
+        answers = fast.verdicts(t, prof)
+        fast.state_verdicts(t.after, prof)
+        if kind not in asked:
+            continue
+        missing = {rule for rule, a in zip(fast.RULES, answers, strict=True) if a is None}
+        assert missing <= {"KD-DISCARD", "KD-SCORE-ZONES"}, (kind, missing)
+        assert asked[kind] <= set(fast.RULES), kind
+        if "KD-DISCARD" in missing:
+            assert kind == kd.K_PLAY and t.action.get("put") is None
+        if "KD-SCORE-ZONES" in missing:
+            assert t.after["phase"] == "over"
+        whole += not missing
+    assert whole > 0
