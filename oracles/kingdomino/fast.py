@@ -227,6 +227,12 @@ def _score(after: JSON) -> Answer:
     return NA if after["phase"] != "over" or res is None else None
 
 
+# the line a deal read last (after it) and the tiles read from it; lists never changed
+_line_read: list[Any] = [None, None]
+# a deal's answers when KD-TILES-IN-PLAY and KD-DEAL hold and the game goes on
+_DEAL_OK = (NA, OK, OK, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA)
+
+
 def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
     """A deal: KD-TILES-IN-PLAY, KD-DEAL and KD-SCORE-ZONES."""
     res = after["result"]  # `_score`, reading what it reads in its order
@@ -251,10 +257,17 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
         want_bag = bag[:k] + bag[k + 1:]
     else:
         want_bag = [x for x in bag if x != tile]
-    want_line = [e["tile"] for e in before["line"]]
-    want_line.append(tile)
+    line_b = before["line"]
+    read = _line_read
+    if line_b is read[0]:  # the line after the deal before (a list read then)
+        want_line = read[1] + [tile]
+    else:
+        want_line = [e["tile"] for e in line_b]
+        want_line.append(tile)
     want_line.sort()
     got_line = [e["tile"] for e in a_line]
+    if type(a_line) is list:  # its tiles, for the next deal (held: its id is its own)
+        read[0], read[1] = a_line, got_line
     a_deal: Answer
     if after["turn"] != before["turn"]:
         a_deal = NA
@@ -266,6 +279,8 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
     # with the phase before read; KD-ORDER, KD-FIRST-TURN-NO-PUT and KD-GAME-LENGTH answer
     # NA when it is not "play" (each reads it first), else they are asked.
     if b_phase != "play":
+        if a_deal is OK and a_in_play is OK and a_score is NA:
+            return _DEAL_OK
         return (NA, a_in_play, a_deal, NA, NA, NA, NA, NA, NA, NA, NA, NA, a_score)
     return (NA, a_in_play, a_deal, None, None, NA, None, NA, NA, NA, NA, NA, a_score)
 
@@ -273,7 +288,8 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
 def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
     """A play (with or without a put): the checks `oracles.kingdomino` asks at one, and
     KD-DEAL and KD-TILES-IN-PLAY, NA (each reads the action's type first: not a deal)."""
-    a_score = _score(after)
+    res = after["result"]  # `_score`, reading what it reads in its order
+    a_score = NA if after["phase"] != "over" or res is None else None
     b_phase, a_phase = before["phase"], after["phase"]
     if type(b_phase) is not str or type(a_phase) is not str:
         return ASK
@@ -338,8 +354,15 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
     if (isinstance(put, list) and len(put) == 3 and type(put[0]) is int
             and type(put[1]) is int and type(put[2]) is int):  # `_placing_put`
         placed = _put(put, tile, p, before, after, c)
+    if placed is OK and a_pick is OK and a_length is OK and a_order is NA and a_first is NA \
+            and a_score is NA:
+        return _PUT_OK
     return (placed, NA, NA, a_order, a_first, a_pick, a_length, placed, placed, placed,
             placed, None if put is None else NA, a_score)
+
+
+# a put's answers when every check holds within a turn (KD-ORDER NA) and the game goes on
+_PUT_OK = (OK, NA, NA, NA, NA, OK, OK, OK, OK, OK, OK, NA, NA)
 
 
 def _by_tile(e: JSON) -> Any:
@@ -425,7 +448,8 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
             if q != mine and not grid_of(grids_b[q]).rows_ok:
                 return None
     rows = grids_b[mine]
-    grid = grid_of(rows)
+    hit = _BY_ID.get(id(rows))  # `grid_of(rows)`
+    grid = hit[1] if hit is not None and hit[0] is rows else grid_of(rows)
     if not (formed or grid.rows_ok):  # 9 strings of 18 characters matching the row
         return None
     g = grid.g
@@ -442,7 +466,8 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     rows_a = grids_a[mine]
     if type(rows_a) is not list or rows_a != want:
         return None
-    box = grid.extent  # `board.within`: the extent widened to the two cells
+    known = grid._extent  # `board.within`: the extent (`grid.extent`) widened to the cells
+    box = known[0] if known is not None else grid.extent
     if box is None:
         lo_x, hi_x, lo_y, hi_y = lo_x2, hi_x2, lo_y2, hi_y2
     else:

@@ -45,6 +45,7 @@ def _fresh() -> None:
     f._LAST = (None, None, None)
     fast._BY_ID.clear()
     fast._seen.grids = fast._seen.kings = None
+    fast._line_read[:] = [None, None]
 
 
 def _steps(pid: str, seed: int, shared: bool, games: int = 1) -> list[Transition]:
@@ -267,3 +268,34 @@ def test_the_reference_steps_get_an_answer_for_every_check_asked(pid: str) -> No
             assert t.after["phase"] == "over"
         whole += not missing
     assert whole > 0
+
+
+def test_a_deal_reads_the_line_before_from_the_deal_before() -> None:
+    """On shared JSON a deal's line before is the line the deal before read (after it):
+    its tiles are taken from then, and the answers are still the hooks' own."""
+    prof = load_catalogue("kingdomino").profile(None)
+    reused = 0
+    for t in _steps("legend", seed=26, shared=True, games=2):
+        if t.action.get("type") == "deal":
+            reused += t.before["line"] is fast._line_read[0]
+            answers = fast.verdicts(t, prof)
+            assert fast._line_read[0] is t.after["line"]
+            assert fast._line_read[1] == [e["tile"] for e in t.after["line"]]
+            assert answers[fast.DEAL] is not None
+            assert _outcome(CHECKS["KD-DEAL"], t, prof) == (type(answers[fast.DEAL]).__name__,
+                                                           str(answers[fast.DEAL]))
+    assert reused > 0
+
+
+def test_action_kind_reads_a_deal_as_before() -> None:
+    def plain(action: Any) -> str:
+        kind = action.get("type")
+        if kind == "play":
+            return kd.K_PUT if isinstance(action.get("put"), list) else kd.K_PLAY
+        return str(kind) if kind in (kd.K_INVALID_PUT, kd.K_STOP, kd.K_DEAL, kd.K_ORDER) \
+            else "other"
+    for kind in ("deal", "play", "order", "stop", "invalid-put", "x", None, 1, 1.0, True):
+        for extra in ({}, {"put": [1, 2, 3]}, {"put": None}):
+            action = {"type": kind, **extra}
+            assert kd.action_kind(action) == plain(action)
+            assert type(kd.action_kind(action)) is str
