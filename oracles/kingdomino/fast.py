@@ -312,14 +312,15 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
     if a_phase == "over" or a_turn != b_turn + 1:
         a_order = NA
     else:
-        if pick is not None:
-            after_line = [{"tile": e["tile"], "player": p if e["tile"] == pick else e["player"]}
-                          for e in line]
-        else:
-            after_line = list(line)
-        want = sorted(({"tile": e["tile"], "player": e["player"]} for e in after_line
-                       if e["player"] is not None and not stopped[e["player"] - 1]),
-                      key=_by_tile)
+        # `_line_after`'s entries and the kings still playing among them in one pass: the
+        # same values read in the same order, kept in the line's order (the sort is stable)
+        want = []
+        for e in line:
+            tile_e = e["tile"]
+            owner = p if pick is not None and tile_e == pick else e["player"]
+            if owner is not None and not stopped[owner - 1]:
+                want.append({"tile": tile_e, "player": owner})
+        want.sort(key=_by_tile)
         a_order = OK if after["placing"] == want else None
     # KD-FIRST-TURN-NO-PUT (`first_turn_check`)
     a_first = NA if tile is not None else OK if after["grids"] == before["grids"] else None
@@ -365,8 +366,7 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
 _PUT_OK = (OK, NA, NA, NA, NA, OK, OK, OK, OK, OK, OK, NA, NA)
 
 
-def _by_tile(e: JSON) -> Any:
-    return e["tile"]
+_by_tile = itemgetter("tile")
 
 
 def _put_cells() -> list[tuple[int, int, int, int, int, int] | None]:

@@ -299,3 +299,33 @@ def test_action_kind_reads_a_deal_as_before() -> None:
             action = {"type": kind, **extra}
             assert kd.action_kind(action) == plain(action)
             assert type(kd.action_kind(action)) is str
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_the_order_at_a_turn_end_is_the_hooks_own_on_odd_lines(pid: str) -> None:
+    """KD-ORDER at the play that ends a turn (`_line_after` and the kings still playing
+    read in one pass): the hook's own verdict where answered, on lines with an entry
+    missing a part, another owner, or a stopped king."""
+    prof = load_catalogue("kingdomino").profile(pid)
+    shown, ends = [], 0
+    for shared in (True, False):
+        for t in _steps(pid, seed=27, shared=shared):
+            if t.action.get("type") != "play" or t.after["turn"] != t.before["turn"] + 1:
+                continue
+            ends += 1
+            shown.append(t)
+            line = t.before["line"]
+            for i in range(len(line)):
+                for entry in ({"tile": line[i]["tile"]}, {"player": line[i]["player"]},
+                              {**line[i], "player": None}, {**line[i], "player": 1},
+                              {**line[i], "tile": None}, {**line[i], "extra": 0}):
+                    odd = [*line[:i], entry, *line[i + 1:]]
+                    shown.append(Transition({**t.before, "line": odd}, t.action, t.after,
+                                            t.events))
+            stopped = [True] * len(t.after["stopped"])
+            shown.append(Transition(t.before, t.action, {**t.after, "stopped": stopped},
+                                    t.events))
+            shown.append(Transition(t.before, {**t.action, "pick": None}, t.after, t.events))
+    assert ends > 0
+    said, _ = _compare(shown, prof)
+    assert said > 0
