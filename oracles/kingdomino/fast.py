@@ -30,6 +30,8 @@ that break a rule and on corrupted replies. This module judges nothing: it saves
 
 from __future__ import annotations
 
+from operator import is_ as _is
+from operator import itemgetter
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict
@@ -225,6 +227,12 @@ def _score(after: JSON) -> Answer:
     return NA if after["phase"] != "over" or res is None else None
 
 
+# the line a deal read last (after it) and the tiles read from it; lists never changed
+_line_read: list[Any] = [None, None]
+# a deal's answers when KD-TILES-IN-PLAY and KD-DEAL hold and the game goes on
+_DEAL_OK = (NA, OK, OK, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA)
+
+
 def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
     """A deal: KD-TILES-IN-PLAY, KD-DEAL and KD-SCORE-ZONES."""
     res = after["result"]  # `_score`, reading what it reads in its order
@@ -232,7 +240,8 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
     a_score = NA if a_phase != "over" or res is None else None
     # KD-TILES-IN-PLAY (`in_play_check`)
     a_in_play: Answer
-    if before["phase"] != "deal":
+    b_phase = before["phase"]
+    if b_phase != "deal":
         a_in_play = NA
     else:
         size, line = c.line_size, len(a_line)
@@ -248,27 +257,44 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
         want_bag = bag[:k] + bag[k + 1:]
     else:
         want_bag = [x for x in bag if x != tile]
-    want_line = [e["tile"] for e in before["line"]]
-    want_line.append(tile)
+    line_b = before["line"]
+    read = _line_read
+    if line_b is read[0]:  # the line after the deal before (a list read then)
+        want_line = read[1] + [tile]
+    else:
+        want_line = [e["tile"] for e in line_b]
+        want_line.append(tile)
     want_line.sort()
     got_line = [e["tile"] for e in a_line]
+    if type(a_line) is list:  # its tiles, for the next deal (held: its id is its own)
+        read[0], read[1] = a_line, got_line
     a_deal: Answer
     if after["turn"] != before["turn"]:
         a_deal = NA
     else:
         a_deal = OK if a_bag == want_bag and got_line == want_line else None
-    return (None, a_in_play, a_deal, None, None, None, None, None, None, None, None, None,
-            a_score)
+    # The checks of a play at a deal (the lockstep does not ask them; answered so that the
+    # answers hold no None where every check asked is answered): KD-TILES, KD-PLACE-*
+    # (`_placing_put`: the action is no play), KD-PICK and KD-DISCARD (`_play`) answer NA
+    # with the phase before read; KD-ORDER, KD-FIRST-TURN-NO-PUT and KD-GAME-LENGTH answer
+    # NA when it is not "play" (each reads it first), else they are asked.
+    if b_phase != "play":
+        if a_deal is OK and a_in_play is OK and a_score is NA:
+            return _DEAL_OK
+        return (NA, a_in_play, a_deal, NA, NA, NA, NA, NA, NA, NA, NA, NA, a_score)
+    return (NA, a_in_play, a_deal, None, None, NA, None, NA, NA, NA, NA, NA, a_score)
 
 
 def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
-    """A play (with or without a put): the checks `oracles.kingdomino` asks at one."""
-    a_score = _score(after)
+    """A play (with or without a put): the checks `oracles.kingdomino` asks at one, and
+    KD-DEAL and KD-TILES-IN-PLAY, NA (each reads the action's type first: not a deal)."""
+    res = after["result"]  # `_score`, reading what it reads in its order
+    a_score = NA if after["phase"] != "over" or res is None else None
     b_phase, a_phase = before["phase"], after["phase"]
     if type(b_phase) is not str or type(a_phase) is not str:
         return ASK
     if b_phase != "play":  # every check below reads the phase first and answers NA
-        return (NA, None, None, NA, NA, NA, NA, NA, NA, NA, NA, NA, a_score)
+        return (NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA, a_score)
     b_turn, a_turn = before["turn"], after["turn"]
     if type(b_turn) is not int or type(a_turn) is not int:
         return ASK
@@ -286,14 +312,15 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
     if a_phase == "over" or a_turn != b_turn + 1:
         a_order = NA
     else:
-        if pick is not None:
-            after_line = [{"tile": e["tile"], "player": p if e["tile"] == pick else e["player"]}
-                          for e in line]
-        else:
-            after_line = list(line)
-        want = sorted(({"tile": e["tile"], "player": e["player"]} for e in after_line
-                       if e["player"] is not None and not stopped[e["player"] - 1]),
-                      key=_by_tile)
+        # `_line_after`'s entries and the kings still playing among them in one pass: the
+        # same values read in the same order, kept in the line's order (the sort is stable)
+        want = []
+        for e in line:
+            tile_e = e["tile"]
+            owner = p if pick is not None and tile_e == pick else e["player"]
+            if owner is not None and not stopped[owner - 1]:
+                want.append({"tile": tile_e, "player": owner})
+        want.sort(key=_by_tile)
         a_order = OK if after["placing"] == want else None
     # KD-FIRST-TURN-NO-PUT (`first_turn_check`)
     a_first = NA if tile is not None else OK if after["grids"] == before["grids"] else None
@@ -322,19 +349,24 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
         None if should_end else OK)
     if tile is None:
         # no tile to place: `_placing_put` fails (NA), and so does KD-DISCARD's condition
-        return (NA, None, None, a_order, a_first, a_pick, a_length, NA, NA, NA, NA, NA,
-                a_score)
+        return (NA, NA, NA, a_order, a_first, a_pick, a_length, NA, NA, NA, NA, NA, a_score)
     put = action.get("put")
-    placed: Answer = None
+    placed: Answer = NA  # not a put (`_placing_put`): KD-TILES and the placement checks NA
     if (isinstance(put, list) and len(put) == 3 and type(put[0]) is int
             and type(put[1]) is int and type(put[2]) is int):  # `_placing_put`
         placed = _put(put, tile, p, before, after, c)
-    return (placed, None, None, a_order, a_first, a_pick, a_length, placed, placed, placed,
+    if placed is OK and a_pick is OK and a_length is OK and a_order is NA and a_first is NA \
+            and a_score is NA:
+        return _PUT_OK
+    return (placed, NA, NA, a_order, a_first, a_pick, a_length, placed, placed, placed,
             placed, None if put is None else NA, a_score)
 
 
-def _by_tile(e: JSON) -> Any:
-    return e["tile"]
+# a put's answers when every check holds within a turn (KD-ORDER NA) and the game goes on
+_PUT_OK = (OK, NA, NA, NA, NA, OK, OK, OK, OK, OK, OK, NA, NA)
+
+
+_by_tile = itemgetter("tile")
 
 
 def _put_cells() -> list[tuple[int, int, int, int, int, int] | None]:
@@ -352,6 +384,11 @@ def _put_cells() -> list[tuple[int, int, int, int, int, int] | None]:
 
 
 _PUT_CELLS = _put_cells()
+# for cell i (9y + x): the first characters of the cells around it in a grid's joined string
+# (`g[2 * n]` for each n of `board._AROUND[i]`, as `facts._touches` reads them), as a tuple
+# (every cell has two neighbours at least, so `itemgetter` gives a tuple)
+assert min(map(len, b._AROUND)) >= 2
+_AROUND_AT = [itemgetter(*[2 * n for n in around]) for around in b._AROUND]
 
 
 def _plain_square(sq: Any) -> bool:
@@ -401,15 +438,18 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     # was read last with all its grids so), and the others the same
     seen = _seen
     formed = grids_b is seen.grids and seen.grid_answers is _GOOD_GRID
-    # the others the same (lists compare their rows, each first by identity)
-    if grids_a[:mine] != grids_b[:mine] or grids_a[p:] != grids_b[p:]:
+    # the others the same: the very lists (shared JSON: `observe_next` keeps each grid the
+    # step left alone), else equal (lists compare their rows, each first by identity)
+    shared = sum(map(_is, grids_a, grids_b)) == n - 1 and grids_a[mine] is not grids_b[mine]
+    if not shared and (grids_a[:mine] != grids_b[:mine] or grids_a[p:] != grids_b[p:]):
         return None
     if not formed:
         for q in range(n):
             if q != mine and not grid_of(grids_b[q]).rows_ok:
                 return None
     rows = grids_b[mine]
-    grid = grid_of(rows)
+    hit = _BY_ID.get(id(rows))  # `grid_of(rows)`
+    grid = hit[1] if hit is not None and hit[0] is rows else grid_of(rows)
     if not (formed or grid.rows_ok):  # 9 strings of 18 characters matching the row
         return None
     g = grid.g
@@ -426,7 +466,8 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     rows_a = grids_a[mine]
     if type(rows_a) is not list or rows_a != want:
         return None
-    box = grid.extent  # `board.within`: the extent widened to the two cells
+    known = grid._extent  # `board.within`: the extent (`grid.extent`) widened to the cells
+    box = known[0] if known is not None else grid.extent
     if box is None:
         lo_x, hi_x, lo_y, hi_y = lo_x2, hi_x2, lo_y2, hi_y2
     else:
@@ -438,9 +479,20 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     size = c.size
     if not (hi_x - lo_x < size and hi_y - lo_y < size):
         return None
-    if not (f._touches(g, i, first[0]) or f._touches(g, j, second[0])):  # `board.connected`
-        return None
+    # `board.connected` (`facts._touches` of either cell): the first characters of the
+    # cells around each, picked out at once (`_AROUND_AT`)
+    around = _AROUND_AT[i](g)
+    if not ("*" in around or first[0] in around):
+        around = _AROUND_AT[j](g)
+        if not ("*" in around or second[0] in around):
+            return None
     _keep(rows_a, _put_grid(grid, rows_a, (lo_x, hi_x, lo_y, hi_y)))
+    if formed and shared:
+        # `grid_answers` of the grids after: every grid but the player's is the very list
+        # of the grids before (all well formed, castles alone: `formed`), and the player's
+        # facts just kept say its rows well formed and its castle as before: all well
+        # formed (what `grid_answers` would work out from them, found now)
+        seen.grids, seen.grid_answers = grids_a, _GOOD_GRID
     return OK
 
 

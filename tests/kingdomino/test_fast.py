@@ -45,6 +45,7 @@ def _fresh() -> None:
     f._LAST = (None, None, None)
     fast._BY_ID.clear()
     fast._seen.grids = fast._seen.kings = None
+    fast._line_read[:] = [None, None]
 
 
 def _steps(pid: str, seed: int, shared: bool, games: int = 1) -> list[Transition]:
@@ -135,6 +136,10 @@ def test_every_answer_is_the_hooks_own_on_broken_and_corrupted_replies(pid: str)
                 for put in ([x, y, (r + 1) % 4], [y, x, r], [x, y, 7], [x, y, "0"]):
                     shown.append(Transition(t.before, {**t.action, "put": put}, t.after,
                                             t.events))
+        for t in steps[::3]:  # the phase before any phase (a deal in play, a play dealing)
+            for phase in ("deal", "order", "play", "over"):
+                shown.append(Transition({**t.before, "phase": phase}, t.action, t.after,
+                                        t.events))
         for t in steps[::5]:  # a part of either state missing, or of another type
             for side in ("before", "after"):
                 for key in sorted(getattr(t, side)):
@@ -201,3 +206,126 @@ def test_the_lockstep_counts_the_same_with_and_without_the_looks(pid: str) -> No
     with_looks, found = _lockstep_run(own, pid, 3)
     without, found2 = _lockstep_run(wrapped, pid, 3)
     assert with_looks == without and found == found2 == []
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_a_put_answers_for_the_grids_after_as_grid_answers_would(pid: str) -> None:
+    """A put judged OK on shared JSON (every other grid the very list it was, the grids
+    before all well formed) records the grids after as all well formed: the answers
+    `grid_answers` works out from nothing (no grids read last, no facts kept) and the
+    hooks give on the state after."""
+    prof = load_catalogue("kingdomino").profile(pid)
+    recorded = 0
+    for t in _steps(pid, seed=24, shared=True):
+        answers = fast.verdicts(t, prof)
+        if kd.action_kind(t.action) == kd.K_PUT and answers[fast.TILES] is OK \
+                and fast._seen.grids is t.after["grids"]:
+            recorded += 1
+            said = fast._seen.grid_answers
+            fast._seen.grids, fast._seen.grid_answers = None, fast._ASK_GRID
+            fast._BY_ID.clear()
+            assert fast.grid_answers(t.after) == said == (OK, OK)
+            assert _outcome(STATES["KD-GRID"], t.after, prof) == (type(OK).__name__, str(OK)) == \
+                _outcome(STATES["KD-PROTO-INPUT"], t.after, prof)
+        fast.state_verdicts(t.after, prof)
+    assert recorded > 0
+
+
+def test_the_cells_around_picked_at_once_are_those_touches_reads() -> None:
+    rng = random.Random(5)
+    chars = "_*cfglwm"
+    for _ in range(200):
+        g = "".join(rng.choice(chars) + rng.choice("0123") for _ in range(81))
+        for i in range(81):
+            around = fast._AROUND_AT[i](g)
+            assert type(around) is tuple
+            for terrain in chars[1:]:
+                assert ("*" in around or terrain in around) == f._touches(g, i, terrain)
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_the_reference_steps_get_an_answer_for_every_check_asked(pid: str) -> None:
+    """At the reference's own deals, puts and plays the look answers every check the
+    lockstep asks there (its `on` kinds) but for a discard's KD-DISCARD and KD-SCORE-ZONES
+    at the end, and never None elsewhere: the lockstep takes such answers as a whole."""
+    prof = load_catalogue("kingdomino").profile(pid)
+    asked = {kind: {o.rule for o in kd.ORACLES if o.check is not None
+                    and (o.on is None or kind in o.on)} for kind in (kd.K_DEAL, kd.K_PUT,
+                                                                    kd.K_PLAY)}
+    whole = 0
+    for t in _steps(pid, seed=25, shared=True):
+        kind = kd.action_kind(t.action)
+        answers = fast.verdicts(t, prof)
+        fast.state_verdicts(t.after, prof)
+        if kind not in asked:
+            continue
+        missing = {rule for rule, a in zip(fast.RULES, answers, strict=True) if a is None}
+        assert missing <= {"KD-DISCARD", "KD-SCORE-ZONES"}, (kind, missing)
+        assert asked[kind] <= set(fast.RULES), kind
+        if "KD-DISCARD" in missing:
+            assert kind == kd.K_PLAY and t.action.get("put") is None
+        if "KD-SCORE-ZONES" in missing:
+            assert t.after["phase"] == "over"
+        whole += not missing
+    assert whole > 0
+
+
+def test_a_deal_reads_the_line_before_from_the_deal_before() -> None:
+    """On shared JSON a deal's line before is the line the deal before read (after it):
+    its tiles are taken from then, and the answers are still the hooks' own."""
+    prof = load_catalogue("kingdomino").profile(None)
+    reused = 0
+    for t in _steps("legend", seed=26, shared=True, games=2):
+        if t.action.get("type") == "deal":
+            reused += t.before["line"] is fast._line_read[0]
+            answers = fast.verdicts(t, prof)
+            assert fast._line_read[0] is t.after["line"]
+            assert fast._line_read[1] == [e["tile"] for e in t.after["line"]]
+            assert answers[fast.DEAL] is not None
+            assert _outcome(CHECKS["KD-DEAL"], t, prof) == (type(answers[fast.DEAL]).__name__,
+                                                           str(answers[fast.DEAL]))
+    assert reused > 0
+
+
+def test_action_kind_reads_a_deal_as_before() -> None:
+    def plain(action: Any) -> str:
+        kind = action.get("type")
+        if kind == "play":
+            return kd.K_PUT if isinstance(action.get("put"), list) else kd.K_PLAY
+        return str(kind) if kind in (kd.K_INVALID_PUT, kd.K_STOP, kd.K_DEAL, kd.K_ORDER) \
+            else "other"
+    for kind in ("deal", "play", "order", "stop", "invalid-put", "x", None, 1, 1.0, True):
+        for extra in ({}, {"put": [1, 2, 3]}, {"put": None}):
+            action = {"type": kind, **extra}
+            assert kd.action_kind(action) == plain(action)
+            assert type(kd.action_kind(action)) is str
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_the_order_at_a_turn_end_is_the_hooks_own_on_odd_lines(pid: str) -> None:
+    """KD-ORDER at the play that ends a turn (`_line_after` and the kings still playing
+    read in one pass): the hook's own verdict where answered, on lines with an entry
+    missing a part, another owner, or a stopped king."""
+    prof = load_catalogue("kingdomino").profile(pid)
+    shown, ends = [], 0
+    for shared in (True, False):
+        for t in _steps(pid, seed=27, shared=shared):
+            if t.action.get("type") != "play" or t.after["turn"] != t.before["turn"] + 1:
+                continue
+            ends += 1
+            shown.append(t)
+            line = t.before["line"]
+            for i in range(len(line)):
+                for entry in ({"tile": line[i]["tile"]}, {"player": line[i]["player"]},
+                              {**line[i], "player": None}, {**line[i], "player": 1},
+                              {**line[i], "tile": None}, {**line[i], "extra": 0}):
+                    odd = [*line[:i], entry, *line[i + 1:]]
+                    shown.append(Transition({**t.before, "line": odd}, t.action, t.after,
+                                            t.events))
+            stopped = [True] * len(t.after["stopped"])
+            shown.append(Transition(t.before, t.action, {**t.after, "stopped": stopped},
+                                    t.events))
+            shown.append(Transition(t.before, {**t.action, "pick": None}, t.after, t.events))
+    assert ends > 0
+    said, _ = _compare(shown, prof)
+    assert said > 0
