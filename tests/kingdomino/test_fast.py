@@ -23,10 +23,10 @@ from gamecert.oracles.base import NA, OK, Oracle, Transition
 from gamecert.oracles.kingdomino import facts as f
 from gamecert.oracles.kingdomino import fast
 from gamecert.reference_engine import reference_game, reference_session
-from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.reference_engine.contract import CHANCE
 from gamecert.spec import load_catalogue
-from tests.kingdomino.helpers import GAME
 from tests.kingdomino.test_speedups import _malformed, _outcome, _replies
+from tests.random_play import random_steps
 
 PROFILES = sorted(load_catalogue("kingdomino").profiles)
 CHECKS = {o.rule: o.check for o in kd.ORACLES if o.check is not None}
@@ -51,21 +51,7 @@ def _fresh() -> None:
 def _steps(pid: str, seed: int, shared: bool, games: int = 1) -> list[Transition]:
     """Random games' steps; `shared`: the JSON built by `observe_next` as the lockstep
     builds it, else observed afresh at every state."""
-    prof = load_catalogue("kingdomino").profile(pid)
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        s = GAME.initial(prof)
-        sj = GAME.observe(s)
-        while GAME.current(s) != TERMINAL:
-            a = GAME.random_chance(s, rng) if GAME.current(s) == CHANCE \
-                else GAME.random_action(s, rng)
-            aj = GAME.action_to_json(s, a)
-            s2, events = GAME.apply(s, a)
-            after = GAME.observe_next(s, sj, s2) if shared else GAME.observe(s2)
-            out.append(Transition(sj, aj, after, list(events)))
-            s, sj = s2, after
-    return out
+    return random_steps("kingdomino", pid, seed, games, shared=shared)
 
 
 def _compare(shown: list[Transition], prof: Any) -> tuple[int, int]:
