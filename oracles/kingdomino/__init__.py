@@ -171,11 +171,15 @@ def _put_step(t: Transition, profile: Profile) -> f.PutStep | None:
     return f.put_step(t, profile, _placing_put(t.before, t.action))
 
 
-def tiles_check(t: Transition, profile: Profile) -> Verdict:
-    try:
-        return _tiles_fast(t, profile)
-    except Exception:  # a reply it cannot read: the plain check's own verdict or exception
-        return _tiles_plain(t, profile)
+def _else_plain(fast: Any, plain: Any) -> Any:
+    """A check: `fast`'s verdict, or on a reply it cannot read (it raises), the plain
+    check's own verdict or exception."""
+    def check(t: Transition, profile: Profile) -> Verdict:
+        try:
+            return fast(t, profile)  # type: ignore[no-any-return]
+        except Exception:
+            return plain(t, profile)  # type: ignore[no-any-return]
+    return check
 
 
 def _tiles_fast(t: Transition, profile: Profile) -> Verdict:
@@ -209,6 +213,9 @@ def _tiles_plain(t: Transition, profile: Profile) -> Verdict:
             return Violation(f"tile {tile} is {'/'.join(b.tiles(profile)[tile])}; the grid "
                              f"gained {sorted(diff.values())}")
     return OK
+
+
+tiles_check = _else_plain(_tiles_fast, _tiles_plain)
 
 
 # --- turns -------------------------------------------------------------------------------
@@ -572,13 +579,6 @@ def rotation_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdic
                      f"{['right', 'below', 'left', 'above'][a['put'][2]]}) but was refused")
 
 
-def rotation_check(t: Transition, profile: Profile) -> Verdict:
-    try:
-        return _rotation_fast(t, profile)
-    except Exception:  # a reply it cannot read: the plain check's own verdict or exception
-        return _rotation_plain(t, profile)
-
-
 def _rotation_fast(t: Transition, profile: Profile) -> Verdict:
     """`_rotation_plain` over the shared facts (the grid's change is KD-TILES's too)."""
     step = _put_step(t, profile)
@@ -610,6 +610,9 @@ def _rotation_plain(t: Transition, profile: Profile) -> Verdict:
     return expect(b.cell(g, x, y) == first and b.cell(g, *b.second(x, y, r)) == second,
                   f"PUT {x} {y} {r}: the first square goes on ({x}, {y}) and the second on "
                   f"{b.second(x, y, r)}")
+
+
+rotation_check = _else_plain(_rotation_fast, _rotation_plain)
 
 
 def discard_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
