@@ -12,7 +12,7 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -166,7 +166,9 @@ class Lockstep:
         self.state_fns = [hook for _, hook in self.state_hooks]
         # the same for the state hooks (`STATE_PREJUDGE`): `state_where[i]` is where its
         # answer for state_fns[i] is, -1 where it gives none
-        self.state_prejudge, self.state_where = self._state_prejudge(game.name)
+        self.state_prejudge, state_at = self._looks(state_prejudge_for(game.name), "state",
+                                                    self.state_hooks)
+        self.state_where = [state_at.get(pair, -1) for pair in self.state_hooks]
         self.check_hooks = [(o.rule, o.check) for o in self.oracles if o.check]
         # A check that says `on` which kinds of step it judges is asked only at those (it
         # would answer NA at any other): the game's `action_kind` names a step's kind.
@@ -175,7 +177,8 @@ class Lockstep:
         # A game's shared look at a step (`PREJUDGE`) answers for some rules' checks at
         # once; it stands in only for the game's own check of a rule (an oracle list with
         # another check for that rule, a test's or a benchmark's, is asked as it is).
-        self.prejudge, self.prejudged = self._prejudge(game.name)
+        self.prejudge, self.prejudged = self._looks(prejudge_for(game.name), "check",
+                                                    self.check_hooks)
         self.checks_on: dict[str, tuple[list[str], list[CheckFn], list[int]]] = {}
         self.counted: dict[tuple[int, ...], list[str]] = {}  # _count_step's patterns
         self.every_check = self._check_lists(self.check_hooks)
@@ -233,12 +236,8 @@ class Lockstep:
         try:  # the common case: every oracle reads the state; one call each, no wrapper
             if self.state_prejudge is None:
                 return [hook(state, profile) for hook in self.state_fns]
-            said = self.state_prejudge(state, profile)  # one look answers some
-            where = self.state_where
-            if None not in said and -1 not in where:  # it answers every hook
-                return list(map(said.__getitem__, where))
-            return [hook(state, profile) if i < 0 or said[i] is None else said[i]
-                    for i, hook in zip(where, self.state_fns, strict=True)]
+            return _answers(self.state_prejudge(state, profile), self.state_where,
+                            self.state_fns, state, profile)  # one look answers some
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a state some oracle cannot even read: find out which, one at a time
             return [_guarded(hook, state, profile) for hook in self.state_fns]
@@ -248,10 +247,9 @@ class Lockstep:
         """Count each applicable verdict for its rule (`rules[i]` is `verdicts[i]`'s);
         collect the violations in `bad`. Thousands of times a second: the counting is
         Counter.update's own loop (in C), called without its Python frame."""
-        _count_elements(self.coverage.applied,
-                        [rule for rule, v in zip(rules, verdicts, strict=True) if v is not NA])
-        bad.extend([(rule, str(v)) for rule, v in zip(rules, verdicts, strict=True)
-                    if v is not NA and v is not OK])
+        counted, wrong = _applicable(rules, verdicts)
+        _count_elements(self.coverage.applied, counted)
+        bad.extend(wrong)
 
     def _count_step(self, rules: list[str], verdicts: list[Verdict],
                     bad: list[tuple[str, str]]) -> None:
@@ -264,10 +262,7 @@ class Lockstep:
         key = (id(rules), *map(id, verdicts))
         counted = self.counted.get(key)
         if counted is None:
-            every = rules + self.state_rules
-            counted = [rule for rule, v in zip(every, verdicts, strict=True) if v is not NA]
-            wrong = [(rule, str(v)) for rule, v in zip(every, verdicts, strict=True)
-                     if v is not NA and v is not OK]
+            counted, wrong = _applicable(rules + self.state_rules, verdicts)
             if wrong:
                 bad.extend(wrong)
             elif len(self.counted) < COUNTED_KEPT:
@@ -483,12 +478,8 @@ class Lockstep:
             if self.prejudge is None:
                 results = [check(transition, profile) for check in checks]
             else:  # one shared look answers some; the rest are asked
-                said = self.prejudge(transition, profile)
-                if None not in said and -1 not in where:  # it answers every check asked
-                    results = list(map(said.__getitem__, where))
-                else:
-                    results = [check(transition, profile) if i < 0 or said[i] is None
-                               else said[i] for i, check in zip(where, checks, strict=True)]
+                results = _answers(self.prejudge(transition, profile), where, checks,
+                                   transition, profile)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a reply some oracle cannot even read: find out which, one at a time
             results = [_guarded(check, transition, profile) for check in checks]
@@ -516,29 +507,22 @@ class Lockstep:
             self.ref_json = ref_after
         return list(ref_events)
 
-    def _prejudge(self, game: str) -> tuple[Any, dict[tuple[str, Any], int]]:
-        """(the game's prejudgement function or None, (rule, check) -> its answer's index)."""
-        found = prejudge_for(game)
+    def _looks(self, found: Any, hook: str, pairs: list[tuple[str, Any]]
+               ) -> tuple[Any, dict[tuple[str, Any], int]]:
+        """A game's shared look (`PREJUDGE` or `STATE_PREJUDGE`, `found`) for its `hook`s
+        ("check" or "state"): (its function, or None when it answers none of `pairs`;
+        (rule, hook function) -> where its answer is). It stands in only for the game's
+        own hook of a rule: another function for that rule (a test's, a benchmark's
+        wrapper) is asked as it is."""
         if found is None:
             return None, {}
         rules, fn = found
-        own = {o.rule: o.check for o in oracles_for(game) if o.check is not None}
-        ours = set(self.check_hooks)
+        own = {o.rule: getattr(o, hook) for o in oracles_for(self.game.name)
+               if getattr(o, hook) is not None}
+        ours = set(pairs)
         where = {(rule, own[rule]): i for i, rule in enumerate(rules)
                  if (rule, own.get(rule)) in ours}
         return (fn if where else None), where
-
-    def _state_prejudge(self, game: str) -> tuple[Any, list[int]]:
-        """(the game's state prejudgement or None, where it answers each state hook)."""
-        found = state_prejudge_for(game)
-        if found is None:
-            return None, []
-        rules, fn = found
-        own = {o.rule: o.state for o in oracles_for(game) if o.state is not None}
-        at = {rule: i for i, rule in enumerate(rules)}
-        where = [at.get(rule, -1) if own.get(rule) is hook else -1
-                 for rule, hook in self.state_hooks]
-        return (fn if any(i >= 0 for i in where) else None), where
 
     def _check_lists(self, pairs: list[tuple[str, CheckFn]]
                      ) -> tuple[list[str], list[CheckFn], list[int]]:
@@ -801,6 +785,25 @@ class Lockstep:
     def segment(self) -> dict[str, Any]:
         """This example as one earlier game of a trace's prelude."""
         return {"start": self.start_spec, "ops": list(self.ops), "muted": sorted(self.muted)}
+
+
+def _answers(said: Sequence[Any], where: list[int], hooks: list[Any],
+             *args: Any) -> list[Verdict]:
+    """Each hook's verdict: the shared look's answer `said[where[i]]` where it gives one,
+    else the hook asked (`where[i]` is -1 where the look answers nothing for it)."""
+    if None not in said and -1 not in where:  # it answers every hook asked
+        return list(map(said.__getitem__, where))
+    return [hook(*args) if i < 0 or said[i] is None else said[i]
+            for i, hook in zip(where, hooks, strict=True)]
+
+
+def _applicable(rules: list[str], verdicts: list[Verdict]
+                ) -> tuple[list[str], list[tuple[str, str]]]:
+    """(the rules whose verdict applies, the violations as (rule, message)); `rules[i]` is
+    `verdicts[i]`'s."""
+    return ([rule for rule, v in zip(rules, verdicts, strict=True) if v is not NA],
+            [(rule, str(v)) for rule, v in zip(rules, verdicts, strict=True)
+             if v is not NA and v is not OK])
 
 
 def cause_keys(rules: Iterable[str], violations: Iterable[tuple[str, str]]) -> set[str]:
