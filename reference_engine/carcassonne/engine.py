@@ -955,43 +955,40 @@ class Carcassonne:
         board = self._board_next(before, seen["board"], after)
         if board is None:
             return self.observe(after)
-        t = after.cfg.t
-        ids = t.ids
-        placed_spots = self._claim_blocked(after)
-        # a placed tile never changes: nor do its spots
-        meeples = seen["meeples"] if after.meeples is before.meeples \
-            else self._observe_meeples(after)
-        return {
-            "game": "carcassonne", "profile": after.profile.id, "players": after.cfg.players,
+        ids = after.cfg.t.ids
+        out = dict(seen)  # the parts this state shares with `before`'s stay `seen`'s
+        out.update({
             "phase": PHASE_NAMES[after.phase], "step": STEP_NAMES[after.step],
             "to_move": after.to_move or None,
-            "pending": seen["pending"] if after.pending is before.pending
-            else list(after.pending),
             "after_draws": "next-turn" if after.then_next else "place",
             "board": board,
             "placed": unpack(after.placed) if after.placed >= 0 else None,
-            "claim_blocked": placed_spots,
-            "meeples": meeples,
-            "supply": seen["supply"] if after.supply is before.supply else list(after.supply),
-            "scores": seen["scores"] if after.scores is before.scores else list(after.scores),
-            "hands": seen["hands"] if after.hands is before.hands
-            else [sorted(ids[k] for k in h) for h in after.hands],
-            "deck": seen["deck"] if after.deck is before.deck
-            else {ids[k]: c for k, c in enumerate(after.deck) if c},
-            "river_pile": seen["river_pile"] if after.river_pile is before.river_pile
-            else {ids[k]: c for k, c in enumerate(after.river_pile) if c},
-            "discarded": seen["discarded"] if after.discarded is before.discarded
-            else sorted(ids[k] for k in after.discarded),
+            "claim_blocked": self._claim_blocked(after),
             "result": after.result,
-            **(self._towers_next(before, seen, after) if after.cfg.tower else {}),
-        }
-
-    def _towers_next(self, before: CarcState, seen: dict[str, Any],
-                     after: CarcState) -> dict[str, Any]:
-        if (after.towers is before.towers and after.floors is before.floors
-                and after.prisoners is before.prisoners and after.ransomed == before.ransomed):
-            return {k: seen[k] for k in ("towers", "floors", "prisoners", "ransom_paid")}
-        return self._observe_towers(after)
+        })
+        # a placed tile never changes: nor do the spots of the meeples on it
+        if after.meeples is not before.meeples:
+            out["meeples"] = self._observe_meeples(after)
+        if after.pending is not before.pending:
+            out["pending"] = list(after.pending)
+        if after.supply is not before.supply:
+            out["supply"] = list(after.supply)
+        if after.scores is not before.scores:
+            out["scores"] = list(after.scores)
+        if after.hands is not before.hands:
+            out["hands"] = [sorted(ids[k] for k in h) for h in after.hands]
+        if after.deck is not before.deck:
+            out["deck"] = {ids[k]: c for k, c in enumerate(after.deck) if c}
+        if after.river_pile is not before.river_pile:
+            out["river_pile"] = {ids[k]: c for k, c in enumerate(after.river_pile) if c}
+        if after.discarded is not before.discarded:
+            out["discarded"] = sorted(ids[k] for k in after.discarded)
+        if after.cfg.tower and not (
+                after.towers is before.towers and after.floors is before.floors
+                and after.prisoners is before.prisoners
+                and after.ransomed == before.ransomed):
+            out.update(self._observe_towers(after))
+        return out
 
     @staticmethod
     def _board_next(before: CarcState, seen: list[Any], after: CarcState) -> list[Any] | None:

@@ -524,30 +524,29 @@ class Kingdomino:
         be changed afterwards."""
         if after.cfg is not before.cfg:
             return self.observe(after)
-        if after.grids is before.grids:
-            grids = seen["grids"]
-        else:
-            old, rows = before.grids, seen["grids"]
-            grids = [rows[i] if i < len(old) and g == old[i] else list(_rows(g))
-                     for i, g in enumerate(after.grids)]
-        return {
-            "game": "kingdomino", "profile": after.profile.id, "players": after.cfg.players,
+        out = dict(seen)  # the parts this state shares with `before`'s stay `seen`'s
+        out.update({
             "phase": after.phase, "turn": after.turn,
             "to_move": after.placing[after.nxt][1] if after.phase == PLAY else None,
-            "kings": seen["kings"] if after.kings is before.kings else list(after.kings),
-            "bag": seen["bag"] if after.bag is before.bag else list(after.bag),
-            "line": seen["line"] if after.line is before.line
-            else [{"tile": t, "player": o or None} for t, o in after.line],
-            "placing": seen["placing"] if after.placing is before.placing
-            else [{"tile": t or None, "player": o} for t, o in after.placing],
-            "next": after.nxt,
-            "grids": grids,
-            "stopped": seen["stopped"] if after.stopped is before.stopped
-            else list(after.stopped),
-            "discarded": seen["discarded"] if after.discarded is before.discarded
-            else list(after.discarded),
-            "result": after.result,
-        }
+            "next": after.nxt, "result": after.result,
+        })
+        if after.grids is not before.grids:
+            old, rows = before.grids, seen["grids"]
+            out["grids"] = [rows[i] if i < len(old) and g == old[i] else list(_rows(g))
+                            for i, g in enumerate(after.grids)]
+        if after.kings is not before.kings:
+            out["kings"] = list(after.kings)
+        if after.bag is not before.bag:
+            out["bag"] = list(after.bag)
+        if after.line is not before.line:
+            out["line"] = [{"tile": t, "player": o or None} for t, o in after.line]
+        if after.placing is not before.placing:
+            out["placing"] = [{"tile": t or None, "player": o} for t, o in after.placing]
+        if after.stopped is not before.stopped:
+            out["stopped"] = list(after.stopped)
+        if after.discarded is not before.discarded:
+            out["discarded"] = list(after.discarded)
+        return out
 
     def load(self, profile: Profile, observed: Any) -> KdState:
         return load_state(self, profile, observed)
