@@ -233,6 +233,11 @@ class BotProcess:
             state = f"killed by signal {signal.Signals(-code).name}"
         else:
             state = f"exited with code {code}"
+        if code is not None:
+            # its log ends with it: let the drain read to the end before taking the tail
+            # (it last lost the race, and the message lacked the bot's last words); a child
+            # still holding the pipe open only costs the short wait
+            self._drain.join(timeout=0.5)
         with self._stderr_lock:
             tail = self.stderr_tail.decode("utf-8", "backslashreplace").strip()
         return state + (f"; its stderr ends: {tail[-600:]}" if tail else "")
