@@ -26,7 +26,7 @@ from gamecert.fuzz.capabilities import (
     is_chance_report,
 )
 from gamecert.fuzz.engines import Engine, EngineFault, Refused
-from gamecert.oracles import action_kind_for, oracles_for, prejudge_for, state_prejudge_for
+from gamecert.fuzz.hook_plan import plan_for
 from gamecert.oracles.base import (
     NA,
     OK,
@@ -36,7 +36,6 @@ from gamecert.oracles.base import (
     Verdict,
     Violation,
     cause_of,
-    checks_by_kind,
 )
 from gamecert.reference_engine.contract import (
     CHANCE,
@@ -55,7 +54,7 @@ except ImportError:  # pragma: no cover - every CPython since 3.2 has it
         mapping.update(iterable)
 
 JSON = Any
-COUNTED_KEPT = 4096  # step patterns of OK and NA remembered per lockstep (_count_step)
+COUNTED_KEPT = 4096  # step patterns remembered per hook plan (_count_step, the lane)
 
 # Checks of the engine as a program rather than of a game rule; they sit beside the rule ids
 # in every certificate.
@@ -158,34 +157,29 @@ class Lockstep:
         self.unreported = False  # the last followed reply lacked a draw the rules call for
         self.engine = engine
         self.profile = profile
-        # an oracle of a stage this profile does not play would answer NA to everything
-        self.oracles = [o for o in oracles if o.within is None or o.within(profile)]
+        # the oracles' hooks sorted for the step loop, shared by every lockstep of the same
+        # game, profile and oracles (`fuzz.hook_plan`), and so are the memos it fills
+        plan = plan_for(game.name, profile, tuple(oracles))
+        self.plan = plan
+        self.oracles = plan.oracles
         # (rule, hook) pairs: the step loop runs them thousands of times a second
-        self.state_hooks = [(o.rule, o.state) for o in self.oracles if o.state]
-        self.state_rules = [rule for rule, _ in self.state_hooks]
-        self.state_fns = [hook for _, hook in self.state_hooks]
-        # the same for the state hooks (`STATE_PREJUDGE`): `state_where[i]` is where its
-        # answer for state_fns[i] is, -1 where it gives none
-        self.state_prejudge, state_at = self._looks(state_prejudge_for(game.name), "state",
-                                                    self.state_hooks)
-        self.state_where = [state_at.get(pair, -1) for pair in self.state_hooks]
-        self.check_hooks = [(o.rule, o.check) for o in self.oracles if o.check]
+        self.state_hooks, self.state_rules = plan.state_hooks, plan.state_rules
+        self.state_fns, self.check_hooks = plan.state_fns, plan.check_hooks
+        # the game's shared looks (`STATE_PREJUDGE`, `PREJUDGE`) and where each answers
+        self.state_prejudge, self.state_where = plan.state_prejudge, plan.state_where
+        self.prejudge, self.prejudged = plan.prejudge, plan.prejudged
         # A check that says `on` which kinds of step it judges is asked only at those (it
         # would answer NA at any other): the game's `action_kind` names a step's kind.
-        self.action_kind = action_kind_for(game.name) if any(
-            o.on is not None for o in self.oracles) else None
-        # A game's shared look at a step (`PREJUDGE`) answers for some rules' checks at
-        # once; it stands in only for the game's own check of a rule (an oracle list with
-        # another check for that rule, a test's or a benchmark's, is asked as it is).
-        self.prejudge, self.prejudged = self._looks(prejudge_for(game.name), "check",
-                                                    self.check_hooks)
-        self.checks_on: dict[str, tuple[list[str], list[CheckFn], list[int]]] = {}
-        self.counted: dict[tuple[int, ...], list[str]] = {}  # _count_step's patterns
-        self.every_check = self._check_lists(self.check_hooks)
-        self.judge_hooks = [(o.rule, o.judge) for o in self.oracles if o.judge]
-        self.referee_hooks = [(o.rule, o.referee) for o in self.oracles if o.referee]
-        self.listed_hooks = [(o.rule, o.listed) for o in self.oracles if o.listed]
-        self.weights_hooks = [(o.rule, o.weights) for o in self.oracles if o.weights]
+        self.action_kind = plan.action_kind
+        self.every_check = plan.every_check
+        self.counted = plan.counted  # _count_step's patterns
+        # What a step counts, by the identities of its rules list and of both looks'
+        # answers: a game whose looks return the same tuple for the same answers (and
+        # answer every hook) has most steps counted with one dict lookup. Only entries
+        # whose every verdict came from those very tuples, none a violation, are kept.
+        self.lane = plan.lane
+        self.judge_hooks, self.referee_hooks = plan.judge_hooks, plan.referee_hooks
+        self.listed_hooks, self.weights_hooks = plan.listed_hooks, plan.weights_hooks
         self.coverage = coverage if coverage is not None else Coverage()
         self.muted = set(muted)
         self.seed = seed
@@ -231,13 +225,17 @@ class Lockstep:
         profile = self.profile
         self._count_all(self.state_rules, self._state_verdicts(state, profile), bad)
 
-    def _state_verdicts(self, state: JSON, profile: Profile) -> list[Verdict]:
-        """Every state hook's verdict on `state`, in order (`state_fns`)."""
+    def _state_verdicts(self, state: JSON, profile: Profile, said: Any = None
+                        ) -> list[Verdict]:
+        """Every state hook's verdict on `state`, in order (`state_fns`); `said`: the
+        state look's answers on it, when the caller has them."""
         try:  # the common case: every oracle reads the state; one call each, no wrapper
             if self.state_prejudge is None:
                 return [hook(state, profile) for hook in self.state_fns]
-            return _answers(self.state_prejudge(state, profile), self.state_where,
-                            self.state_fns, state, profile)  # one look answers some
+            if said is None:
+                said = self.state_prejudge(state, profile)
+            return _answers(said, self.state_where, self.state_fns, state,
+                            profile)  # one look answers some
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a state some oracle cannot even read: find out which, one at a time
             return [_guarded(hook, state, profile) for hook in self.state_fns]
@@ -252,7 +250,7 @@ class Lockstep:
         bad.extend(wrong)
 
     def _count_step(self, rules: list[str], verdicts: list[Verdict],
-                    bad: list[tuple[str, str]]) -> None:
+                    bad: list[tuple[str, str]]) -> list[str] | None:
         """`_count_all` for a step: `rules` (a list `_checks_for` keeps) then the state
         hooks' rules. Most steps repeat an earlier step's pattern of OK and NA for the same
         rules: what such a step counts is remembered by the identities of the rules list and
@@ -265,9 +263,12 @@ class Lockstep:
             counted, wrong = _applicable(rules + self.state_rules, verdicts)
             if wrong:
                 bad.extend(wrong)
-            elif len(self.counted) < COUNTED_KEPT:
+                _count_elements(self.coverage.applied, counted)
+                return None
+            if len(self.counted) < COUNTED_KEPT:
                 self.counted[key] = counted
         _count_elements(self.coverage.applied, counted)
+        return counted
 
     def _judge(self, state: JSON, action: JSON, accepted: bool,
                bad: list[tuple[str, str]]) -> None:
@@ -360,8 +361,11 @@ class Lockstep:
                     e for e in want_events if is_chance_report(e)]):
                 events_differ = (f"new_game events differ: reference {canon(want_events)[:300]}"
                                  f", engine {canon(reported)[:300]}")
-        self._state_checks(eng0, bad)
-        if bad or eng0 != ref0_json or events_differ:
+        # as in `step`: a state equal to the reference's gets the same verdicts as the
+        # reference's own JSON, which the first step's JSON then shares parts with
+        same = eng0 == ref0_json
+        self._state_checks(ref0_json if same else eng0, bad)
+        if bad or not same or events_differ:
             detail = _diff(ref0_json, eng0) if eng0 != ref0_json else events_differ
             if self.follow and self.unreported:
                 detail = UNREPORTED + detail
@@ -474,23 +478,24 @@ class Lockstep:
         transition = Transition(before, action, seen, seen_events)
         profile = self.profile
         rules, checks, where = self._checks_for(action)
-        try:
-            if self.prejudge is None:
-                results = [check(transition, profile) for check in checks]
-            else:  # one shared look answers some; the rest are asked
-                results = _answers(self.prejudge(transition, profile), where, checks,
-                                   transition, profile)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            # a reply some oracle cannot even read: find out which, one at a time
-            results = [_guarded(check, transition, profile) for check in checks]
-        if drawn and any(v is not NA and v is not OK for v in results):
-            own = Transition(before, action, ref_after,
-                             [e for e in ref_events if not is_chance_report(e)])
-            results = [v for _, v in self._composite_filter(
-                list(zip(rules, results, strict=True)), own)]
-        states = self._state_verdicts(seen, profile)  # the state hooks on the state after
-        # one count for the step's checks and state hooks, in that order
-        self._count_step(rules, results + states, bad)
+        lane = self.lane
+        if lane is not None:  # both looks, then what their answers count, if known
+            try:
+                said = self.prejudge(transition, profile)
+                said_state = self.state_prejudge(seen, profile)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                said = said_state = None  # asked again, and the hooks one at a time
+            key = (id(rules), id(said), id(said_state))
+            known = lane.get(key)
+            if known is not None and known[0] is rules and known[1] is said \
+                    and known[2] is said_state:
+                _count_elements(self.coverage.applied, known[3])
+            else:
+                self._judge_step(transition, rules, checks, where, bad, drawn, ref_after,
+                                 ref_events, said, said_state, key)
+        else:
+            self._judge_step(transition, rules, checks, where, bad, drawn, ref_after,
+                             ref_events)
         if bad or diverged:
             detail = _diff(ref_after, eng_after) if eng_after != ref_after else (
                 f"events differ: reference {canon(ref_cmp)[:300]}, "
@@ -507,28 +512,41 @@ class Lockstep:
             self.ref_json = ref_after
         return list(ref_events)
 
-    def _looks(self, found: Any, hook: str, pairs: list[tuple[str, Any]]
-               ) -> tuple[Any, dict[tuple[str, Any], int]]:
-        """A game's shared look (`PREJUDGE` or `STATE_PREJUDGE`, `found`) for its `hook`s
-        ("check" or "state"): (its function, or None when it answers none of `pairs`;
-        (rule, hook function) -> where its answer is). It stands in only for the game's
-        own hook of a rule: another function for that rule (a test's, a benchmark's
-        wrapper) is asked as it is."""
-        if found is None:
-            return None, {}
-        rules, fn = found
-        own = {o.rule: getattr(o, hook) for o in oracles_for(self.game.name)
-               if getattr(o, hook) is not None}
-        ours = set(pairs)
-        where = {(rule, own[rule]): i for i, rule in enumerate(rules)
-                 if (rule, own.get(rule)) in ours}
-        return (fn if where else None), where
-
-    def _check_lists(self, pairs: list[tuple[str, CheckFn]]
-                     ) -> tuple[list[str], list[CheckFn], list[int]]:
-        """Rules, checks, and where the prejudgement answers each (-1: it does not)."""
-        return ([rule for rule, _ in pairs], [fn for _, fn in pairs],
-                [self.prejudged.get((rule, fn), -1) for rule, fn in pairs])
+    def _judge_step(self, t: Transition, rules: list[str], checks: list[CheckFn],
+                    where: list[int], bad: list[tuple[str, str]], drawn: list[JSON],
+                    ref_after: JSON, ref_events: list[JSON], said: Any = None,
+                    said_state: Any = None, key: tuple[int, int, int] | None = None) -> None:
+        """Every check on step `t` and every state hook on its state after, counted, the
+        violations in `bad`. `drawn`, `ref_after`, `ref_events`: the draws followed, and
+        the reference's own state and events after the step (`_composite_filter`).
+        `said`, `said_state`: the shared looks' answers, when the caller has them
+        (`key`: the lane's key for them)."""
+        profile = self.profile
+        try:
+            if self.prejudge is None:
+                results = [check(t, profile) for check in checks]
+            else:  # one shared look answers some; the rest are asked
+                if said is None:
+                    said = self.prejudge(t, profile)
+                results = _answers(said, where, checks, t, profile)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            # a reply some oracle cannot even read: find out which, one at a time
+            results = [_guarded(check, t, profile) for check in checks]
+        if drawn and any(v is not NA and v is not OK for v in results):
+            own = Transition(t.before, t.action, ref_after,
+                             [e for e in ref_events if not is_chance_report(e)])
+            results = [v for _, v in self._composite_filter(
+                list(zip(rules, results, strict=True)), own)]
+        # the state hooks on the state after
+        states = self._state_verdicts(t.after, profile, said_state)
+        # one count for the step's checks and state hooks, in that order
+        counted = self._count_step(rules, results + states, bad)
+        if key is not None and counted is not None and self.lane is not None \
+                and len(self.lane) < COUNTED_KEPT and _all_said(said, where) \
+                and _all_said(said_state, self.state_where):
+            # every verdict was a look's answer: the same answers (the same tuples), the
+            # same count
+            self.lane[key] = (rules, said, said_state, counted)
 
     def _checks_for(self, action: JSON) -> tuple[list[str], list[CheckFn], list[int]]:
         """The rules and checks to ask about a step made by `action` (in step)."""
@@ -538,11 +556,8 @@ class Lockstep:
             kind = self.action_kind(action)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             return self.every_check  # an action it cannot name: every check is asked
-        checks = self.checks_on.get(kind)
-        if checks is None:
-            checks = self.checks_on[kind] = self._check_lists(
-                checks_by_kind(self.oracles, [kind])[kind])
-        return checks
+        checks = self.plan.checks_on.get(kind)
+        return checks if checks is not None else self.plan.checks_of_kind(kind)
 
     def _composite_filter(self, verdicts: list[tuple[str, Verdict]],
                           ref_step: Transition) -> list[tuple[str, Verdict]]:
@@ -795,6 +810,12 @@ def _answers(said: Sequence[Any], where: list[int], hooks: list[Any],
         return list(map(said.__getitem__, where))
     return [hook(*args) if i < 0 or said[i] is None else said[i]
             for i, hook in zip(where, hooks, strict=True)]
+
+
+def _all_said(said: Any, where: list[int]) -> bool:
+    """Whether a look's answers `said` hold an answer for every hook (`where`, as in
+    `_answers`): no hook was asked."""
+    return said is not None and -1 not in where and all(said[i] is not None for i in where)
 
 
 def _applicable(rules: list[str], verdicts: list[Verdict]

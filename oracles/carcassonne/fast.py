@@ -222,10 +222,21 @@ def state_verdicts(s: JSON, p: Profile) -> tuple[Answer, ...]:
     winner: Answer = NA if result is None else None
     # CARC-TOWER-EXCHANGE: outside the tower stage, NA before anything is read
     exchange: Answer = None if tower.tower_stage(p) else NA
-    return (tiles, tower_tiles, sized, spring, bound, owned, points, left, winner, exchange)
+    out = (tiles, tower_tiles, sized, spring, bound, owned, points, left, winner, exchange)
+    return _one(out)
 
 
 STATE_PREJUDGE = (STATE_RULES, state_verdicts)
+
+# Each tuple of answers as one object (they hold only OK, NA and None, so equal tuples are
+# the same answers): the lockstep remembers what a step counts by the identity of the
+# looks' answers (`fuzz.lockstep`'s lane). A few hundred at most in practice.
+_ONE: dict[tuple[Answer, ...], tuple[Answer, ...]] = {}
+ONE_KEPT = 4096  # beyond these, answers are left as they come (only the lane misses them)
+
+
+def _one(out: tuple[Answer, ...]) -> tuple[Answer, ...]:
+    return _ONE.setdefault(out, out) if len(_ONE) < ONE_KEPT else out
 
 
 # --- checks ----------------------------------------------------------------------------------
@@ -328,9 +339,10 @@ def step_verdicts(t: Transition, p: Profile) -> tuple[Answer, ...]:
     if kind == "place":
         coords, adjacent, match = _placement(t, types)
     claim = _claim(t, types, p) if kind == "claim" else (NA, NA, NA, NA)
-    return (turn, river_draw, river_place, river_place, lake, deal, hand, join, claim_one,
-            back, road, town, monastery, majority, incomplete, points, skipped,
-            exchange, coords, adjacent, match, match, timing, *claim)
+    out = (turn, river_draw, river_place, river_place, lake, deal, hand, join, claim_one,
+           back, road, town, monastery, majority, incomplete, points, skipped,
+           exchange, coords, adjacent, match, match, timing, *claim)
+    return _one(out)
 
 
 def _claim(t: Transition, types: list[Any], p: Profile

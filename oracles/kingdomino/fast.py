@@ -183,13 +183,25 @@ def state_verdicts(s: JSON, profile: Profile) -> tuple[Answer, ...]:
             a_stop = OK if (type(to_move) is int and 1 <= to_move <= len(stopped)
                             and stopped[to_move - 1] is False) else None
         # KD-GAME-LENGTH; KD-TIE-BREAK (NA without a result)
-        return (a_players, a_in_play, a_kings, a_last, OK if turn <= turns else None, a_grid,
-                NA if s["result"] is None else None, a_stop, a_input)
+        out = (a_players, a_in_play, a_kings, a_last, OK if turn <= turns else None, a_grid,
+               NA if s["result"] is None else None, a_stop, a_input)
+        return _ONE.setdefault(out, out) if len(_ONE) < ONE_KEPT else out  # `_one`, inline
     except Exception:  # a state it cannot read: every hook is asked
         return ASK_STATE
 
 
 STATE_PREJUDGE = (STATE_RULES, state_verdicts)
+
+# Each tuple of answers as one object (they hold only OK, NA and None, so equal tuples are
+# the same answers): the lockstep remembers what a step counts by the identity of the
+# looks' answers (`fuzz.lockstep`'s lane). A few dozen at most: 3 values, 9 places, most
+# fixed for a whole game.
+_ONE: dict[tuple[Answer, ...], tuple[Answer, ...]] = {}
+ONE_KEPT = 4096  # beyond these, answers are left as they come (only the lane misses them)
+
+
+def _one(out: tuple[Answer, ...]) -> tuple[Answer, ...]:
+    return _ONE.setdefault(out, out) if len(_ONE) < ONE_KEPT else out
 
 
 # --- the checks ----------------------------------------------------------------------------
@@ -213,10 +225,13 @@ def verdicts(t: Transition, profile: Profile) -> tuple[Answer, ...]:
         c = seen.consts if seen.profile is profile else _consts(profile)
         kind = action.get("type")
         if kind == "deal":
-            return _deal(action, before, after, c)
-        if kind == "play":
-            return _play(action, before, after, c)
-        return ASK
+            out = _deal(action, before, after, c)
+        elif kind == "play":
+            out = _play(action, before, after, c)
+        else:
+            return ASK
+        # the common answers are built once; the rest made one object each (`_ONE`)
+        return out if out is _PUT_OK or out is _DEAL_OK else _one(out)
     except Exception:  # a step it cannot read: every check is asked
         return ASK
 
