@@ -54,6 +54,17 @@ class HookPlan:
     counted: dict[tuple[int, ...], list[str]] = field(default_factory=dict)
     lane: dict[tuple[int, int, int], tuple[Any, Any, Any, list[str]]] | None = None
 
+    def checks_for(self, action: Any) -> CheckLists:
+        """The rules, checks and look positions to ask about a step made by `action`."""
+        if self.action_kind is None:
+            return self.every_check
+        try:
+            kind = self.action_kind(action)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return self.every_check  # an action it cannot name: every check is asked
+        checks = self.checks_on.get(kind)
+        return checks if checks is not None else self.checks_of_kind(kind)
+
     def checks_of_kind(self, kind: str) -> CheckLists:
         """The rules, checks and look positions for a step of `kind` (remembered)."""
         checks = self.checks_on.get(kind)

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from gamecert.fuzz.capabilities import CHANCE as CHANCE_CAP
@@ -251,7 +252,7 @@ class Lockstep:
 
     def _count_step(self, rules: list[str], verdicts: list[Verdict],
                     bad: list[tuple[str, str]]) -> list[str] | None:
-        """`_count_all` for a step: `rules` (a list `_checks_for` keeps) then the state
+        """`_count_all` for a step: `rules` (a list the hook plan keeps) then the state
         hooks' rules. Most steps repeat an earlier step's pattern of OK and NA for the same
         rules: what such a step counts is remembered by the identities of the rules list and
         of each verdict. Only patterns with no violation are remembered, so every identity in
@@ -435,7 +436,10 @@ class Lockstep:
         self.coverage.steps += 1
         if self.on_step is not None:
             self.on_step()
-        ref_after = self._observe(ref_next)
+        if self.observe_next is not None and self.json_of is self.ref:  # `_observe`, inline
+            ref_after = self.observe_next(self.ref, before, ref_next)
+        else:
+            ref_after = self.game.observe(ref_next)
         bad: list[tuple[str, str]] = []
         try:
             eng_after, eng_events = self.engine.apply(action)
@@ -475,9 +479,9 @@ class Lockstep:
         else:
             seen = ref_after
             seen_events = ref_events if eng_events_own is eng_events else eng_events_own
-        transition = Transition(before, action, seen, seen_events)
+        transition = _transition((before, action, seen, seen_events))
         profile = self.profile
-        rules, checks, where = self._checks_for(action)
+        rules, checks, where = self.plan.checks_for(action)
         lane = self.lane
         if lane is not None:  # both looks, then what their answers count, if known
             try:
@@ -547,17 +551,6 @@ class Lockstep:
             # every verdict was a look's answer: the same answers (the same tuples), the
             # same count
             self.lane[key] = (rules, said, said_state, counted)
-
-    def _checks_for(self, action: JSON) -> tuple[list[str], list[CheckFn], list[int]]:
-        """The rules and checks to ask about a step made by `action` (in step)."""
-        if self.action_kind is None:
-            return self.every_check
-        try:
-            kind = self.action_kind(action)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            return self.every_check  # an action it cannot name: every check is asked
-        checks = self.plan.checks_on.get(kind)
-        return checks if checks is not None else self.plan.checks_of_kind(kind)
 
     def _composite_filter(self, verdicts: list[tuple[str, Verdict]],
                           ref_step: Transition) -> list[tuple[str, Verdict]]:
@@ -810,6 +803,11 @@ def _answers(said: Sequence[Any], where: list[int], hooks: list[Any],
         return list(map(said.__getitem__, where))
     return [hook(*args) if i < 0 or said[i] is None else said[i]
             for i, hook in zip(where, hooks, strict=True)]
+
+
+# `Transition(*fields)` without its Python-level `__new__` (the step loop makes one a step)
+_transition: Callable[[tuple[Any, Any, Any, Any]], Transition] = partial(tuple.__new__,
+                                                                         Transition)
 
 
 def _all_said(said: Any, where: list[int]) -> bool:

@@ -524,12 +524,12 @@ class Kingdomino:
         be changed afterwards."""
         if after.cfg is not before.cfg:
             return self.observe(after)
-        out = dict(seen)  # the parts this state shares with `before`'s stay `seen`'s
-        out.update({
-            "phase": after.phase, "turn": after.turn,
-            "to_move": after.placing[after.nxt][1] if after.phase == PLAY else None,
-            "next": after.nxt, "result": after.result,
-        })
+        out = seen.copy()  # the parts this state shares with `before`'s stay `seen`'s
+        phase = out["phase"] = after.phase
+        out["turn"] = after.turn
+        out["to_move"] = after.placing[after.nxt][1] if phase == PLAY else None
+        out["next"] = after.nxt
+        out["result"] = after.result
         if after.grids is not before.grids:
             old, rows = before.grids, seen["grids"]
             out["grids"] = [rows[i] if i < len(old) and g == old[i] else list(_rows(g))

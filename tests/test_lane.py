@@ -1,0 +1,181 @@
+"""The lockstep's shared hook plan and its lane (issue 15: a lean lockstep).
+
+The plan (`fuzz.hook_plan`) sorts the oracles' hooks once per game, profile and oracle list;
+the lane counts a step by the identities of the two looks' answer tuples. Both only save
+work: these tests check that every count and every finding is what the plain path gives,
+that a violation is never remembered, and that the looks hand out one tuple per set of
+answers (what the lane keys on).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+import pytest
+
+from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.hook_plan import build_plan, plan_for
+from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.oracles import oracles_for, prejudge_for, state_prejudge_for
+from gamecert.oracles.base import NA, OK, Oracle, Violation
+from gamecert.reference_engine import reference_game, reference_session
+from gamecert.reference_engine.contract import CHANCE
+from gamecert.spec import load_catalogue
+from tests.random_play import random_steps
+
+LOOKED = ["kingdomino", "carcassonne"]  # the games with both looks: the lane runs for them
+
+
+def _play(game_name: str, oracles: list[Oracle], seed: int, games: int, *,
+          lane: bool = True, muted: tuple[str, ...] = ()) -> list[Lockstep]:
+    """Random games through fresh locksteps; the lane switched off where `lane` is False."""
+    game = reference_game(game_name)
+    profile = load_catalogue(game_name).profile()
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        ls = Lockstep(game, InProcessEngine(reference_session(game_name)), profile, oracles,
+                      coverage=Coverage(), muted=muted)
+        if not lane:
+            ls.lane = None
+        ls.start({"kind": "new_game"})
+        while ls.live:
+            ref = ls.ref
+            a = (game.random_chance(ref, rng) if game.current(ref) == CHANCE  # type: ignore[attr-defined]
+                 else game.random_action(ref, rng))  # type: ignore[attr-defined]
+            ls.step(game.action_to_json(ref, a))
+        out.append(ls)
+    return out
+
+
+def _counts(locksteps: list[Lockstep]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for ls in locksteps:
+        for rule, n in ls.coverage.applied.items():
+            total[rule] = total.get(rule, 0) + n
+    return total
+
+
+@pytest.mark.parametrize("game_name", LOOKED)
+def test_the_lane_counts_what_the_plain_path_counts(game_name: str) -> None:
+    games = 3 if game_name == "kingdomino" else 1
+    with_lane = _play(game_name, oracles_for(game_name), seed=5, games=games)
+    lane = with_lane[0].lane
+    assert lane, "the lane remembered no step"
+    without = _play(game_name, oracles_for(game_name), seed=5, games=games, lane=False)
+    assert _counts(with_lane) == _counts(without)
+    assert sum(ls.coverage.steps for ls in with_lane) == sum(
+        ls.coverage.steps for ls in without)
+
+
+def test_a_look_that_says_a_violation_is_never_remembered(monkeypatch: Any) -> None:
+    """A state look answering the very same tuple at every step, holding a violation whose
+    text is OK's and an answer for every other hook: every step is a finding (muted here so
+    the game goes on), none counted from the lane."""
+    module = importlib.import_module("gamecert.oracles.kingdomino")
+    rules, real = module.STATE_PREJUDGE
+    first = rules[0]
+    # every hook answered (so the lane would keep the step if it kept violations)
+    said = (Violation(str(OK)), *([OK] * (len(rules) - 1)))
+
+    def look(s: Any, p: Any) -> Any:
+        real(s, p)
+        return said
+
+    monkeypatch.setattr(module, "STATE_PREJUDGE", (rules, look))
+    [ls] = _play("kingdomino", oracles_for("kingdomino"), seed=2, games=1, muted=(first,))
+    steps = ls.coverage.steps
+    assert steps > 50
+    # one muted finding at the new game and one at every step, each naming the rule
+    assert len(ls.muted_findings) == steps + 1
+    assert all(f.rules == [first] for f in ls.muted_findings)
+    assert ls.coverage.applied[first] == steps + 1
+
+
+def test_a_violation_from_a_hook_behind_the_lane_is_found() -> None:
+    """The lane remembers a step's count by its looks' answers; a hook the looks leave to
+    be asked (here a test's own check, so no look answers for it) is asked at every step,
+    and its violation found even where the looks' answers repeat."""
+    calls = []
+
+    def late(t: Any, p: Any) -> Any:
+        calls.append(t)
+        return Violation("seen") if len(calls) == 40 else OK
+
+    oracles = [*oracles_for("kingdomino"), Oracle("TEST-LATE", check=late)]
+    with pytest.raises(Finding) as found:
+        _play("kingdomino", oracles, seed=3, games=1)
+    assert found.value.rules == ["TEST-LATE"] and len(calls) == 40
+
+
+@pytest.mark.parametrize("game_name", LOOKED)
+def test_the_looks_hand_out_one_tuple_per_set_of_answers(game_name: str) -> None:
+    _, check_look = prejudge_for(game_name)  # type: ignore[misc]
+    _, state_look = state_prejudge_for(game_name)  # type: ignore[misc]
+    profile = load_catalogue(game_name).profile()
+    by_value: dict[Any, Any] = {}
+    for t in random_steps(game_name, None, seed=4, shared=True, limit=300):
+        for said in (check_look(t, profile), state_look(t.after, profile)):
+            assert all(v is OK or v is NA or v is None for v in said)
+            assert by_value.setdefault(said, said) is said
+
+
+def test_one_plan_for_the_same_game_profile_and_oracles(monkeypatch: Any) -> None:
+    game = reference_game("kingdomino")
+    profile = load_catalogue("kingdomino").profile()
+    oracles = oracles_for("kingdomino")
+
+    def lockstep(with_oracles: list[Oracle]) -> Lockstep:
+        return Lockstep(game, InProcessEngine(reference_session("kingdomino")), profile,
+                        with_oracles)
+
+    a, b = lockstep(oracles), lockstep(list(oracles))
+    assert a.plan is b.plan and a.plan.lane is not None
+    # a test's own hook for a rule: another plan, where the look does not stand in for it
+    mine = next(o for o in oracles if o.state is not None)
+    wrapped = [Oracle(o.rule, state=lambda s, p, h=o.state: h(s, p)) if o is mine else o
+               for o in oracles]
+    c = lockstep(wrapped)
+    assert c.plan is not a.plan
+    assert -1 in c.state_where and -1 not in a.state_where
+    # the game's look replaced: another plan, built on the new look
+    rules, _ = state_prejudge_for("kingdomino")  # type: ignore[misc]
+    module = importlib.import_module("gamecert.oracles.kingdomino")
+    monkeypatch.setattr(module, "STATE_PREJUDGE", (rules, lambda s, p: (None,) * len(rules)))
+    d = lockstep(oracles)
+    assert d.plan is not a.plan and d.state_prejudge is not a.state_prejudge
+    # what the plan holds is what a plan built afresh holds
+    fresh = build_plan("kingdomino", profile, oracles)
+    shared = plan_for("kingdomino", profile, tuple(oracles))
+    for name in ("state_rules", "state_where", "every_check", "judge_hooks", "listed_hooks"):
+        assert getattr(fresh, name) == getattr(shared, name)
+
+
+def test_the_new_game_is_judged_on_the_reference_json_when_equal() -> None:
+    """As at a step: an engine's first state equal to the reference's is judged on the
+    reference's own JSON (the first step's JSON shares its parts); a different one on the
+    engine's."""
+    seen: list[Any] = []
+    spy = Oracle("SPY", state=lambda s, p: seen.append(s) or NA)
+    game = reference_game("flit")
+    profile = load_catalogue("flit").profile()
+
+    class Off:  # the reference, but its new game's turn counter is off
+        def __init__(self) -> None:
+            self.inner = InProcessEngine(reference_session("flit"))
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+        def new_game(self, *args: Any) -> Any:
+            return {**self.inner.new_game(*args), "turn": 99}
+
+    ls = Lockstep(game, InProcessEngine(reference_session("flit")), profile, [spy])
+    ls.start({"kind": "new_game"})
+    assert seen[-1] is ls.ref_json
+    off = Lockstep(game, Off(), profile, [spy])  # type: ignore[arg-type]
+    with pytest.raises(Finding):
+        off.start({"kind": "new_game"})
+    assert seen[-1]["turn"] == 99
