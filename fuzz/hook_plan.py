@@ -48,11 +48,11 @@ class HookPlan:
     action_kind: Callable[[Any], str] | None
     every_check: CheckLists
     # memos the step loop fills: the checks of each kind of step; what a pattern of
-    # verdicts counts (`Lockstep._count_step`); what a pair of look answers counts (the
-    # lane, only for a game with both looks)
+    # verdicts counts (`Lockstep._count_step`); what the looks' answers count (the lane,
+    # for a game with a step look)
     checks_on: dict[str, CheckLists] = field(default_factory=dict)
     counted: dict[tuple[int, ...], list[str]] = field(default_factory=dict)
-    lane: dict[tuple[int, int, int], tuple[Any, Any, Any, list[str]]] | None = None
+    lane: dict[tuple[int, ...], tuple[Any, Any, Any, list[str]]] | None = None
 
     def checks_for(self, action: Any) -> CheckLists:
         """The rules, checks and look positions to ask about a step made by `action`."""
@@ -105,7 +105,7 @@ def build_plan(game: str, profile: Profile, oracles: list[Oracle],
         prejudge=prejudge, prejudged=prejudged,
         action_kind=kind_fn if any(o.on is not None for o in mine) else None,
         every_check=([], [], []),
-        lane={} if prejudge is not None and state_prejudge is not None else None)
+        lane={} if prejudge is not None else None)
     plan.every_check = plan.check_lists(check_hooks)
     return plan
 

@@ -174,10 +174,11 @@ class Lockstep:
         self.action_kind = plan.action_kind
         self.every_check = plan.every_check
         self.counted = plan.counted  # _count_step's patterns
-        # What a step counts, by the identities of its rules list and of both looks'
-        # answers: a game whose looks return the same tuple for the same answers (and
-        # answer every hook) has most steps counted with one dict lookup. Only entries
-        # whose every verdict came from those very tuples, none a violation, are kept.
+        # What a step counts, by the identities of its rules list and of the looks'
+        # answers (with no state look, of the state hooks' verdicts): a game whose looks
+        # return the same tuple for the same answers has most steps counted with one dict
+        # lookup. Only entries whose every check's verdict came from the step look's tuple
+        # (and every state hook's from the state look's), none a violation, are kept.
         self.lane = plan.lane
         self.judge_hooks, self.referee_hooks = plan.judge_hooks, plan.referee_hooks
         self.listed_hooks, self.weights_hooks = plan.listed_hooks, plan.weights_hooks
@@ -483,20 +484,26 @@ class Lockstep:
         profile = self.profile
         rules, checks, where = self.plan.checks_for(action)
         lane = self.lane
-        if lane is not None:  # both looks, then what their answers count, if known
+        if lane is not None:  # the looks, then what their answers count, if known
             try:
                 said = self.prejudge(transition, profile)
-                said_state = self.state_prejudge(seen, profile)
+                said_state = None if self.state_prejudge is None else self.state_prejudge(
+                    seen, profile)
             except (KeyError, TypeError, ValueError, IndexError, AttributeError):
                 said = said_state = None  # asked again, and the hooks one at a time
-            key = (id(rules), id(said), id(said_state))
+            states: list[Verdict] | None = None
+            if self.state_prejudge is None:  # no state look: the state hooks' own verdicts
+                asked = states = self._state_verdicts(seen, profile)
+                key: tuple[int, ...] = (id(rules), id(said), *map(id, asked))
+            else:
+                key = (id(rules), id(said), id(said_state))
             known = lane.get(key)
             if known is not None and known[0] is rules and known[1] is said \
                     and known[2] is said_state:
                 _count_elements(self.coverage.applied, known[3])
             else:
                 self._judge_step(transition, rules, checks, where, bad, drawn, ref_after,
-                                 ref_events, said, said_state, key)
+                                 ref_events, said, said_state, key, states)
         else:
             self._judge_step(transition, rules, checks, where, bad, drawn, ref_after,
                              ref_events)
@@ -519,12 +526,13 @@ class Lockstep:
     def _judge_step(self, t: Transition, rules: list[str], checks: list[CheckFn],
                     where: list[int], bad: list[tuple[str, str]], drawn: list[JSON],
                     ref_after: JSON, ref_events: list[JSON], said: Any = None,
-                    said_state: Any = None, key: tuple[int, int, int] | None = None) -> None:
+                    said_state: Any = None, key: tuple[int, ...] | None = None,
+                    states: list[Verdict] | None = None) -> None:
         """Every check on step `t` and every state hook on its state after, counted, the
         violations in `bad`. `drawn`, `ref_after`, `ref_events`: the draws followed, and
         the reference's own state and events after the step (`_composite_filter`).
-        `said`, `said_state`: the shared looks' answers, when the caller has them
-        (`key`: the lane's key for them)."""
+        `said`, `said_state`, `states`: the shared looks' answers and the state hooks'
+        verdicts, when the caller has them (`key`: the lane's key for them)."""
         profile = self.profile
         try:
             if self.prejudge is None:
@@ -541,14 +549,16 @@ class Lockstep:
                              [e for e in ref_events if not is_chance_report(e)])
             results = [v for _, v in self._composite_filter(
                 list(zip(rules, results, strict=True)), own)]
-        # the state hooks on the state after
-        states = self._state_verdicts(t.after, profile, said_state)
+        looked = states is None  # the state hooks answered by the state look, if any
+        if states is None:  # the state hooks on the state after
+            states = self._state_verdicts(t.after, profile, said_state)
         # one count for the step's checks and state hooks, in that order
         counted = self._count_step(rules, results + states, bad)
         if key is not None and counted is not None and self.lane is not None \
                 and len(self.lane) < COUNTED_KEPT and _all_said(said, where) \
-                and _all_said(said_state, self.state_where):
-            # every verdict was a look's answer: the same answers (the same tuples), the
+                and (not looked or _all_said(said_state, self.state_where)):
+            # every check's verdict was the step look's answer, and every state hook's the
+            # state look's (or the hook's own OK or NA, in the key): the same answers, the
             # same count
             self.lane[key] = (rules, said, said_state, counted)
 

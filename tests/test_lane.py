@@ -25,7 +25,8 @@ from gamecert.reference_engine.contract import CHANCE
 from gamecert.spec import load_catalogue
 from tests.random_play import random_steps
 
-LOOKED = ["kingdomino", "carcassonne"]  # the games with both looks: the lane runs for them
+# the games with a step look, where the lane runs (Flit's state hooks are asked, not looked at)
+LOOKED = ["kingdomino", "carcassonne", "flit"]
 
 
 def _play(game_name: str, oracles: list[Oracle], seed: int, games: int, *,
@@ -60,7 +61,7 @@ def _counts(locksteps: list[Lockstep]) -> dict[str, int]:
 
 @pytest.mark.parametrize("game_name", LOOKED)
 def test_the_lane_counts_what_the_plain_path_counts(game_name: str) -> None:
-    games = 3 if game_name == "kingdomino" else 1
+    games = {"kingdomino": 3, "carcassonne": 1, "flit": 1}[game_name]
     with_lane = _play(game_name, oracles_for(game_name), seed=5, games=games)
     lane = with_lane[0].lane
     assert lane, "the lane remembered no step"
@@ -110,14 +111,34 @@ def test_a_violation_from_a_hook_behind_the_lane_is_found() -> None:
     assert found.value.rules == ["TEST-LATE"] and len(calls) == 40
 
 
+def test_a_state_hooks_violation_is_found_where_the_step_look_repeats() -> None:
+    """Flit has a step look and no state look: its state hooks' own verdicts are part of
+    the lane's key, so a state hook's violation at a step whose step look answers as at
+    earlier steps (the same tuple) is still found."""
+    calls = []
+
+    def late(s: Any, p: Any) -> Any:
+        calls.append(s)
+        return Violation("seen") if len(calls) == 60 else OK
+
+    oracles = [*oracles_for("flit"), Oracle("TEST-LATE-STATE", state=late)]
+    with pytest.raises(Finding) as found:
+        _play("flit", oracles, seed=3, games=1)
+    assert found.value.rules == ["TEST-LATE-STATE"] and len(calls) == 60
+
+
 @pytest.mark.parametrize("game_name", LOOKED)
 def test_the_looks_hand_out_one_tuple_per_set_of_answers(game_name: str) -> None:
     _, check_look = prejudge_for(game_name)  # type: ignore[misc]
-    _, state_look = state_prejudge_for(game_name)  # type: ignore[misc]
+    state = state_prejudge_for(game_name)
     profile = load_catalogue(game_name).profile()
     by_value: dict[Any, Any] = {}
-    for t in random_steps(game_name, None, seed=4, shared=True, limit=300):
-        for said in (check_look(t, profile), state_look(t.after, profile)):
+    shared = state is not None  # the games with both looks build JSON from the step before
+    for t in random_steps(game_name, None, seed=4, shared=shared, limit=300):
+        answers = [check_look(t, profile)]
+        if state is not None:
+            answers.append(state[1](t.after, profile))
+        for said in answers:
             assert all(v is OK or v is NA or v is None for v in said)
             assert by_value.setdefault(said, said) is said
 
