@@ -95,36 +95,24 @@ def test_a_look_that_says_a_violation_is_never_remembered(monkeypatch: Any) -> N
     assert ls.coverage.applied[first] == steps + 1
 
 
-def test_a_violation_from_a_hook_behind_the_lane_is_found() -> None:
-    """The lane remembers a step's count by its looks' answers; a hook the looks leave to
-    be asked (here a test's own check, so no look answers for it) is asked at every step,
-    and its violation found even where the looks' answers repeat."""
+@pytest.mark.parametrize(("game_name", "hook", "at"), [("kingdomino", "check", 40),
+                                                       ("flit", "state", 60)])
+def test_a_violation_from_a_hook_behind_the_lane_is_found(game_name: str, hook: str,
+                                                          at: int) -> None:
+    """The lane remembers a step's count by its looks' answers; a hook no look answers for
+    (a test's own) is asked at every step, and its violation found even where the looks'
+    answers repeat: a check beside Kingdomino's two looks, and a state hook beside Flit's
+    step look (with no state look, the state hooks' own verdicts are part of the key)."""
     calls = []
 
-    def late(t: Any, p: Any) -> Any:
-        calls.append(t)
-        return Violation("seen") if len(calls) == 40 else OK
+    def late(x: Any, p: Any) -> Any:
+        calls.append(x)
+        return Violation("seen") if len(calls) == at else OK
 
-    oracles = [*oracles_for("kingdomino"), Oracle("TEST-LATE", check=late)]
+    oracles = [*oracles_for(game_name), Oracle("TEST-LATE", **{hook: late})]
     with pytest.raises(Finding) as found:
-        _play("kingdomino", oracles, seed=3, games=1)
-    assert found.value.rules == ["TEST-LATE"] and len(calls) == 40
-
-
-def test_a_state_hooks_violation_is_found_where_the_step_look_repeats() -> None:
-    """Flit has a step look and no state look: its state hooks' own verdicts are part of
-    the lane's key, so a state hook's violation at a step whose step look answers as at
-    earlier steps (the same tuple) is still found."""
-    calls = []
-
-    def late(s: Any, p: Any) -> Any:
-        calls.append(s)
-        return Violation("seen") if len(calls) == 60 else OK
-
-    oracles = [*oracles_for("flit"), Oracle("TEST-LATE-STATE", state=late)]
-    with pytest.raises(Finding) as found:
-        _play("flit", oracles, seed=3, games=1)
-    assert found.value.rules == ["TEST-LATE-STATE"] and len(calls) == 60
+        _play(game_name, oracles, seed=3, games=1)
+    assert found.value.rules == ["TEST-LATE"] and len(calls) == at
 
 
 @pytest.mark.parametrize("game_name", LOOKED)
