@@ -46,6 +46,7 @@ def _fresh() -> None:
     fast._BY_ID.clear()
     fast._seen.grids = fast._seen.kings = None
     fast._line_read[:] = [None, None]
+    fast._length_read[:] = [None, None, None, -1, False]
 
 
 def _steps(pid: str, seed: int, shared: bool, games: int = 1) -> list[Transition]:
