@@ -19,7 +19,7 @@ id is not reused; JSON shown to oracles is not changed afterwards): a grid the s
 alone is not read again, and a grids list read right after one whose grids were all well
 formed reads only its new row lists. A put is judged by building the player's rows after
 it from the rows before and the tile's two squares and comparing them with the reply's;
-when they match, the grid after gets its facts from the grid before's (`_put_grid`), not
+when they match, the grid after gets its facts from the grid before's (`_put`), not
 by reading it again. Fresh JSON (an engine that diverged) shares nothing and is read in
 full.
 
@@ -30,7 +30,6 @@ that break a rule and on corrupted replies. This module judges nothing: it saves
 
 from __future__ import annotations
 
-from operator import is_ as _is
 from operator import itemgetter
 from typing import Any
 
@@ -83,7 +82,7 @@ _BY_ID_KEPT = 64
 
 def grid_of(rows: Any) -> f.Grid:
     """`facts.grid_facts(tuple(rows))` (the facts of the grid whose rows are `rows`), found
-    by the list's identity when it was read (or derived, `_put_grid`) before. Raises what
+    by the list's identity when it was read (or derived, `_put`) before. Raises what
     reading it raises."""
     hit = _BY_ID.get(id(rows))
     if hit is not None and hit[0] is rows:
@@ -95,8 +94,14 @@ def grid_of(rows: Any) -> f.Grid:
 
 def _keep(rows: Any, grid: f.Grid) -> None:
     if len(_BY_ID) >= _BY_ID_KEPT:
-        del _BY_ID[next(iter(_BY_ID))]  # the oldest: the grids in play were kept last
+        _trim()
     _BY_ID[id(rows)] = (rows, grid)
+
+
+def _trim() -> None:
+    """Forget the older half of `_BY_ID` (the grids in play were kept last)."""
+    for key in list(_BY_ID)[:_BY_ID_KEPT // 2]:
+        del _BY_ID[key]
 
 
 def grid_answers(s: JSON) -> tuple[Answer, Answer]:
@@ -343,6 +348,8 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
     a_pick: Answer
     if last or a_phase == "over":
         a_pick = NA
+    elif type(pick) is int and type(line) is list:
+        a_pick = _pick(line, after["line"], pick, p, a_turn != b_turn)
     else:
         free = [e["tile"] for e in line if e["player"] is None]
         if pick not in free:
@@ -357,8 +364,16 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
                 marked = list(line)
             a_pick = OK if after["line"] == marked else None
     # KD-GAME-LENGTH (`length_check`)
-    rest = [k2 for k2 in placing[nxt + 1:] if not stopped[k2["player"] - 1]]
-    everyone_out = stopped.count(False) <= c.alone
+    m = _length_read
+    if (placing is not m[0] or stopped is not m[1] or c is not m[2]) \
+            and not _length_reads(placing, stopped, c):
+        rest = [k2 for k2 in placing[nxt + 1:] if not stopped[k2["player"] - 1]]
+        everyone_out = stopped.count(False) <= c.alone
+    elif type(nxt) is int and nxt >= 0:
+        rest, everyone_out = nxt < m[3], m[4]
+    else:
+        rest = [k2 for k2 in placing[nxt + 1:] if not stopped[k2["player"] - 1]]
+        everyone_out = m[4]
     should_end = everyone_out or (not rest and last)
     a_length = (OK if should_end else None) if a_phase == "over" else (
         None if should_end else OK)
@@ -377,6 +392,65 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
             placed, None if put is None else NA, a_score)
 
 
+# KD-GAME-LENGTH's reads of a turn: (the placing before, the stopped after, the Consts,
+# the last index of a king still playing (-1: none), whether everyone is out)
+_length_read: list[Any] = [None, None, None, -1, False]
+
+
+def _length_reads(placing: Any, stopped: list[Any], c: f.Consts) -> bool:
+    """Read, for the placing list and stopped list (the same objects all turn on shared
+    JSON), the last index `i` of a king `k` of `placing` with `not stopped[k["player"] -
+    1]` (every king read as `length_check` reads those after `nxt`): `rest` at index `nxt`
+    (from 0) is non-empty iff `nxt < i`; and `everyone_out`. Remembered (each object held)
+    and True, or False (nothing remembered) for lists it cannot read so."""
+    m = _length_read
+    m[0] = None
+    if type(placing) is not list:
+        return False
+    last = -1
+    try:
+        for i, k in enumerate(placing):
+            if not stopped[k["player"] - 1]:
+                last = i
+    except Exception:
+        return False
+    m[1], m[2], m[3], m[4] = stopped, c, last, stopped.count(False) <= c.alone
+    m[0] = placing
+    return True
+
+
+def _pick(line: list[Any], a_line: Any, pick: int, p: Any, turned: bool) -> Answer:
+    """KD-PICK (`pick_check`) for a whole-number pick, before the last turn and with the
+    game going on, without building its lists: `free` (the tiles of the entries with no
+    player) and, within a turn, `marked` (each entry as `{"tile": .., "player": ..}`, the
+    picked tile's with the player `p`) compared with the line after, entry by entry. OK
+    only when every entry of `line` was read (its tile and player: all the hook reads), the
+    pick is a free tile (`==`, where `in` compares by identity first: more, never less) and
+    (within a turn, `turned` false) the line after is a list of as many dicts, each with
+    exactly the keys "tile" and "player", whose values equal (`==`, their value on the left
+    as `==` of dicts compares them) those of the entry marked; else None."""
+    found = False
+    if turned:  # the turn ended: only the pick among the free tiles
+        for e in line:
+            tile_e, owner = e["tile"], e["player"]
+            if owner is None and tile_e == pick:
+                found = True
+        return OK if found else None
+    if type(a_line) is not list or len(a_line) != len(line):
+        return None
+    same = True
+    for e, got in zip(line, a_line, strict=True):  # as long (tested above)
+        tile_e, owner = e["tile"], e["player"]
+        if tile_e == pick:
+            if owner is None:
+                found = True
+            owner = p
+        if same and not (type(got) is dict and len(got) == 2 and got["tile"] == tile_e
+                         and got["player"] == owner):
+            same = False
+    return OK if found and same else None
+
+
 # a put's answers when every check holds within a turn (KD-ORDER NA) and the game goes on
 _PUT_OK = (OK, NA, NA, NA, NA, OK, OK, OK, OK, OK, OK, NA, NA)
 
@@ -384,26 +458,30 @@ _PUT_OK = (OK, NA, NA, NA, NA, OK, OK, OK, OK, OK, OK, NA, NA)
 _by_tile = itemgetter("tile")
 
 
-def _put_cells() -> list[tuple[int, int, int, int, int, int] | None]:
-    """For each put [x, y, r] on the grid, at (9y + x) * 4 + r: its two cells' indexes
-    (9y + x) and their least and greatest x and y; None where the second square
-    (`board.second`) leaves the grid."""
-    out: list[tuple[int, int, int, int, int, int] | None] = []
-    for i in range(_N * _N):
-        x, y = i % _N, i // _N
-        for r in range(4):
-            x2, y2 = b.second(x, y, r)
-            out.append((i, _N * y2 + x2, min(x, x2), max(x, x2), min(y, y2), max(y, y2))
-                       if 0 <= x2 < _N and 0 <= y2 < _N else None)
+def _put_cells() -> dict[tuple[int, int, int], tuple[Any, ...]]:
+    """For each put (x, y, r) whose two cells are on the grid (`board.on_grid`, with
+    `board.second`): (the cells' indexes 9y + x and 9y2 + x2; their least and greatest x
+    and y; y, and where the first cell starts and ends in its row, 2x and 2x + 2; y2, 2x2
+    and 2x2 + 2; the first characters around each cell, `_AROUND_AT`'s)."""
+    out: dict[tuple[int, int, int], tuple[Any, ...]] = {}
+    for y in range(_N):
+        for x in range(_N):
+            for r in range(4):
+                x2, y2 = b.second(x, y, r)
+                if 0 <= x2 < _N and 0 <= y2 < _N:
+                    i, j = _N * y + x, _N * y2 + x2
+                    out[x, y, r] = (i, j, min(x, x2), max(x, x2), min(y, y2), max(y, y2),
+                                    y, 2 * x, 2 * x + 2, y2, 2 * x2, 2 * x2 + 2,
+                                    _AROUND_AT[i], _AROUND_AT[j])
     return out
 
 
-_PUT_CELLS = _put_cells()
 # for cell i (9y + x): the first characters of the cells around it in a grid's joined string
 # (`g[2 * n]` for each n of `board._AROUND[i]`, as `facts._touches` reads them), as a tuple
 # (every cell has two neighbours at least, so `itemgetter` gives a tuple)
 assert min(map(len, b._AROUND)) >= 2
 _AROUND_AT = [itemgetter(*[2 * n for n in around]) for around in b._AROUND]
+_PUT_CELLS = _put_cells()
 
 
 def _plain_square(sq: Any) -> bool:
@@ -428,36 +506,32 @@ def _plain_tiles(c: f.Consts) -> dict[int, tuple[str, str]]:
 def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
          c: f.Consts) -> Answer:
     """KD-TILES, KD-PLACE-ROTATION and the three placement rules at a put (`_placing_put`
-    holds): OK when the player's grid after the step is exactly its grid before with the
-    tile's two squares on the put's two cells (on the grid, free before, within the
-    territory, connected), every other grid unchanged and every grid's rows well formed;
-    else None. The grid after gets its facts from the grid before's (`_put_grid`)."""
-    x, y, r = put
-    if not (0 <= x < _N and 0 <= y < _N and 0 <= r < 4):  # `board.on_grid`
-        return None
-    cells = _PUT_CELLS[(_N * y + x) * 4 + r]
+    holds: three whole numbers): OK when the player's grid after the step is exactly its
+    grid before with the tile's two squares on the put's two cells (on the grid, free
+    before, within the territory, connected), every other grid unchanged and every grid's
+    rows well formed; else None. The grid after gets its facts from the grid before's."""
+    cells = _PUT_CELLS.get((put[0], put[1], put[2]))  # `board.on_grid`, both cells
     if cells is None:
         return None
     tiles = _squares[1] if _squares[0] is c else _plain_tiles(c)
     squares = tiles.get(tile) if type(tile) is int else None
     if squares is None:
         return None
-    first, second = squares
     grids_b, grids_a = before["grids"], after["grids"]
     n = c.players
     if type(grids_b) is not list or type(grids_a) is not list or len(grids_b) != n \
             or len(grids_a) != n or type(p) is not int or not 1 <= p <= n:
         return None
     mine = p - 1
-    # KD-TILES reads every grid: each must be well formed (known when the state before
-    # was read last with all its grids so), and the others the same
+    # KD-TILES reads every grid: the others must equal those before (lists compare their
+    # rows, each first by identity: shared JSON keeps each grid the step left alone), and
+    # each be well formed (known when the state before was read last with all its grids
+    # so)
+    others = _OTHERS[n][mine]
+    if others is not None and others(grids_a) != others(grids_b):
+        return None
     seen = _seen
     formed = grids_b is seen.grids and seen.grid_answers is _GOOD_GRID
-    # the others the same: the very lists (shared JSON: `observe_next` keeps each grid the
-    # step left alone), else equal (lists compare their rows, each first by identity)
-    shared = sum(map(_is, grids_a, grids_b)) == n - 1 and grids_a[mine] is not grids_b[mine]
-    if not shared and (grids_a[:mine] != grids_b[:mine] or grids_a[p:] != grids_b[p:]):
-        return None
     if not formed:
         for q in range(n):
             if q != mine and not grid_of(grids_b[q]).rows_ok:
@@ -468,16 +542,15 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     if not (formed or grid.rows_ok):  # 9 strings of 18 characters matching the row
         return None
     g = grid.g
-    i, j, lo_x2, hi_x2, lo_y2, hi_y2 = cells
+    i, j, lo_x2, hi_x2, lo_y2, hi_y2, y, at, to, y2, at2, to2, around_i, around_j = cells
     if g[2 * i] != "_" or g[2 * j] != "_":  # KD-PLACE-NO-OVERLAP's fault
         return None
-    y2 = j // _N
+    first, second = squares
     want = list(rows)
     row = want[y]
-    want[y] = row[:2 * x] + first + row[2 * x + 2:]
-    x2 = j - _N * y2
+    want[y] = row[:at] + first + row[to:]
     row = want[y2]
-    want[y2] = row[:2 * x2] + second + row[2 * x2 + 2:]
+    want[y2] = row[:at2] + second + row[to2:]
     rows_a = grids_a[mine]
     if type(rows_a) is not list or rows_a != want:
         return None
@@ -496,31 +569,38 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
         return None
     # `board.connected` (`facts._touches` of either cell): the first characters of the
     # cells around each, picked out at once (`_AROUND_AT`)
-    around = _AROUND_AT[i](g)
+    around = around_i(g)
     if not ("*" in around or first[0] in around):
-        around = _AROUND_AT[j](g)
+        around = around_j(g)
         if not ("*" in around or second[0] in around):
             return None
-    _keep(rows_a, _put_grid(grid, rows_a, (lo_x, hi_x, lo_y, hi_y)))
-    if formed and shared:
-        # `grid_answers` of the grids after: every grid but the player's is the very list
-        # of the grids before (all well formed, castles alone: `formed`), and the player's
-        # facts just kept say its rows well formed and its castle as before: all well
-        # formed (what `grid_answers` would work out from them, found now)
+    # the facts of the grid after (`facts.Grid(tuple(rows_a))`'s), without reading it all:
+    # its rows are the rows before (well formed) with two free cells given plain squares
+    # (`_plain_square`), so well formed and shaped as before; the castle's cell and the
+    # number of `*` unchanged (the cells were `_` and a digit, the squares have no `*`),
+    # so is `castle_ok`; its extent is the one before widened to the two cells. Kept by
+    # the identity of its row list (`_keep`, written out)
+    grid_a = _new_grid(_Grid)
+    grid_a.rows = tuple(rows_a)
+    grid_a.g = "".join(rows_a)
+    grid_a.rows_ok = grid_a.shaped = True
+    grid_a.castle_ok = grid.castle_ok
+    grid_a._extent = ((lo_x, hi_x, lo_y, hi_y),)
+    if len(_BY_ID) >= _BY_ID_KEPT:
+        _trim()
+    _BY_ID[id(rows_a)] = (rows_a, grid_a)
+    if formed:
+        # `grid_answers` of the grids after: every grid but the player's equals (by value)
+        # one of the grids before (all well formed, castles alone: `formed`), and the
+        # player's facts just kept say its rows well formed and its castle as before: all
+        # well formed (what `grid_answers` would work out from them, found now)
         seen.grids, seen.grid_answers = grids_a, _GOOD_GRID
     return OK
 
 
-def _put_grid(before: f.Grid, rows: list[str], box: tuple[int, int, int, int]) -> f.Grid:
-    """The facts of a grid that is `before` (rows well formed) with two free cells given
-    plain squares (`_plain_square`): `facts.Grid(tuple(rows))`'s, without re-reading it
-    all. Rows well formed and shaped as before; the castle's cell and the number of `*`
-    unchanged (the cells were `_` and a digit, the squares have no `*`), so is
-    `castle_ok`; the extent is `box`, the one before widened to the two cells."""
-    grid = f.Grid.__new__(f.Grid)
-    grid.rows = tuple(rows)
-    grid.g = "".join(rows)
-    grid.rows_ok = grid.shaped = True
-    grid.castle_ok = before.castle_ok
-    grid._extent = (box,)
-    return grid
+_Grid = f.Grid
+_new_grid = f.Grid.__new__
+# for n players and the index of one: a function giving the others' grids of a grids list
+# (a tuple of them, or the one grid when there is one other), None when there is none
+_OTHERS = [[itemgetter(*[q for q in range(n) if q != mine]) if n > 1 else None
+            for mine in range(n)] for n in range(9)]

@@ -46,6 +46,7 @@ def _fresh() -> None:
     fast._BY_ID.clear()
     fast._seen.grids = fast._seen.kings = None
     fast._line_read[:] = [None, None]
+    fast._length_read[:] = [None, None, None, -1, False]
 
 
 def _steps(pid: str, seed: int, shared: bool, games: int = 1) -> list[Transition]:
@@ -315,3 +316,105 @@ def test_the_order_at_a_turn_end_is_the_hooks_own_on_odd_lines(pid: str) -> None
     assert ends > 0
     said, _ = _compare(shown, prof)
     assert said > 0
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_the_pick_within_a_turn_is_the_hooks_own_on_odd_lines_after(pid: str) -> None:
+    """KD-PICK compared entry by entry (`fast._pick`): the hook's own verdict where
+    answered, on lines after with an entry of another type, a key missing or added, another
+    owner or tile (also as a float), an entry missing or added, on a line before with an
+    entry missing a part, and on picks of no whole number."""
+    prof = load_catalogue("kingdomino").profile(pid)
+    shown, within = [], 0
+    for shared in (True, False):
+        for t in _steps(pid, seed=28, shared=shared):
+            if t.action.get("type") != "play" or t.after["turn"] != t.before["turn"]:
+                continue
+            within += 1
+            shown.append(t)
+            line = t.after["line"]
+            for i in range(len(line)):
+                e = line[i]
+                for entry in ([e["tile"], e["player"]], {"tile": e["tile"]},
+                              {**e, "extra": 0}, {**e, "player": None}, {**e, "player": 9},
+                              {**e, "tile": float(e["tile"])}, {**e, "tile": -1},
+                              {"player": e["player"], "tile": e["tile"]}):
+                    odd = [*line[:i], entry, *line[i + 1:]]
+                    shown.append(Transition(t.before, t.action, {**t.after, "line": odd},
+                                            t.events))
+            for odd_line in (line[:-1], [*line, line[-1]] if line else [], tuple(line)):
+                shown.append(Transition(t.before, t.action, {**t.after, "line": odd_line},
+                                        t.events))
+            before_line = t.before["line"]
+            for i in range(len(before_line)):
+                for entry in ({"tile": before_line[i]["tile"]},
+                              {"player": before_line[i]["player"]}):
+                    odd = [*before_line[:i], entry, *before_line[i + 1:]]
+                    shown.append(Transition({**t.before, "line": odd}, t.action, t.after,
+                                            t.events))
+            for pick in (None, "1", 1.0, True, -1):
+                shown.append(Transition(t.before, {**t.action, "pick": pick}, t.after,
+                                        t.events))
+    assert within > 0
+    said, _ = _compare(shown, prof)
+    assert said > 0
+
+
+@pytest.mark.parametrize("pid", PROFILES)
+def test_the_game_length_read_once_a_turn_is_the_hooks_own(pid: str) -> None:
+    """KD-GAME-LENGTH's reads remembered per placing and stopped list (`_length_read`):
+    the hook's own verdict at every play, the same lists read before or not, and on
+    placings with a king of no player, a player out of range, and other stopped lists."""
+    prof = load_catalogue("kingdomino").profile(pid)
+    said, hits = 0, 0
+    for t in _steps(pid, seed=29, shared=True):
+        if t.action.get("type") != "play":
+            continue
+        hits += t.before["placing"] is fast._length_read[0]
+        said += _compare([t], prof)[0]
+        shown = []
+        placing, n = t.before["placing"], len(t.after["stopped"])
+        for i in range(len(placing)):
+            for entry in ({"tile": placing[i]["tile"]}, {**placing[i], "player": n + 5},
+                          {**placing[i], "player": 0}, {**placing[i], "player": "1"}):
+                odd = [*placing[:i], entry, *placing[i + 1:]]
+                shown.append(Transition({**t.before, "placing": odd}, t.action, t.after,
+                                        t.events))
+        for stopped in ([True] * n, [False] * n, [True] + [False] * (n - 1), [False]):
+            shown.append(Transition(t.before, t.action, {**t.after, "stopped": stopped},
+                                    t.events))
+        shown.append(t)  # the lists remembered from the step before are another's now
+        said += _compare(shown, prof)[0]
+    assert said > 0 and hits > 0
+
+
+def test_the_put_table_is_board_on_grid_and_second() -> None:
+    from gamecert.oracles.kingdomino import board as b
+    for x in range(-2, 12):
+        for y in range(-2, 12):
+            for r in range(-1, 6):
+                cells = fast._PUT_CELLS.get((x, y, r))
+                assert (cells is not None) == b.on_grid([x, y, r]), (x, y, r)
+                if cells is None:
+                    continue
+                x2, y2 = b.second(x, y, r)
+                assert cells[:12] == (9 * y + x, 9 * y2 + x2, min(x, x2), max(x, x2),
+                                      min(y, y2), max(y, y2), y, 2 * x, 2 * x + 2, y2,
+                                      2 * x2, 2 * x2 + 2)
+                assert cells[12] is fast._AROUND_AT[9 * y + x]
+                assert cells[13] is fast._AROUND_AT[9 * y2 + x2]
+
+
+@pytest.mark.parametrize("pid", ["legend", "legend-2p", "legend-3p"])
+def test_the_grids_kept_are_trimmed_and_the_answers_stay(pid: str) -> None:
+    """`_BY_ID` forgets its older half when full (`_trim`): the answers are still the
+    hooks' own, with few grids kept."""
+    prof = load_catalogue("kingdomino").profile(pid)
+    kept = fast._BY_ID_KEPT
+    try:
+        fast._BY_ID_KEPT = 4
+        steps = _steps(pid, seed=30, shared=True)
+        said, said_states = _compare(steps, prof)
+        assert said > 0 and said_states > 0 and len(fast._BY_ID) <= 4
+    finally:
+        fast._BY_ID_KEPT = kept
