@@ -522,30 +522,34 @@ class Kingdomino:
         each grid equal to the one before. Only the harness calls it, on its own reference's
         states (fuzz.lockstep): the JSON it returns shares lists with `seen`, so neither may
         be changed afterwards."""
-        if after.cfg is not before.cfg:
+        # each state's fields at once (one unpacking, not an attribute read per field)
+        cfg, _, _, kings0, bag0, line0, placing0, _, grids0, stopped0, discarded0, _ = before
+        cfg1, phase, turn, kings, bag, line, placing, nxt, grids, stopped, discarded, \
+            result = after
+        if cfg1 is not cfg:
             return self.observe(after)
         out = seen.copy()  # the parts this state shares with `before`'s stay `seen`'s
-        phase = out["phase"] = after.phase
-        out["turn"] = after.turn
-        out["to_move"] = after.placing[after.nxt][1] if phase == PLAY else None
-        out["next"] = after.nxt
-        out["result"] = after.result
-        if after.grids is not before.grids:
-            old, rows = before.grids, seen["grids"]
-            out["grids"] = [rows[i] if i < len(old) and g == old[i] else list(_rows(g))
-                            for i, g in enumerate(after.grids)]
-        if after.kings is not before.kings:
-            out["kings"] = list(after.kings)
-        if after.bag is not before.bag:
-            out["bag"] = list(after.bag)
-        if after.line is not before.line:
-            out["line"] = [{"tile": t, "player": o or None} for t, o in after.line]
-        if after.placing is not before.placing:
-            out["placing"] = [{"tile": t or None, "player": o} for t, o in after.placing]
-        if after.stopped is not before.stopped:
-            out["stopped"] = list(after.stopped)
-        if after.discarded is not before.discarded:
-            out["discarded"] = list(after.discarded)
+        out["phase"] = phase
+        out["turn"] = turn
+        out["to_move"] = placing[nxt][1] if phase == PLAY else None
+        out["next"] = nxt
+        out["result"] = result
+        if grids is not grids0:
+            rows = seen["grids"]
+            out["grids"] = [rows[i] if i < len(grids0) and g == grids0[i] else list(_rows(g))
+                            for i, g in enumerate(grids)]
+        if kings is not kings0:
+            out["kings"] = list(kings)
+        if bag is not bag0:
+            out["bag"] = list(bag)
+        if line is not line0:
+            out["line"] = [{"tile": t, "player": o or None} for t, o in line]
+        if placing is not placing0:
+            out["placing"] = [{"tile": t or None, "player": o} for t, o in placing]
+        if stopped is not stopped0:
+            out["stopped"] = list(stopped)
+        if discarded is not discarded0:
+            out["discarded"] = list(discarded)
         return out
 
     def load(self, profile: Profile, observed: Any) -> KdState:
