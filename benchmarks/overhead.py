@@ -13,9 +13,14 @@ Three passes:
 
 1. overhead: the recorded games through `Lockstep.start` + `Lockstep.step`, only the engine
    timed (two clock reads a call), median of the repeats;
-2. parts: the same games with the reference, every oracle hook and the engine each timed;
-   what is left of the wall time is the lockstep's own comparison and bookkeeping. The extra
-   clock reads make this pass slower than pass 1: its figures are shares, not rates;
+2. parts: the same games with the reference, the engine and the oracles each timed, the
+   oracles as they run (the game's shared looks, the hooks they leave to be asked, and their
+   counting when the lane does not count a step: `time_oracles_of`); what is left of the
+   wall time is the lockstep's own comparison and bookkeeping. The extra clock reads make
+   this pass slower than pass 1: its figures are shares, not rates. Then once more with each
+   oracle's hooks timed alone, for the costliest rules: a look answers only for the game's
+   own hook functions, so with every hook wrapped the looks stand aside and each rule's
+   hooks are asked (these shares rank the rules; they are not the lockstep's);
 3. campaign: a short real Hypothesis run of the game's state machine (`fuzz.machine`, all
    its rules: play, probe, bot text, legal sets, observe, reload) with the same timers, plus
    one around every lockstep operation; what is left of the wall time is Hypothesis (drawing
@@ -67,6 +72,7 @@ class Clock:
     """Seconds per part, added up by the timed wrappers."""
 
     parts: dict[str, float] = field(default_factory=dict)
+    depth: dict[str, int] = field(default_factory=dict)
 
     def wrap(self, part: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         parts = self.parts
@@ -81,6 +87,42 @@ class Clock:
                 parts[part] += clock() - t0
 
         return timed
+
+    def wrap_outer(self, part: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """`wrap`, for functions of one part that may call each other: only the outermost
+        call of the part adds its time."""
+        parts, depth = self.parts, self.depth
+        parts.setdefault(part, 0.0)
+        depth.setdefault(part, 0)
+        clock = now
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            depth[part] += 1
+            t0 = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                depth[part] -= 1
+                if not depth[part]:
+                    parts[part] += clock() - t0
+
+        return timed
+
+
+# The lockstep's own entry points to its oracles: the shared looks, the hooks asked one by
+# one, with their counting when a step is not counted from the lane (`fuzz.lockstep`)
+ORACLE_ENTRIES = ("prejudge", "state_prejudge", "_judge_step", "_state_verdicts")
+
+
+def time_oracles_of(ls: Lockstep, clock: Clock) -> Lockstep:
+    """`ls` with its oracles timed as one part, `oracles`, as they run: the game's shared
+    looks standing in for the hooks they answer (wrapping each hook instead would leave
+    the looks out, since a look stands in only for the game's own hook functions)."""
+    for name in ORACLE_ENTRIES:
+        fn = getattr(ls, name)
+        if fn is not None:
+            setattr(ls, name, clock.wrap_outer("oracles", fn))
+    return ls
 
 
 class TimedEngine:
@@ -155,7 +197,8 @@ def record_games(game: Game[Any, Any], profile: Profile, games: int, seed: int,
 
 
 def _replay(game: Any, engine: Any, profile: Profile, oracles: list[Oracle],
-            scripts: list[list[JSON]]) -> int:
+            scripts: list[list[JSON]],
+            prepare: Callable[[Lockstep], Lockstep] | None = None) -> int:
     """Every recorded game through a fresh lockstep. The garbage collector is off meanwhile:
     a collection would be charged to whichever part happened to allocate last (often the
     engine), so the parts' times would depend on the others' garbage. The caller collects
@@ -163,7 +206,7 @@ def _replay(game: Any, engine: Any, profile: Profile, oracles: list[Oracle],
     part of the lockstep."""
     gc.disable()
     try:
-        return _replay_games(game, engine, profile, oracles, scripts)
+        return _replay_games(game, engine, profile, oracles, scripts, prepare)
     finally:
         gc.enable()
 
@@ -174,10 +217,13 @@ def collect() -> None:
 
 
 def _replay_games(game: Any, engine: Any, profile: Profile, oracles: list[Oracle],
-                  scripts: list[list[JSON]]) -> int:
+                  scripts: list[list[JSON]],
+                  prepare: Callable[[Lockstep], Lockstep] | None = None) -> int:
     steps = 0
     for script in scripts:
         ls = Lockstep(game, engine, profile, oracles, coverage=Coverage())
+        if prepare is not None:
+            ls = prepare(ls)
         ls.start({"kind": "new_game"})
         for action in script:
             ls.step(action)
@@ -220,17 +266,25 @@ def measure(game_name: str, game: Game[Any, Any], profile: Profile,
     wall, eng_s = min(runs, key=lambda r: r[0] / r[1]) if repeats < 3 else sorted(
         runs, key=lambda r: r[0] / r[1])[len(runs) // 2]
 
-    clock = Clock()  # pass 2: every part timed
+    clock = Clock()  # pass 2: every part timed, the oracles as they run
     eng = TimedEngine(make_engine(), clock)
-    timed = timed_oracles(oracles, clock)
     collect()
     t0 = now()
-    _replay(TimedGame(game, clock), eng, profile, timed, scripts)
+    _replay(TimedGame(game, clock), eng, profile, oracles, scripts,
+            lambda ls: time_oracles_of(ls, clock))
     total = now() - t0
     eng.close()
-    parts, by_rule = _fold_oracles(clock.parts)
-    shares = _shares(parts, total, "comparison + bookkeeping")
-    costly = [(rule, v / total) for rule, v in by_rule[:5]]
+    shares = _shares(clock.parts, total, "comparison + bookkeeping")
+
+    clock = Clock()  # pass 2b: each oracle's hooks timed alone (no shared look)
+    eng = TimedEngine(make_engine(), clock)
+    collect()
+    t0 = now()
+    _replay(game, eng, profile, timed_oracles(oracles, clock), scripts)
+    alone = now() - t0
+    eng.close()
+    _, by_rule = _fold_oracles(clock.parts)
+    costly = [(rule, v / alone) for rule, v in by_rule[:5]]
 
     c_steps, c_wall, campaign = _campaign(game_name, game, profile, make_engine,
                                           campaign_examples, campaign_steps)
@@ -250,7 +304,7 @@ def _campaign(game_name: str, game: Game[Any, Any], profile: Profile,
     clock = Clock()
     eng = TimedEngine(make_engine(), clock)
     timed_game = TimedGame(game, clock)
-    oracles = timed_oracles(oracles_for(game_name), clock)
+    oracles = oracles_for(game_name)
     coverage = Coverage()
     ops = ("start", "step", "probe", "referee", "compare_legal", "observe", "reload")
 
@@ -258,7 +312,7 @@ def _campaign(game_name: str, game: Game[Any, Any], profile: Profile,
         ls = Lockstep(timed_game, eng, profile, oracles, coverage=coverage)  # type: ignore[arg-type]
         for op in ops:  # time the whole operation: the harness's share is what is left
             setattr(ls, op, clock.wrap("lockstep", getattr(ls, op)))
-        return ls
+        return time_oracles_of(ls, clock)
 
     machine = make_machine(plugin_for(game_name), profile, new_lockstep)
     how = settings(max_examples=examples, stateful_step_count=steps_per_example,
@@ -268,7 +322,7 @@ def _campaign(game_name: str, game: Game[Any, Any], profile: Profile,
     run_state_machine_as_test(machine, settings=how)
     total = now() - t0
     eng.close()
-    parts, _ = _fold_oracles(clock.parts)
+    parts = dict(clock.parts)
     inside = parts.pop("lockstep")
     parts["comparison + bookkeeping"] = max(
         0.0, inside - sum(v for k, v in parts.items()))
@@ -286,8 +340,8 @@ def report(figures: Figures, label: str = "") -> None:
     print(f"lockstep steps/s: {f.steps / f.wall:,.0f} (engine alone answered at "
           f"{f.steps / f.engine:,.0f} steps/s)")
     print("time per part, recorded games (every part timed): " + _fmt(f.shares))
-    print("costliest oracles there: " + ", ".join(f"{rule} {100 * share:.0f}%"
-                                                 for rule, share in f.costly))
+    print("costliest oracles, each one's hooks asked alone (no shared look): " + ", ".join(
+        f"{rule} {100 * share:.0f}%" for rule, share in f.costly))
     print(f"time per part, Hypothesis campaign ({f.campaign_steps} steps, "
           f"{f.campaign_steps / f.campaign_wall:,.0f} steps/s with the timers on): "
           + _fmt(f.campaign))

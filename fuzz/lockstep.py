@@ -257,8 +257,9 @@ class Lockstep:
         hooks' rules. Most steps repeat an earlier step's pattern of OK and NA for the same
         rules: what such a step counts is remembered by the identities of the rules list and
         of each verdict. Only patterns with no violation are remembered, so every identity in
-        a key is the rules list's (kept alive by the lockstep), OK's or NA's (kept alive by
-        their module): an equal key is the very same pattern."""
+        a key is the rules list's (kept alive by the hook plan), OK's or NA's (kept alive by
+        their module): an equal key is the very same pattern. Returns what it counted, or
+        None when the step had a violation."""
         key = (id(rules), *map(id, verdicts))
         counted = self.counted.get(key)
         if counted is None:

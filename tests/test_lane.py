@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -30,8 +31,10 @@ LOOKED = ["kingdomino", "carcassonne", "flit"]
 
 
 def _play(game_name: str, oracles: list[Oracle], seed: int, games: int, *,
-          lane: bool = True, muted: tuple[str, ...] = ()) -> list[Lockstep]:
-    """Random games through fresh locksteps; the lane switched off where `lane` is False."""
+          lane: bool = True, muted: tuple[str, ...] = (),
+          prepare: Callable[[Lockstep], Lockstep] | None = None) -> list[Lockstep]:
+    """Random games through fresh locksteps; the lane switched off where `lane` is False;
+    each lockstep made ready by `prepare`, if given."""
     game = reference_game(game_name)
     profile = load_catalogue(game_name).profile()
     rng = random.Random(seed)
@@ -41,6 +44,8 @@ def _play(game_name: str, oracles: list[Oracle], seed: int, games: int, *,
                       coverage=Coverage(), muted=muted)
         if not lane:
             ls.lane = None
+        if prepare is not None:
+            ls = prepare(ls)
         ls.start({"kind": "new_game"})
         while ls.live:
             ref = ls.ref
@@ -188,3 +193,23 @@ def test_the_new_game_is_judged_on_the_reference_json_when_equal() -> None:
     with pytest.raises(Finding):
         off.start({"kind": "new_game"})
     assert seen[-1]["turn"] == 99
+
+
+def test_the_benchmarks_timers_leave_the_looks_in_place() -> None:
+    """The overhead benchmark's parts pass times the oracles as they run: the lockstep it
+    times still asks the game's looks (and the lane), counts what an untimed one counts,
+    and the time it charges to the oracles is some of the whole, not all."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import overhead  # type: ignore[import-not-found]
+
+    plain = _play("kingdomino", oracles_for("kingdomino"), seed=6, games=2)
+    clock = overhead.Clock()
+    timed = _play("kingdomino", oracles_for("kingdomino"), seed=6, games=2,
+                  prepare=lambda ls: overhead.time_oracles_of(ls, clock))
+    assert all(ls.prejudge is not None and ls.lane is not None for ls in timed)
+    assert all(getattr(ls.prejudge, "__name__", "") == "timed" for ls in timed)
+    assert _counts(timed) == _counts(plain)
+    assert clock.parts["oracles"] > 0 and clock.depth["oracles"] == 0
