@@ -95,6 +95,21 @@ Prejudge = tuple[tuple[str, ...], Callable[[Transition, Profile], tuple[Verdict 
 # (rules, verdicts): `verdicts(state, profile)[i]` is what `rules[i]`'s state hook answers,
 # or None
 StatePrejudge = tuple[tuple[str, ...], Callable[[JSON, Profile], tuple[Verdict | None, ...]]]
+Answers = tuple[Verdict | None, ...]
+
+
+def one_per_value(kept: int = 4096) -> Callable[[Answers], Answers]:
+    """For a game's shared look: a function that hands out one tuple object per value of
+    the answer tuples it is given (they hold only OK, NA and None, so equal tuples are the
+    same answers). The lockstep remembers what a step counts by the identity of the looks'
+    answers (`fuzz.lockstep`'s lane). Past `kept` values, answers pass as they come: only
+    the lane misses them."""
+    known: dict[Answers, Answers] = {}
+
+    def one(answers: Answers) -> Answers:
+        return known.setdefault(answers, answers) if len(known) < kept else answers
+
+    return one
 
 
 def checks_by_kind(oracles: Iterable[Oracle], kinds: Iterable[str]

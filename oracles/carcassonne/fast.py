@@ -33,7 +33,7 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from gamecert.oracles.base import NA, OK, Transition, Verdict
+from gamecert.oracles.base import NA, OK, Transition, Verdict, one_per_value
 from gamecert.oracles.carcassonne import checks, tower
 from gamecert.oracles.carcassonne.board import (
     FIELD_SPOTS,
@@ -228,15 +228,7 @@ def state_verdicts(s: JSON, p: Profile) -> tuple[Answer, ...]:
 
 STATE_PREJUDGE = (STATE_RULES, state_verdicts)
 
-# Each tuple of answers as one object (they hold only OK, NA and None, so equal tuples are
-# the same answers): the lockstep remembers what a step counts by the identity of the
-# looks' answers (`fuzz.lockstep`'s lane). A few hundred at most in practice.
-_ONE: dict[tuple[Answer, ...], tuple[Answer, ...]] = {}
-ONE_KEPT = 4096  # beyond these, answers are left as they come (only the lane misses them)
-
-
-def _one(out: tuple[Answer, ...]) -> tuple[Answer, ...]:
-    return _ONE.setdefault(out, out) if len(_ONE) < ONE_KEPT else out
+_one = one_per_value()  # one tuple per set of answers (the lockstep's lane)
 
 
 # --- checks ----------------------------------------------------------------------------------

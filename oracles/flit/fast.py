@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamecert.oracles.base import NA, OK, CheckFn, Transition, Verdict
+from gamecert.oracles.base import NA, OK, CheckFn, Transition, Verdict, one_per_value
 from gamecert.oracles.flit.board import patched, planar_neighbours, torus_neighbours
 from gamecert.spec import Profile
 
@@ -139,17 +139,12 @@ def verdicts(t: Transition, profile: Profile) -> tuple[Answer, ...]:
                 answer = _pass_step(t, cfg, bot, board, after)
     except Exception:  # a reply the plain checks must read and judge one by one
         answer = ASK_ALL
-    if len(_ONE) < ONE_KEPT:  # one tuple per set of answers (`_ONE`)
-        answer = _ONE.setdefault(answer, answer)
+    answer = _one(answer)
     _last = (t, profile, answer)
     return answer
 
 
-# Each tuple of answers as one object (they hold only OK, NA and None, so equal tuples are
-# the same answers): the lockstep remembers what a step counts by the identity of the look's
-# answers (`fuzz.lockstep`'s lane). A few dozen in practice.
-_ONE: dict[tuple[Answer, ...], tuple[Answer, ...]] = {}
-ONE_KEPT = 4096  # beyond these, answers are left as they come (only the lane misses them)
+_one = one_per_value()  # one tuple per set of answers (the lockstep's lane)
 
 
 def with_fast_path(rule: str, plain: CheckFn) -> CheckFn:

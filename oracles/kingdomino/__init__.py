@@ -171,12 +171,12 @@ def _put_step(t: Transition, profile: Profile) -> f.PutStep | None:
     return f.put_step(t, profile, _placing_put(t.before, t.action))
 
 
-def _else_plain(fast: Any, plain: Any) -> Any:
-    """A check: `fast`'s verdict, or on a reply it cannot read (it raises), the plain
+def _else_plain(quick: Any, plain: Any) -> Any:
+    """A check: `quick`'s verdict, or on a reply it cannot read (it raises), the plain
     check's own verdict or exception."""
     def check(t: Transition, profile: Profile) -> Verdict:
         try:
-            return fast(t, profile)  # type: ignore[no-any-return]
+            return quick(t, profile)  # type: ignore[no-any-return]
         except Exception:
             return plain(t, profile)  # type: ignore[no-any-return]
     return check

@@ -33,7 +33,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from gamecert.oracles.base import NA, OK, Transition, Verdict
+from gamecert.oracles.base import NA, OK, Transition, Verdict, one_per_value
 from gamecert.oracles.kingdomino import board as b
 from gamecert.oracles.kingdomino import facts as f
 from gamecert.spec import Profile
@@ -190,23 +190,14 @@ def state_verdicts(s: JSON, profile: Profile) -> tuple[Answer, ...]:
         # KD-GAME-LENGTH; KD-TIE-BREAK (NA without a result)
         out = (a_players, a_in_play, a_kings, a_last, OK if turn <= turns else None, a_grid,
                NA if s["result"] is None else None, a_stop, a_input)
-        return _ONE.setdefault(out, out) if len(_ONE) < ONE_KEPT else out  # `_one`, inline
+        return _one(out)
     except Exception:  # a state it cannot read: every hook is asked
         return ASK_STATE
 
 
 STATE_PREJUDGE = (STATE_RULES, state_verdicts)
 
-# Each tuple of answers as one object (they hold only OK, NA and None, so equal tuples are
-# the same answers): the lockstep remembers what a step counts by the identity of the
-# looks' answers (`fuzz.lockstep`'s lane). A few dozen at most: 3 values, 9 places, most
-# fixed for a whole game.
-_ONE: dict[tuple[Answer, ...], tuple[Answer, ...]] = {}
-ONE_KEPT = 4096  # beyond these, answers are left as they come (only the lane misses them)
-
-
-def _one(out: tuple[Answer, ...]) -> tuple[Answer, ...]:
-    return _ONE.setdefault(out, out) if len(_ONE) < ONE_KEPT else out
+_one = one_per_value()  # one tuple per set of answers (the lockstep's lane)
 
 
 # --- the checks ----------------------------------------------------------------------------
@@ -235,7 +226,7 @@ def verdicts(t: Transition, profile: Profile) -> tuple[Answer, ...]:
             out = _play(action, before, after, c)
         else:
             return ASK
-        # the common answers are built once; the rest made one object each (`_ONE`)
+        # the common answers are built once; the rest made one object each (`_one`)
         return out if out is _PUT_OK or out is _DEAL_OK else _one(out)
     except Exception:  # a step it cannot read: every check is asked
         return ASK
