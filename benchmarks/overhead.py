@@ -75,22 +75,8 @@ class Clock:
     depth: dict[str, int] = field(default_factory=dict)
 
     def wrap(self, part: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        parts = self.parts
-        parts.setdefault(part, 0.0)
-        clock = now
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            t0 = clock()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                parts[part] += clock() - t0
-
-        return timed
-
-    def wrap_outer(self, part: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        """`wrap`, for functions of one part that may call each other: only the outermost
-        call of the part adds its time."""
+        """`fn`, its time added to `part`. Functions of one part may call each other (the
+        lockstep's oracle entries do): only the outermost call of a part adds its time."""
         parts, depth = self.parts, self.depth
         parts.setdefault(part, 0.0)
         depth.setdefault(part, 0)
@@ -121,7 +107,7 @@ def time_oracles_of(ls: Lockstep, clock: Clock) -> Lockstep:
     for name in ORACLE_ENTRIES:
         fn = getattr(ls, name)
         if fn is not None:
-            setattr(ls, name, clock.wrap_outer("oracles", fn))
+            setattr(ls, name, clock.wrap("oracles", fn))
     return ls
 
 

@@ -164,15 +164,15 @@ class Lockstep:
         self.plan = plan
         self.oracles = plan.oracles
         # (rule, hook) pairs: the step loop runs them thousands of times a second
-        self.state_hooks, self.state_rules = plan.state_hooks, plan.state_rules
-        self.state_fns, self.check_hooks = plan.state_fns, plan.check_hooks
-        # the game's shared looks (`STATE_PREJUDGE`, `PREJUDGE`) and where each answers
+        self.state_rules, self.state_fns = plan.state_rules, plan.state_fns
+        self.check_hooks = plan.check_hooks
+        # the game's shared looks (`STATE_PREJUDGE`, `PREJUDGE`) and where the state look
+        # answers (the step look's places come with each step's checks, `checks_for`)
         self.state_prejudge, self.state_where = plan.state_prejudge, plan.state_where
-        self.prejudge, self.prejudged = plan.prejudge, plan.prejudged
+        self.prejudge = plan.prejudge
         # A check that says `on` which kinds of step it judges is asked only at those (it
         # would answer NA at any other): the game's `action_kind` names a step's kind.
         self.action_kind = plan.action_kind
-        self.every_check = plan.every_check
         self.counted = plan.counted  # _count_step's patterns
         # What a step counts, by the identities of its rules list and of the looks'
         # answers (with no state look, of the state hooks' verdicts): a game whose looks
@@ -262,16 +262,14 @@ class Lockstep:
         None when the step had a violation."""
         key = (id(rules), *map(id, verdicts))
         counted = self.counted.get(key)
+        wrong: list[tuple[str, str]] = []
         if counted is None:
             counted, wrong = _applicable(rules + self.state_rules, verdicts)
-            if wrong:
-                bad.extend(wrong)
-                _count_elements(self.coverage.applied, counted)
-                return None
-            if len(self.counted) < COUNTED_KEPT:
+            bad.extend(wrong)
+            if not wrong and len(self.counted) < COUNTED_KEPT:
                 self.counted[key] = counted
         _count_elements(self.coverage.applied, counted)
-        return counted
+        return None if wrong else counted
 
     def _judge(self, state: JSON, action: JSON, accepted: bool,
                bad: list[tuple[str, str]]) -> None:
@@ -438,10 +436,7 @@ class Lockstep:
         self.coverage.steps += 1
         if self.on_step is not None:
             self.on_step()
-        if self.observe_next is not None and self.json_of is self.ref:  # `_observe`, inline
-            ref_after = self.observe_next(self.ref, before, ref_next)
-        else:
-            ref_after = self.game.observe(ref_next)
+        ref_after = self._observe(ref_next)
         bad: list[tuple[str, str]] = []
         try:
             eng_after, eng_events = self.engine.apply(action)
