@@ -913,10 +913,10 @@ class Carcassonne:
             "placed": unpack(state.placed) if state.placed >= 0 else None,
             "claim_blocked": placed_spots,
             "meeples": meeples, "supply": list(state.supply), "scores": list(state.scores),
-            "hands": [sorted(ids[k] for k in h) for h in state.hands],
-            "deck": {ids[k]: c for k, c in enumerate(state.deck) if c},
-            "river_pile": {ids[k]: c for k, c in enumerate(state.river_pile) if c},
-            "discarded": sorted(ids[k] for k in state.discarded),
+            "hands": [_names(ids, h) for h in state.hands],
+            "deck": _counts(ids, state.deck),
+            "river_pile": _counts(ids, state.river_pile),
+            "discarded": _names(ids, state.discarded),
             "result": state.result,
             **(self._observe_towers(state) if state.cfg.tower else {}),
         }
@@ -976,13 +976,13 @@ class Carcassonne:
         if after.scores is not before.scores:
             out["scores"] = list(after.scores)
         if after.hands is not before.hands:
-            out["hands"] = [sorted(ids[k] for k in h) for h in after.hands]
+            out["hands"] = [_names(ids, h) for h in after.hands]
         if after.deck is not before.deck:
-            out["deck"] = {ids[k]: c for k, c in enumerate(after.deck) if c}
+            out["deck"] = _counts(ids, after.deck)
         if after.river_pile is not before.river_pile:
-            out["river_pile"] = {ids[k]: c for k, c in enumerate(after.river_pile) if c}
+            out["river_pile"] = _counts(ids, after.river_pile)
         if after.discarded is not before.discarded:
-            out["discarded"] = sorted(ids[k] for k in after.discarded)
+            out["discarded"] = _names(ids, after.discarded)
         if after.cfg.tower and not (
                 after.towers is before.towers and after.floors is before.floors
                 and after.prisoners is before.prisoners
@@ -1217,3 +1217,13 @@ def project(state_json: dict[str, Any], player: int) -> dict[str, Any]:
     out["deck"] = {"count": sum(state_json["deck"].values())}
     out["river_pile"] = {"count": sum(state_json["river_pile"].values())}
     return out
+
+
+def _names(ids: Any, kinds: Any) -> list[str]:
+    """Tile kinds (indexes) as their sorted names: a hand, the discards."""
+    return sorted(ids[k] for k in kinds)
+
+
+def _counts(ids: Any, counts: Any) -> dict[str, int]:
+    """A count per tile kind (by index) as {name: count}, the kinds with none left out."""
+    return {ids[k]: c for k, c in enumerate(counts) if c}

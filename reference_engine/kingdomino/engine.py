@@ -506,8 +506,7 @@ class Kingdomino:
             "phase": state.phase, "turn": state.turn,
             "to_move": state.placing[state.nxt][1] if state.phase == PLAY else None,
             "kings": list(state.kings), "bag": list(state.bag),
-            "line": [{"tile": t, "player": o or None} for t, o in state.line],
-            "placing": [{"tile": t or None, "player": o} for t, o in state.placing],
+            "line": _line_json(state.line), "placing": _placing_json(state.placing),
             "next": state.nxt,
             "grids": [list(_rows(g)) for g in state.grids],
             "stopped": list(state.stopped), "discarded": list(state.discarded),
@@ -543,9 +542,9 @@ class Kingdomino:
         if bag is not bag0:
             out["bag"] = list(bag)
         if line is not line0:
-            out["line"] = [{"tile": t, "player": o or None} for t, o in line]
+            out["line"] = _line_json(line)
         if placing is not placing0:
-            out["placing"] = [{"tile": t or None, "player": o} for t, o in placing]
+            out["placing"] = _placing_json(placing)
         if stopped is not stopped0:
             out["stopped"] = list(stopped)
         if discarded is not discarded0:
@@ -610,6 +609,16 @@ class Kingdomino:
         """KD-PROTO-OUTPUT, KD-STOP, KD-PUT-INVALID: what a bot's two output lines amount to."""
 
         return referee(self, state, text)
+
+
+def _line_json(line: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
+    """The new line as the canonical JSON writes it (no owner: null)."""
+    return [{"tile": t, "player": o or None} for t, o in line]
+
+
+def _placing_json(placing: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
+    """This turn's kings in order as the canonical JSON writes them (no tile: null)."""
+    return [{"tile": t or None, "player": o} for t, o in placing]
 
 
 @lru_cache(maxsize=4096)
