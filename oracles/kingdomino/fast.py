@@ -232,12 +232,6 @@ def verdicts(t: Transition, profile: Profile) -> tuple[Answer, ...]:
         return ASK
 
 
-def _score(after: JSON) -> Answer:
-    """KD-SCORE-ZONES: NA unless the game is over with a result."""
-    res = after["result"]
-    return NA if after["phase"] != "over" or res is None else None
-
-
 # the line a deal read last (after it) and the tiles read from it; lists never changed
 _line_read: list[Any] = [None, None]
 # a deal's answers when KD-TILES-IN-PLAY and KD-DEAL hold and the game goes on
@@ -246,7 +240,9 @@ _DEAL_OK = (NA, OK, OK, NA, NA, NA, NA, NA, NA, NA, NA, NA, NA)
 
 def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
     """A deal: KD-TILES-IN-PLAY, KD-DEAL and KD-SCORE-ZONES."""
-    res = after["result"]  # `_score`, reading what it reads in its order
+    # KD-SCORE-ZONES (`score_check`): NA unless the game is over with a result, read in
+    # its order
+    res = after["result"]
     a_phase, a_line, a_bag = after["phase"], after["line"], after["bag"]
     a_score = NA if a_phase != "over" or res is None else None
     # KD-TILES-IN-PLAY (`in_play_check`)
@@ -299,7 +295,9 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
 def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer, ...]:
     """A play (with or without a put): the checks `oracles.kingdomino` asks at one, and
     KD-DEAL and KD-TILES-IN-PLAY, NA (each reads the action's type first: not a deal)."""
-    res = after["result"]  # `_score`, reading what it reads in its order
+    # KD-SCORE-ZONES (`score_check`): NA unless the game is over with a result, read in
+    # its order
+    res = after["result"]
     a_score = NA if after["phase"] != "over" or res is None else None
     b_phase, a_phase = before["phase"], after["phase"]
     if type(b_phase) is not str or type(a_phase) is not str:
@@ -570,16 +568,14 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     # (`_plain_square`), so well formed and shaped as before; the castle's cell and the
     # number of `*` unchanged (the cells were `_` and a digit, the squares have no `*`),
     # so is `castle_ok`; its extent is the one before widened to the two cells. Kept by
-    # the identity of its row list (`_keep`, written out)
+    # the identity of its row list (`_keep`)
     grid_a = _new_grid(_Grid)
     grid_a.rows = tuple(rows_a)
     grid_a.g = "".join(rows_a)
     grid_a.rows_ok = grid_a.shaped = True
     grid_a.castle_ok = grid.castle_ok
     grid_a._extent = ((lo_x, hi_x, lo_y, hi_y),)
-    if len(_BY_ID) >= _BY_ID_KEPT:
-        _trim()
-    _BY_ID[id(rows_a)] = (rows_a, grid_a)
+    _keep(rows_a, grid_a)
     if formed:
         # `grid_answers` of the grids after: every grid but the player's equals (by value)
         # one of the grids before (all well formed, castles alone: `formed`), and the
