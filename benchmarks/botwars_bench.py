@@ -26,7 +26,7 @@ except ImportError:
     from benchmarks import overhead
 
 from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.lockstep import AGREED_BATCH, Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.botwars import BotWars
@@ -86,11 +86,12 @@ def lockstep_steps(profile: Profile, games: list[list[Any]], engine: Engine,
     start = time.perf_counter()
     for actions in games:
         ls = Lockstep(GAME, engine, profile, oracles_for("botwars") if oracles else [],
-                      coverage=Coverage())
+                      coverage=Coverage(), defer=AGREED_BATCH)  # as a campaign's
         ls.start({"kind": "new_game"})
         for a in actions:
             ls.step(a)
             steps += 1
+        ls.finish()
     return steps / (time.perf_counter() - start)
 
 

@@ -31,7 +31,7 @@ except ImportError:
     from benchmarks import overhead
 
 from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.lockstep import AGREED_BATCH, Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
@@ -126,11 +126,12 @@ def bench_lockstep(profile: Profile, games: int, repeats: int) -> None:
         steps = 0
         for script in scripts:
             ls = Lockstep(GAME, InProcessEngine(reference_session("carcassonne")), profile,
-                          oracles, coverage=Coverage())
+                          oracles, coverage=Coverage(), defer=AGREED_BATCH)  # as a campaign's
             ls.start({"kind": "new_game"})
             for action in script:
                 ls.step(action)
                 steps += 1
+            ls.finish()
         return steps
 
     ref_s, steps = timed(alone, repeats)

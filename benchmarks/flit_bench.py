@@ -24,7 +24,7 @@ except ImportError:
     from benchmarks import overhead
 
 from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.lockstep import AGREED_BATCH, Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
@@ -81,11 +81,13 @@ def bare_steps(engine: Engine, script: list[Any]) -> float:
 
 
 def harness_steps(engine: Engine, script: list[Any]) -> float:
-    ls = Lockstep(Flit(), engine, PROFILE, oracles_for("flit"), coverage=Coverage())
+    ls = Lockstep(Flit(), engine, PROFILE, oracles_for("flit"), coverage=Coverage(),
+                  defer=AGREED_BATCH)  # as a campaign's
     ls.start({"kind": "new_game"})
     t0 = time.perf_counter()
     for action in script:
         ls.step(action)
+    ls.finish()
     return len(script) / (time.perf_counter() - t0)
 
 

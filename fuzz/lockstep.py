@@ -55,7 +55,14 @@ except ImportError:  # pragma: no cover - every CPython since 3.2 has it
         mapping.update(iterable)
 
 JSON = Any
+# A step for `Lockstep._judge_looked`: the step as the oracles see it, the draws followed in
+# it, the reference's state and events after it, the engine's state after it, and the
+# step's operation index
+Waiting = tuple[Transition, list[JSON], JSON, list[JSON], JSON, int]
 COUNTED_KEPT = 4096  # step patterns remembered per hook plan (_count_step, the lane)
+# Steps whose engine agreed with the reference judged together, at most this many at once,
+# by a lockstep made with `defer` (a campaign's, a benchmark's): see `Lockstep.finish`.
+AGREED_BATCH = 128
 
 # Checks of the engine as a program rather than of a game rule; they sit beside the rule ids
 # in every certificate.
@@ -142,7 +149,8 @@ class Lockstep:
                  deadline: float | None = None,
                  on_step: Callable[[], None] | None = None,
                  stop: threading.Event | None = None,
-                 caps: frozenset[str] | None = None, chance_stats: Any = None) -> None:
+                 caps: frozenset[str] | None = None, chance_stats: Any = None,
+                 defer: int = 0) -> None:
         self.game = game
         # What the engine declared (fuzz.capabilities); None: everything, today's protocol.
         # Without `chance` it draws for itself and reports its draws: the reference follows
@@ -180,6 +188,10 @@ class Lockstep:
         # lookup. Only entries whose every check's verdict came from the step look's tuple
         # (and every state hook's from the state look's), none a violation, are kept.
         self.lane = plan.lane
+        # Up to `defer` steps on which the engine agreed with the reference, their oracles
+        # not yet asked (`finish`). 0: every step judged as it is played.
+        self.defer = defer if plan.lane is not None else 0
+        self.pending: list[Waiting] = []
         self.judge_hooks, self.referee_hooks = plan.judge_hooks, plan.referee_hooks
         self.listed_hooks, self.weights_hooks = plan.listed_hooks, plan.weights_hooks
         self.coverage = coverage if coverage is not None else Coverage()
@@ -289,15 +301,21 @@ class Lockstep:
 
     def _fail(self, bad: list[tuple[str, str]], kind: str, fallback: str,
               fallback_rule: str = "ENGINE-AGREES", related: Iterable[str] = (), *,
-              expected: JSON = None, got: JSON = None) -> bool:
+              expected: JSON = None, got: JSON = None, at: int | None = None) -> bool:
         """Raise a finding for `bad` (or the fallback); return False if all of it is muted.
-        `expected` and `got` are the reference's and the engine's states at the failure."""
+        `expected` and `got` are the reference's and the engine's states at the failure;
+        `at`, the failing operation's index when it is not the last one (a deferred step).
+        The steps still waiting to be judged came before it: they are judged first, so
+        findings come in the order of their operations, as without deferring."""
+        if self.pending:
+            self.finish()
         if bad:
             rules = sorted({r for r, _ in bad})
             message = "; ".join(f"{r}: {m}" for r, m in bad)
         else:
             rules, message = [fallback_rule], fallback
-        finding = Finding(rules, kind, message, self._last_op(), self.trace(),
+        op = self._last_op() if at is None else at
+        finding = Finding(rules, kind, message, op, self.trace(None if at is None else op + 1),
                           sorted(set(related)), list(bad), tainted=self.example_muted > 0,
                           expected=expected, got=got)
         if cause_keys(rules, bad) <= self.muted:
@@ -326,6 +344,8 @@ class Lockstep:
     # --- operations ----------------------------------------------------------------------
     def start(self, start: JSON) -> None:
         """Begin an example: `{"kind": "new_game"}` or `{"kind": "state", "state": ...}`."""
+        if self.pending:  # the example before, judged in full first
+            self.finish()
         self.start_spec = start
         self.ops = []
         self.example_muted = 0
@@ -477,30 +497,22 @@ class Lockstep:
             seen = ref_after
             seen_events = ref_events if eng_events_own is eng_events else eng_events_own
         transition = _transition((before, action, seen, seen_events))
-        profile = self.profile
-        rules, checks, where = self.plan.checks_for(action)
-        lane = self.lane
-        if lane is not None:  # the looks, then what their answers count, if known
-            try:
-                said = self.prejudge(transition, profile)
-                said_state = None if self.state_prejudge is None else self.state_prejudge(
-                    seen, profile)
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-                said = said_state = None  # asked again, and the hooks one at a time
-            states: list[Verdict] | None = None
-            if self.state_prejudge is None:  # no state look: the state hooks' own verdicts
-                asked = states = self._state_verdicts(seen, profile)
-                key: tuple[int, ...] = (id(rules), id(said), *map(id, asked))
-            else:
-                key = (id(rules), id(said), id(said_state))
-            known = lane.get(key)
-            if known is not None and known[0] is rules and known[1] is said \
-                    and known[2] is said_state:
-                _count_elements(self.coverage.applied, known[3])
-            else:
-                self._judge_step(transition, rules, checks, where, bad, drawn, ref_after,
-                                 ref_events, said, said_state, key, states)
+        if self.defer and not diverged and not self.follow:
+            # agreed: judged later with the others (`finish`); the reference goes on
+            self.pending.append((transition, [], ref_after, ref_events, eng_after,
+                                 len(self.ops) - 1))
+            self.ref = self.json_of = ref_next
+            self.ref_json = ref_after
+            if len(self.pending) >= self.defer:
+                self.finish()
+            return list(ref_events)
+        if self.pending:  # the steps before this one, judged first
+            self.finish()
+        if self.lane is not None:  # the looks, then what their answers count, if known
+            self._judge_looked([(transition, drawn, ref_after, ref_events, eng_after,
+                                 len(self.ops) - 1)], bad)
         else:
+            rules, checks, where = self.plan.checks_for(action)
             self._judge_step(transition, rules, checks, where, bad, drawn, ref_after,
                              ref_events)
         if bad or diverged:
@@ -518,6 +530,68 @@ class Lockstep:
             self.ref = self.json_of = ref_next
             self.ref_json = ref_after
         return list(ref_events)
+
+    def finish(self) -> None:
+        """Judge the steps still waiting (`defer`), in order: what their oracles count,
+        and a finding for the first that breaks a rule (its trace ends at that step: the
+        steps after it were played but are not its cause). A lockstep made with `defer`
+        is finished when its example ends (the state machine's teardown) and before any
+        other finding is raised. Why wait: the engine and the reference were compared at
+        every step as it was played; what waits is only the oracles' look at the
+        reference's own JSON, which is the same whenever it is asked, and asked for many
+        steps in a row it costs far less (the interpreter stays in the oracles' code)."""
+        pending, self.pending = self.pending, []
+        if pending:
+            self._judge_looked(pending)
+
+    def _judge_looked(self, batch: list[Waiting], bad_out: list[tuple[str, str]] | None = None
+                      ) -> None:
+        """The oracles on steps of a game with a step look, in order: each look over the
+        whole batch in turn, then what each step's answers count when the lane knows them,
+        else its every check and state hook (`_judge_step`). The violations go to `bad_out`
+        when given (a step judged as it is played), else each step's become a finding at
+        its own operation (`finish`)."""
+        profile, lane, applied = self.profile, self.lane, self.coverage.applied
+        assert lane is not None  # a game with a step look has one
+        steps = [entry[0] for entry in batch]
+        checks_for = self.plan.checks_for
+        lists = [checks_for(t.action) for t in steps]
+        said_all = _ask_all(self.prejudge, steps, profile)
+        state_look = self.state_prejudge
+        state_all = [None] * len(steps) if state_look is None else _ask_all(
+            state_look, [t.after for t in steps], profile)
+        rules_all = [lst[0] for lst in lists]
+        states_all: list[list[Verdict] | None]
+        if state_look is None:  # no state look: the state hooks' own verdicts, in the key
+            asked_all = [self._state_verdicts(t.after, profile) for t in steps]
+            keys = [(id(rules), id(said), *map(id, asked)) for rules, said, asked in zip(
+                rules_all, said_all, asked_all, strict=True)]
+            states_all = list(asked_all)
+        else:
+            states_all = [None] * len(steps)
+            keys = [(id(rules), id(said), id(said_state)) for rules, said, said_state in zip(
+                rules_all, said_all, state_all, strict=True)]
+        hits: list[Any] = []  # the lane's entries met (each held by the lane meanwhile)
+        try:
+            for i, known in enumerate(list(map(lane.get, keys))):
+                if known is None:  # or remembered since, at a step of this batch
+                    known = lane.get(keys[i])
+                said, said_state = said_all[i], state_all[i]
+                if known is not None and known[0] is rules_all[i] and known[1] is said \
+                        and known[2] is said_state:
+                    hits.append(known)
+                    continue
+                t, drawn, ref_after, ref_events, eng_after, op = batch[i]
+                rules, checks, where = lists[i]
+                bad = [] if bad_out is None else bad_out
+                self._judge_step(t, rules, checks, where, bad, drawn, ref_after, ref_events,
+                                 said, said_state, keys[i], states_all[i])
+                if bad and bad_out is None:
+                    self._fail(bad, "violation", f"after {canon(t.action)}",
+                               related=_event_rules(ref_events), expected=ref_after,
+                               got=eng_after, at=op)
+        finally:  # a finding raised: what the steps before it counted is counted
+            _count_hits(applied, hits)
 
     def _judge_step(self, t: Transition, rules: list[str], checks: list[CheckFn],
                     where: list[int], bad: list[tuple[str, str]], drawn: list[JSON],
@@ -786,10 +860,11 @@ class Lockstep:
             self._count(rule, _guarded(hook, state, listed, self.profile), bad)
 
     # --- traces --------------------------------------------------------------------------
-    def trace(self) -> dict[str, Any]:
+    def trace(self, upto: int | None = None) -> dict[str, Any]:
+        """This example as a trace: its operations, the first `upto` of them if given."""
         doc = {"format": "gamecert-trace/1", "game": self.game.name,
                "profile": self.profile.id, "seed": self.seed, "start": self.start_spec,
-               "ops": list(self.ops)}
+               "ops": self.ops[:upto] if upto is not None else list(self.ops)}
         if self.muted:  # a replay must pass over the same findings, and resync the same way
             doc["muted"] = sorted(self.muted)
         if self.caps != FULL:  # a replay plans as the campaign did
@@ -814,6 +889,28 @@ def _answers(said: Sequence[Any], where: list[int], hooks: list[Any],
 # `Transition(*fields)` without its Python-level `__new__` (the step loop makes one a step)
 _transition: Callable[[tuple[Any, Any, Any, Any]], Transition] = partial(tuple.__new__,
                                                                          Transition)
+
+
+def _count_hits(applied: Counter[str], hits: list[Any]) -> None:
+    """Count what each of the lane's entries `hits` counts, once per time it is listed:
+    each distinct entry's rules once, by how often it was met."""
+    by_id = {id(known): known for known in hits}
+    for key, times in Counter(map(id, hits)).items():
+        for rule in by_id[key][3]:
+            applied[rule] += times
+
+
+def _ask_all(look: Callable[[Any, Profile], Any], args: list[Any], profile: Profile
+             ) -> list[Any]:
+    """A shared look's answers on each of `args`, in order; None where it cannot read one
+    (asked again then, and the hooks one at a time, by `Lockstep._judge_step`)."""
+    out: list[Any] = []
+    for arg in args:
+        try:
+            out.append(look(arg, profile))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            out.append(None)
+    return out
 
 
 def _all_said(said: Any, where: list[int]) -> bool:

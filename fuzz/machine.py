@@ -14,6 +14,7 @@ toward rare positions.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +32,7 @@ from gamecert.fuzz.capabilities import (
     seeded_new_games,
 )
 from gamecert.fuzz.games import GamePlugin
-from gamecert.fuzz.lockstep import InvalidInput, Lockstep
+from gamecert.fuzz.lockstep import Finding, InvalidInput, Lockstep
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import Profile
 
@@ -89,6 +90,7 @@ def make_machine(plugin: GamePlugin, profile: Profile,
             try:
                 events = self.ls.step(action)
             except InvalidInput:
+                self.ls.finish()  # the steps before it are judged all the same
                 reject()
             for e in events:
                 event(f"rule {e.get('rule')}")
@@ -150,6 +152,17 @@ def make_machine(plugin: GamePlugin, profile: Profile,
             # target() takes one observation per label per example: the best seen
             for label, value in self.best.items():
                 target(value, label=label)
+            # The steps still waiting for their oracles (a lockstep made with `defer`) are
+            # judged now. When the example is already ending on an exception (Hypothesis'
+            # own, out of data; or a finding, raised once every step before it was
+            # judged), a finding here is reported through the lockstep's `on_finding`
+            # only: raised, it would stand in for that exception.
+            ending = sys.exc_info()[1] is not None
+            try:
+                self.ls.finish()
+            except Finding:
+                if not ending:
+                    raise
 
     LockstepMachine.__name__ = f"{profile.game.capitalize()}Lockstep"
     return LockstepMachine

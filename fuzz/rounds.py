@@ -47,7 +47,7 @@ from gamecert.fuzz.engines import (
     object_recipe,
 )
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.lockstep import Coverage, Finding, InvalidInput, Lockstep
+from gamecert.fuzz.lockstep import AGREED_BATCH, Coverage, Finding, InvalidInput, Lockstep
 from gamecert.fuzz.machine import make_machine
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
@@ -259,7 +259,8 @@ class RoundPlayer:
                           muted=job.muted, seed=setup.seed,
                           on_finding=lambda f: seen.append(self.history.note(f)),
                           deadline=deadline, on_step=self.on_step,
-                          stop=cast(Any, self.stop), caps=caps, chance_stats=chance)
+                          stop=cast(Any, self.stop), caps=caps, chance_stats=chance,
+                          defer=AGREED_BATCH)
             self.last[:] = [ls]
             # Once a round has a finding, Hypothesis no longer stops at max_examples and
             # may run a whole hill-climbing pass for each target label (hundreds of

@@ -32,16 +32,18 @@ LOOKED = ["kingdomino", "carcassonne", "flit"]
 
 def _play(game_name: str, oracles: list[Oracle], seed: int, games: int, *,
           lane: bool = True, muted: tuple[str, ...] = (),
-          prepare: Callable[[Lockstep], Lockstep] | None = None) -> list[Lockstep]:
+          prepare: Callable[[Lockstep], Lockstep] | None = None,
+          defer: int = 0) -> list[Lockstep]:
     """Random games through fresh locksteps; the lane switched off where `lane` is False;
-    each lockstep made ready by `prepare`, if given."""
+    each lockstep made ready by `prepare`, if given; with `defer`, each finished at its
+    game's end."""
     game = reference_game(game_name)
     profile = load_catalogue(game_name).profile()
     rng = random.Random(seed)
     out = []
     for _ in range(games):
         ls = Lockstep(game, InProcessEngine(reference_session(game_name)), profile, oracles,
-                      coverage=Coverage(), muted=muted)
+                      coverage=Coverage(), muted=muted, defer=defer)
         if not lane:
             ls.lane = None
         if prepare is not None:
@@ -52,6 +54,7 @@ def _play(game_name: str, oracles: list[Oracle], seed: int, games: int, *,
             a = (game.random_chance(ref, rng) if game.current(ref) == CHANCE  # type: ignore[attr-defined]
                  else game.random_action(ref, rng))  # type: ignore[attr-defined]
             ls.step(game.action_to_json(ref, a))
+        ls.finish()
         out.append(ls)
     return out
 

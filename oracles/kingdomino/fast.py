@@ -77,7 +77,7 @@ def _consts(profile: Profile) -> f.Consts:
 
 # A grid's facts by the identity of its row list: (the list, held; its `facts.Grid`).
 _BY_ID: dict[int, tuple[Any, f.Grid]] = {}
-_BY_ID_KEPT = 64
+_BY_ID_KEPT = 256  # more grids than a batch of deferred steps makes (fuzz.lockstep)
 
 
 def grid_of(rows: Any) -> f.Grid:
@@ -269,10 +269,10 @@ def _deal(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
     if line_b is read[0]:  # the line after the deal before (a list read then)
         want_line = read[1] + [tile]
     else:
-        want_line = [e["tile"] for e in line_b]
+        want_line = list(map(_by_tile, line_b))  # each `e["tile"]`, in C
         want_line.append(tile)
     want_line.sort()
-    got_line = [e["tile"] for e in a_line]
+    got_line = list(map(_by_tile, a_line))
     if type(a_line) is list:  # its tiles, for the next deal (held: its id is its own)
         read[0], read[1] = a_line, got_line
     a_deal: Answer
