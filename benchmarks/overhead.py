@@ -73,7 +73,6 @@ class Clock:
 
     parts: dict[str, float] = field(default_factory=dict)
     depth: dict[str, int] = field(default_factory=dict)
-    sums: dict[str, list[list[float]]] = field(default_factory=dict)  # `flat` timers' sums
 
     def wrap(self, part: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         """`fn`, its time added to `part`. Functions of one part may call each other (the
@@ -99,8 +98,8 @@ class Clock:
         """`fn`, its time added to `part`, for a part whose functions never call each other
         (the engine's operations): `wrap` without its nesting count, so the timer adds
         as little as it can to the wall time it is compared with."""
-        total = [0.0]
-        self.sums.setdefault(part, []).append(total)
+        parts = self.parts
+        parts.setdefault(part, 0.0)
         clock = now
 
         def timed(*args: Any) -> Any:
@@ -108,16 +107,9 @@ class Clock:
             try:
                 return fn(*args)
             finally:
-                total[0] += clock() - t0
+                parts[part] += clock() - t0
 
         return timed
-
-    def totals(self) -> dict[str, float]:
-        """Seconds per part, added up by both kinds of timer."""
-        out = dict(self.parts)
-        for name, sums in self.sums.items():
-            out[name] = out.get(name, 0.0) + sum(t[0] for t in sums)
-        return out
 
 
 # The lockstep's own entry points to its oracles: the shared looks, the hooks asked one by
@@ -275,7 +267,7 @@ def measure(game_name: str, game: Game[Any, Any], profile: Profile,
         collect()
         t0 = now()
         steps = _replay(game, eng, profile, oracles, scripts)
-        runs.append((now() - t0, clock.totals()["engine"]))
+        runs.append((now() - t0, clock.parts["engine"]))
         eng.close()
     wall, eng_s = min(runs, key=lambda r: r[0] / r[1]) if repeats < 3 else sorted(
         runs, key=lambda r: r[0] / r[1])[len(runs) // 2]
@@ -288,7 +280,7 @@ def measure(game_name: str, game: Game[Any, Any], profile: Profile,
             lambda ls: time_oracles_of(ls, clock))
     total = now() - t0
     eng.close()
-    shares = _shares(clock.totals(), total, "comparison + bookkeeping")
+    shares = _shares(clock.parts, total, "comparison + bookkeeping")
 
     clock = Clock()  # pass 2b: each oracle's hooks timed alone (no shared look)
     eng = TimedEngine(make_engine(), clock)
@@ -297,7 +289,7 @@ def measure(game_name: str, game: Game[Any, Any], profile: Profile,
     _replay(game, eng, profile, timed_oracles(oracles, clock), scripts)
     alone = now() - t0
     eng.close()
-    _, by_rule = _fold_oracles(clock.totals())
+    _, by_rule = _fold_oracles(clock.parts)
     costly = [(rule, v / alone) for rule, v in by_rule[:5]]
 
     c_steps, c_wall, campaign = _campaign(game_name, game, profile, make_engine,
@@ -338,7 +330,7 @@ def _campaign(game_name: str, game: Game[Any, Any], profile: Profile,
     run_state_machine_as_test(machine, settings=how)
     total = now() - t0
     eng.close()
-    parts = clock.totals()
+    parts = dict(clock.parts)
     inside = parts.pop("lockstep")
     parts["comparison + bookkeeping"] = max(
         0.0, inside - sum(v for k, v in parts.items()))

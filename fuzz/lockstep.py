@@ -557,18 +557,18 @@ class Lockstep:
         checks_for = self.plan.checks_for
         lists = [checks_for(t.action) for t in steps]
         said_all = _ask_all(self.prejudge, steps, profile)
-        state_look = self.state_prejudge
-        state_all = [None] * len(steps) if state_look is None else _ask_all(
-            state_look, [t.after for t in steps], profile)
         rules_all = [lst[0] for lst in lists]
-        states_all: list[list[Verdict] | None]
-        if state_look is None:  # no state look: the state hooks' own verdicts, in the key
+        # each step's state look answers, or (no state look) its state hooks' own verdicts
+        state_all: list[Any]
+        asked_all: list[Any]
+        if self.state_prejudge is None:  # the verdicts' identities go in the key
+            state_all = [None] * len(steps)
             asked_all = [self._state_verdicts(t.after, profile) for t in steps]
             keys = [(id(rules), id(said), *map(id, asked)) for rules, said, asked in zip(
                 rules_all, said_all, asked_all, strict=True)]
-            states_all = list(asked_all)
         else:
-            states_all = [None] * len(steps)
+            state_all = _ask_all(self.state_prejudge, [t.after for t in steps], profile)
+            asked_all = [None] * len(steps)
             keys = [(id(rules), id(said), id(said_state)) for rules, said, said_state in zip(
                 rules_all, said_all, state_all, strict=True)]
         hits: list[Any] = []  # the lane's entries met (each held by the lane meanwhile)
@@ -585,7 +585,7 @@ class Lockstep:
                 rules, checks, where = lists[i]
                 bad = [] if bad_out is None else bad_out
                 self._judge_step(t, rules, checks, where, bad, drawn, ref_after, ref_events,
-                                 said, said_state, keys[i], states_all[i])
+                                 said, said_state, keys[i], asked_all[i])
                 if bad and bad_out is None:
                     self._fail(bad, "violation", f"after {canon(t.action)}",
                                related=_event_rules(ref_events), expected=ref_after,
