@@ -55,10 +55,12 @@ except ImportError:  # pragma: no cover - every CPython since 3.2 has it
         mapping.update(iterable)
 
 JSON = Any
-# A step for `Lockstep._judge_looked`: the step as the oracles see it, the draws followed in
-# it, the reference's state and events after it, the engine's state after it, and the
-# step's operation index
+# A step for `Lockstep._judge_looked` to judge in full: the step as the oracles see it, the
+# draws followed in it, the reference's state and events after it, the engine's state after
+# it, and the step's operation index
 Waiting = tuple[Transition, list[JSON], JSON, list[JSON], JSON, int]
+NO_DRAWS: list[JSON] = []  # a waiting step's draws (none: a step that follows one is judged
+# at once); never changed
 COUNTED_KEPT = 4096  # step patterns remembered per hook plan (_count_step, the lane)
 # Steps whose engine agreed with the reference judged together, at most this many at once,
 # by a lockstep made with `defer` (a campaign's, a benchmark's): see `Lockstep.finish`.
@@ -191,7 +193,14 @@ class Lockstep:
         # Up to `defer` steps on which the engine agreed with the reference, their oracles
         # not yet asked (`finish`). 0: every step judged as it is played.
         self.defer = defer if plan.lane is not None else 0
-        self.pending: list[Waiting] = []
+        # a step may wait by the short way (`step`): it waits, follows no draw, and the
+        # engine's events are compared as they are
+        self.lean = bool(self.defer) and not self.follow and self.events_compared
+        # (the steps as the oracles see them, each the reference's own state and events;
+        # their operation indexes; the reference's events, with any chance reports)
+        self.pending: list[Transition] = []
+        self.pending_at: list[int] = []
+        self.pending_events: list[list[JSON]] = []
         self.judge_hooks, self.referee_hooks = plan.judge_hooks, plan.referee_hooks
         self.listed_hooks, self.weights_hooks = plan.listed_hooks, plan.weights_hooks
         self.coverage = coverage if coverage is not None else Coverage()
@@ -445,22 +454,26 @@ class Lockstep:
             self.dead = True
 
     def step(self, action: JSON) -> list[JSON]:
-        """Apply an action the reference accepts; returns the reference's events."""
-        before = self.ref_json
+        """Apply an action the reference accepts; returns the reference's events (its own
+        list: read it, do not change it)."""
+        before, ref = self.ref_json, self.ref
         try:
-            ref_action = self.game.action_from_json(self.ref, action)
-            ref_next, ref_events = self.game.apply(self.ref, ref_action)
+            ref_action = self.game.action_from_json(ref, action)
+            ref_next, ref_events = self.game.apply(ref, ref_action)
         except IllegalAction as exc:
             raise InvalidInput(f"action {action} is illegal for the reference: {exc}") from None
         self.ops.append({"op": "apply", "action": action})
         self.coverage.steps += 1
         if self.on_step is not None:
             self.on_step()
-        ref_after = self._observe(ref_next)
-        bad: list[tuple[str, str]] = []
+        # `_observe`, written out: this is the lockstep's busiest line
+        observe_next = self.observe_next
+        ref_after = observe_next(ref, before, ref_next) if observe_next is not None \
+            and self.json_of is ref else self.game.observe(ref_next)
         try:
             eng_after, eng_events = self.engine.apply(action)
         except Refused as exc:
+            bad: list[tuple[str, str]] = []
             self._judge(before, action, False, bad)
             self._fail(bad, "refused-legal", f"engine refused legal action {canon(action)}: "
                        f"{exc}", related=_event_rules(ref_events), expected=before)
@@ -469,6 +482,18 @@ class Lockstep:
         except EngineFault as exc:
             self._fault(exc)
             return list(ref_events)
+        if self.lean and eng_after == ref_after and eng_events == ref_events:
+            # the common case of a campaign's step, in short (what the lines below do when
+            # nothing differs, no draw is followed and the step waits to be judged)
+            self.pending.append(_transition((before, action, ref_after, ref_events)))
+            self.pending_at.append(len(self.ops) - 1)
+            self.pending_events.append(ref_events)
+            self.ref = self.json_of = ref_next
+            self.ref_json = ref_after
+            if len(self.pending) >= self.defer:
+                self.finish()
+            return ref_events
+        bad = []
         if self.follow:
             ref_next, ref_events, drawn = self._follow(ref_next, list(ref_events), eng_events,
                                                        bad)
@@ -499,8 +524,9 @@ class Lockstep:
         transition = _transition((before, action, seen, seen_events))
         if self.defer and not diverged and not self.follow:
             # agreed: judged later with the others (`finish`); the reference goes on
-            self.pending.append((transition, [], ref_after, ref_events, eng_after,
-                                 len(self.ops) - 1))
+            self.pending.append(transition)  # its `after` is `ref_after`: they agreed
+            self.pending_at.append(len(self.ops) - 1)
+            self.pending_events.append(ref_events)
             self.ref = self.json_of = ref_next
             self.ref_json = ref_after
             if len(self.pending) >= self.defer:
@@ -509,8 +535,8 @@ class Lockstep:
         if self.pending:  # the steps before this one, judged first
             self.finish()
         if self.lane is not None:  # the looks, then what their answers count, if known
-            self._judge_looked([(transition, drawn, ref_after, ref_events, eng_after,
-                                 len(self.ops) - 1)], bad)
+            self._judge_looked([transition], [(transition, drawn, ref_after, ref_events,
+                                               eng_after, len(self.ops) - 1)].__getitem__, bad)
         else:
             rules, checks, where = self.plan.checks_for(action)
             self._judge_step(transition, rules, checks, where, bad, drawn, ref_after,
@@ -540,20 +566,23 @@ class Lockstep:
         every step as it was played; what waits is only the oracles' look at the
         reference's own JSON, which is the same whenever it is asked, and asked for many
         steps in a row it costs far less (the interpreter stays in the oracles' code)."""
-        pending, self.pending = self.pending, []
-        if pending:
-            self._judge_looked(pending)
+        steps, at, events = self.pending, self.pending_at, self.pending_events
+        if steps:
+            self.pending, self.pending_at, self.pending_events = [], [], []
+            # a step that waited agreed with the reference: the engine's state after it is
+            # equal to the reference's, the one its oracles saw
+            self._judge_looked(steps, lambda i: (steps[i], NO_DRAWS, steps[i].after,
+                                                 events[i], steps[i].after, at[i]))
 
-    def _judge_looked(self, batch: list[Waiting], bad_out: list[tuple[str, str]] | None = None
-                      ) -> None:
+    def _judge_looked(self, steps: list[Transition], waiting: Callable[[int], Waiting],
+                      bad_out: list[tuple[str, str]] | None = None) -> None:
         """The oracles on steps of a game with a step look, in order: each look over the
         whole batch in turn, then what each step's answers count when the lane knows them,
-        else its every check and state hook (`_judge_step`). The violations go to `bad_out`
-        when given (a step judged as it is played), else each step's become a finding at
-        its own operation (`finish`)."""
+        else its every check and state hook (`_judge_step`, with `waiting(i)`, all that is
+        known of step i). The violations go to `bad_out` when given (a step judged as it is
+        played), else each step's become a finding at its own operation (`finish`)."""
         profile, lane, applied = self.profile, self.lane, self.coverage.applied
         assert lane is not None  # a game with a step look has one
-        steps = [entry[0] for entry in batch]
         checks_for = self.plan.checks_for
         lists = [checks_for(t.action) for t in steps]
         said_all = _ask_all(self.prejudge, steps, profile)
@@ -569,29 +598,32 @@ class Lockstep:
         else:
             state_all = _ask_all(self.state_prejudge, [t.after for t in steps], profile)
             asked_all = [None] * len(steps)
-            keys = [(id(rules), id(said), id(said_state)) for rules, said, said_state in zip(
-                rules_all, said_all, state_all, strict=True)]
-        hits: list[Any] = []  # the lane's entries met (each held by the lane meanwhile)
+            keys = list(zip(map(id, rules_all), map(id, said_all), map(id, state_all),
+                            strict=True))
+        # the lane's entries met, by step (None: not known). An entry holds the objects whose
+        # identities make its key, so while it lives an equal key means the very same rules
+        # list and answers
+        known_all = list(map(lane.get, keys))
+        upto = 0  # the steps before this one count their entries, whatever happens next
         try:
-            for i, known in enumerate(list(map(lane.get, keys))):
-                if known is None:  # or remembered since, at a step of this batch
-                    known = lane.get(keys[i])
-                said, said_state = said_all[i], state_all[i]
-                if known is not None and known[0] is rules_all[i] and known[1] is said \
-                        and known[2] is said_state:
-                    hits.append(known)
+            for i in [i for i, known in enumerate(known_all) if known is None]:
+                known = lane.get(keys[i])  # remembered since, at a step of this batch
+                if known is not None:
+                    known_all[i] = known
                     continue
-                t, drawn, ref_after, ref_events, eng_after, op = batch[i]
+                upto = i
+                t, drawn, ref_after, ref_events, eng_after, op = waiting(i)
                 rules, checks, where = lists[i]
                 bad = [] if bad_out is None else bad_out
                 self._judge_step(t, rules, checks, where, bad, drawn, ref_after, ref_events,
-                                 said, said_state, keys[i], asked_all[i])
+                                 said_all[i], state_all[i], keys[i], asked_all[i])
                 if bad and bad_out is None:
                     self._fail(bad, "violation", f"after {canon(t.action)}",
                                related=_event_rules(ref_events), expected=ref_after,
                                got=eng_after, at=op)
+            upto = len(steps)
         finally:  # a finding raised: what the steps before it counted is counted
-            _count_hits(applied, hits)
+            _count_hits(applied, [known for known in known_all[:upto] if known is not None])
 
     def _judge_step(self, t: Transition, rules: list[str], checks: list[CheckFn],
                     where: list[int], bad: list[tuple[str, str]], drawn: list[JSON],

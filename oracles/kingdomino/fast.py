@@ -521,10 +521,15 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
         return None
     seen = _seen
     formed = grids_b is seen.grids and seen.grid_answers is _GOOD_GRID
+    castles = formed  # every other grid's castle alone, as read now when not `formed`
     if not formed:
+        castles = True
         for q in range(n):
-            if q != mine and not grid_of(grids_b[q]).rows_ok:
-                return None
+            if q != mine:
+                other = grid_of(grids_b[q])
+                if not other.rows_ok:
+                    return None
+                castles = castles and other.castle_ok
     rows = grids_b[mine]
     hit = _BY_ID.get(id(rows))  # `grid_of(rows)`
     grid = hit[1] if hit is not None and hit[0] is rows else grid_of(rows)
@@ -576,11 +581,14 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
     grid_a.castle_ok = grid.castle_ok
     grid_a._extent = ((lo_x, hi_x, lo_y, hi_y),)
     _keep(rows_a, grid_a)
-    if formed:
+    if castles and grid.castle_ok:
         # `grid_answers` of the grids after: every grid but the player's equals (by value)
-        # one of the grids before (all well formed, castles alone: `formed`), and the
-        # player's facts just kept say its rows well formed and its castle as before: all
-        # well formed (what `grid_answers` would work out from them, found now)
+        # one of the grids before, each well formed with its castle alone (`formed`, or
+        # read above), and the player's facts just kept say its rows well formed and its
+        # castle alone: all well formed (what `grid_answers` would work out from them,
+        # found now). So the next put, whose grids before are these, is `formed` even when
+        # the state look has not read them yet (a batch of steps: every step looked at
+        # before any state)
         seen.grids, seen.grid_answers = grids_a, _GOOD_GRID
     return OK
 
