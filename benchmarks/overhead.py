@@ -9,6 +9,17 @@ Both sides are measured in the same run: the engine under test is wrapped so tha
 time is taken around the same calls. The engine is the game's reference as an in-process
 `Session` unless a benchmark passes another one.
 
+What the engine and the harness find already worked out is what a campaign would find (`run`):
+
+- the engine under test is the reference's code loaded a second time, a module of its own
+  (`private_reference`): it keeps its own caches, as an engine that is not ours does. Sharing
+  the lockstep's reference's caches would hand it, at every step, what the reference had just
+  worked out on the same position (the reference is asked first), and so charge part of the
+  engine's own work to the harness;
+- each repeat replays its own set of recorded games, recorded in a child process
+  (`record_sets`): a campaign's positions are new to every cache, and games this process had
+  already played (recording them, or an earlier repeat) would be found there.
+
 Three passes:
 
 1. overhead: the recorded games through `Lockstep.start` + `Lockstep.step`, only the engine
@@ -34,6 +45,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
+import multiprocessing
 import random
 import sys
 import time
@@ -51,7 +64,7 @@ from gamecert.fuzz.machine import make_machine
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import Oracle
 from gamecert.reference_engine import reference_session
-from gamecert.reference_engine.contract import CHANCE, TERMINAL, Game
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, Game, Session
 from gamecert.spec import Profile, load_catalogue
 
 JSON = Any
@@ -200,6 +213,60 @@ def record_games(game: Game[Any, Any], profile: Profile, games: int, seed: int,
     return out
 
 
+def record_sets(game_name: str, profile: Profile, sets: int, games: int, max_steps: int = 2000,
+                choose: Callable[[Any, random.Random], Any] | None = None,
+                min_steps: int = 0) -> list[list[list[JSON]]]:
+    """`sets` sets of recorded games (`record_games` with seeds 11, 12, ...), played in a
+    child process where the platform can fork: the positions they reach are then in no
+    cache of this one (neither the lockstep's reference's, the oracles' nor the engine's).
+    The child is ours: it is waited for, and killed if anything goes wrong."""
+    def play() -> list[list[list[JSON]]]:
+        from gamecert.reference_engine import reference_game
+
+        game = reference_game(game_name)
+        return [record_games(game, profile, games, seed=11 + i, max_steps=max_steps,
+                             choose=choose, min_steps=min_steps) for i in range(sets)]
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return play()  # no fork (Windows): recorded here, the caches warm
+    ctx = multiprocessing.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=lambda: send.send(play()), daemon=True)
+    child.start()
+    try:
+        send.close()
+        out: list[list[list[JSON]]] = receive.recv()
+        child.join(timeout=60)
+        return out
+    finally:
+        if child.is_alive():
+            child.kill()
+            child.join()
+
+
+def private_reference(game_name: str) -> Any:
+    """The game's reference engine package loaded once more as modules of its own (`ENGINE`
+    to make its `Game`): its module-level caches are not the lockstep's reference's. The
+    modules already loaded stay as they were, under their names."""
+    prefix = f"gamecert.reference_engine.{game_name}"
+
+    def ours(name: str) -> bool:
+        return name == prefix or name.startswith(prefix + ".")
+
+    saved = {name: module for name, module in sys.modules.items() if ours(name)}
+    package = importlib.import_module("gamecert.reference_engine")
+    for name in saved:
+        del sys.modules[name]
+    try:
+        return importlib.import_module(prefix)
+    finally:
+        for name in [name for name in sys.modules if ours(name)]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+        if prefix in saved:  # the import set the package's attribute to the copy
+            setattr(package, game_name, saved[prefix])
+
+
 def _replay(game: Any, engine: Any, profile: Profile, oracles: list[Oracle],
             scripts: list[list[JSON]],
             prepare: Callable[[Lockstep], Lockstep] | None = None) -> int:
@@ -254,23 +321,25 @@ class Figures:
 
 
 def measure(game_name: str, game: Game[Any, Any], profile: Profile,
-            scripts: list[list[JSON]], *, repeats: int = 3,
+            sets: list[list[list[JSON]]], *, repeats: int = 3,
             engine: Callable[[], Engine] | None = None,
             campaign_examples: int = 30, campaign_steps: int = 50) -> Figures:
+    """The figures. `sets`: sets of recorded games, repeat i of pass 1 replaying set i
+    (in turn when there are fewer) and passes 2 the last set."""
     make_engine = engine or (lambda: InProcessEngine(reference_session(game_name)))
     oracles = oracles_for(game_name)
-    runs: list[tuple[float, float]] = []
-    steps = 0
-    for _ in range(repeats):  # pass 1: only the engine timed
+    runs: list[tuple[float, float, int]] = []
+    for i in range(repeats):  # pass 1: only the engine timed
         clock = Clock()
         eng = TimedEngine(make_engine(), clock)
         collect()
         t0 = now()
-        steps = _replay(game, eng, profile, oracles, scripts)
-        runs.append((now() - t0, clock.parts["engine"]))
+        steps = _replay(game, eng, profile, oracles, sets[i % len(sets)])
+        runs.append((now() - t0, clock.parts["engine"], steps))
         eng.close()
-    wall, eng_s = min(runs, key=lambda r: r[0] / r[1]) if repeats < 3 else sorted(
+    wall, eng_s, steps = min(runs, key=lambda r: r[0] / r[1]) if repeats < 3 else sorted(
         runs, key=lambda r: r[0] / r[1])[len(runs) // 2]
+    scripts = sets[-1]
 
     clock = Clock()  # pass 2: every part timed, the oracles as they run
     eng = TimedEngine(make_engine(), clock)
@@ -386,15 +455,23 @@ def use_clock(name: str) -> None:
 def run(game_name: str, profile_id: str | None, games: int, repeats: int,
         max_steps: int = 2000, min_steps: int = MIN_STEPS,
         choose: Callable[[Any, random.Random], Any] | None = None) -> Figures:
-    """Record `games` games and print the figures for the in-process reference."""
+    """Record a set of `games` games for each repeat and one more for the parts, and print
+    the figures for the in-process reference as the engine under test (a private copy of
+    its modules, `private_reference`)."""
     from gamecert.reference_engine import reference_game
 
     game = reference_game(game_name)
     profile = load_catalogue(game_name).profile(profile_id)
-    scripts = record_games(game, profile, games, seed=11, max_steps=max_steps, choose=choose,
-                           min_steps=min_steps)
-    figures = measure(game_name, game, profile, scripts, repeats=repeats)
-    report(figures, f" ({game_name}, {profile.id}, in-process reference as the engine)")
+    sets = record_sets(game_name, profile, repeats + 1, games, max_steps=max_steps,
+                       choose=choose, min_steps=min_steps)
+    private = private_reference(game_name)
+
+    def engine() -> Engine:
+        return InProcessEngine(Session(private.ENGINE(), name=f"gamecert-reference-{game_name}"))
+
+    figures = measure(game_name, game, profile, sets, repeats=repeats, engine=engine)
+    report(figures, f" ({game_name}, {profile.id}, in-process reference as the engine, its "
+                    "own modules)")
     return figures
 
 

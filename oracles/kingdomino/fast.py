@@ -104,6 +104,11 @@ def _trim() -> None:
         del _BY_ID[key]
 
 
+# grids lists a put's look found all well formed with their castles alone (`_put`), by
+# identity (each held): the state look of a batch of steps reads them after every put look
+_FORMED: dict[int, Any] = {}
+
+
 def grid_answers(s: JSON) -> tuple[Answer, Answer]:
     """(KD-GRID, KD-PROTO-INPUT) for `s`: OK where `facts.state_grids` (what both hooks
     read first) would find every castle alone on (4, 4), every grid's rows well formed:
@@ -113,6 +118,9 @@ def grid_answers(s: JSON) -> tuple[Answer, Answer]:
     grids = s["grids"]
     if grids is seen.grids:
         return seen.grid_answers
+    if _FORMED.get(id(grids)) is grids:  # a put's look found them so (`_put`)
+        seen.grids, seen.grid_answers = grids, _GOOD_GRID
+        return _GOOD_GRID
     if type(grids) is not list:
         return _ASK_GRID
     castle_ok = rows_ok = True
@@ -590,6 +598,9 @@ def _put(put: list[int], tile: Any, p: Any, before: JSON, after: JSON,
         # the state look has not read them yet (a batch of steps: every step looked at
         # before any state)
         seen.grids, seen.grid_answers = grids_a, _GOOD_GRID
+        if len(_FORMED) >= _BY_ID_KEPT:
+            _FORMED.clear()
+        _FORMED[id(grids_a)] = grids_a  # for the state look, which comes after every put
     return OK
 
 
