@@ -72,6 +72,7 @@ GOAL = 3.0  # issue 15: at most 3x for every game
 # Short games (Kingdomino's are about 100 steps) get more of them: a figure over a few
 # hundred steps is a few milliseconds, within a scheduler tick of noise.
 MIN_STEPS = 3000
+RECORD_TIMEOUT = 600  # seconds for the child process recording the games (`record_sets`)
 # The clock every timer reads: wall time (the issue's definition), or with `--clock cpu` this
 # process's CPU time, which other work on a shared machine does not inflate. In process, the
 # engine, the reference and the oracles all run on this thread, so both measure the same
@@ -235,6 +236,8 @@ def record_sets(game_name: str, profile: Profile, sets: int, games: int, max_ste
     child.start()
     try:
         send.close()
+        if not receive.poll(RECORD_TIMEOUT):  # True as well when the child died (EOFError)
+            raise TimeoutError(f"recording the games took over {RECORD_TIMEOUT} s")
         out: list[list[list[JSON]]] = receive.recv()
         child.join(timeout=60)
         return out

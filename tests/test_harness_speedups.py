@@ -161,6 +161,64 @@ def test_the_overhead_benchmark_prints_its_headline() -> None:
         assert part in parts
 
 
+def _overhead() -> Any:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import overhead  # type: ignore[import-not-found]
+
+    return overhead
+
+
+def test_the_benchmarks_engine_keeps_caches_of_its_own() -> None:
+    """The overhead benchmark's engine under test is the reference loaded as modules of its
+    own: its caches are not the lockstep's reference's (the reference, asked first, would
+    otherwise have worked out the engine's answers for it), it plays the same games, and the
+    modules already loaded stay in place."""
+    from gamecert.reference_engine import kingdomino as kd_package
+    from gamecert.reference_engine.kingdomino import engine as kd_engine
+
+    overhead = _overhead()
+    private = overhead.private_reference("kingdomino")
+    assert private is not kd_package and private.engine is not kd_engine
+    assert private.engine._rows is not kd_engine._rows
+    assert sys.modules["gamecert.reference_engine.kingdomino"] is kd_package
+    assert sys.modules["gamecert.reference_engine.kingdomino.engine"] is kd_engine
+    import gamecert.reference_engine as package
+    assert package.kingdomino is kd_package
+    profile = load_catalogue("kingdomino").profile(None)
+    script = overhead.record_games(reference_game("kingdomino"), profile, 1, seed=3)[0]
+    ours, theirs = reference_session("kingdomino"), InProcessEngine(
+        overhead.Session(private.ENGINE()))
+    assert ours.new_game(profile.id) == theirs.new_game(profile.id)
+    before, grids = kd_engine._rows.cache_info(), 0
+    for action in script:
+        reply = ours.apply(action)
+        assert reply == theirs.apply(action)
+        grids += len(reply[0]["grids"])
+    # only our reference's own observations went through our cache: a call a grid a step
+    after = kd_engine._rows.cache_info()
+    assert after.hits + after.misses - before.hits - before.misses == grids > 0
+
+
+def test_the_benchmarks_games_are_recorded_elsewhere() -> None:
+    """Each repeat's games are recorded in a child process (the positions they reach warm no
+    cache of the benchmark's process), a set for each seed from 11, the games
+    `record_games` records; the child is gone afterwards."""
+    import multiprocessing
+
+    from gamecert.reference_engine.kingdomino import engine as kd_engine
+
+    overhead = _overhead()
+    profile = load_catalogue("kingdomino").profile(None)
+    before = kd_engine._fast_masks.cache_info()
+    sets = overhead.record_sets("kingdomino", profile, 2, 2)
+    assert kd_engine._fast_masks.cache_info() == before
+    assert not multiprocessing.active_children()
+    game = reference_game("kingdomino")
+    assert sets == [overhead.record_games(game, profile, 2, seed=seed) for seed in (11, 12)]
+    assert sets[0] != sets[1]
+    assert kd_engine._fast_masks.cache_info() != before  # recording here warms it
+
+
 def test_remembered_step_patterns_count_what_each_step_says() -> None:
     """The lockstep remembers what a step's pattern of OK and NA counts (`_count_step`):
     the counts are those of counting each verdict, step by step, and a violation whose text

@@ -386,7 +386,18 @@ def _play(action: JSON, before: JSON, after: JSON, c: f.Consts) -> tuple[Answer,
             and a_score is NA:
         return _PUT_OK
     return (placed, NA, NA, a_order, a_first, a_pick, a_length, placed, placed, placed,
-            placed, None if put is None else NA, a_score)
+            placed, NA if put is not None else _discard(tile, p, before, after, c), a_score)
+
+
+def _discard(tile: Any, p: Any, before: JSON, after: JSON, c: f.Consts) -> Answer:
+    """KD-DISCARD (`discard_check`) at a play with no put of a tile (the phase "play" and
+    the tile read): OK when the tile fits nowhere on the player's grid (`_fits`: the same
+    `board.fits_somewhere` on the same grid string, tile and size), it is among the
+    discarded and the player's grid is unchanged; else None."""
+    g = "".join(before["grids"][p - 1])  # `board.grid`
+    if b.fits_somewhere(g, c.tiles[tile], c.size) is not None:
+        return None
+    return OK if tile in after["discarded"] and "".join(after["grids"][p - 1]) == g else None
 
 
 # KD-GAME-LENGTH's reads of a turn: (the placing before, the stopped after, the Consts,
