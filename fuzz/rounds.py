@@ -355,20 +355,29 @@ def in_order(runner: RoundRunner, first: int, schedule: Callable[[int], bool],
     running: set[int] = set()
     done: dict[int, RoundOutcome] = {}
     limit = runner.slots + runner.prefetch
-    while True:
-        if not accept():
-            return
+
+    def top_up() -> None:
+        nonlocal next_round
         while (len(running) < limit and next_round - waiting < 4 * limit
                and schedule(next_round)):
             runner.submit(RoundJob(next_round, muted()))
             running.add(next_round)
             next_round += 1
+
+    while True:
+        if not accept():
+            return
+        top_up()
         if waiting not in done and waiting not in running:
             return  # not scheduled: the budget is spent
         while waiting not in done:
             outcome = runner.next_outcome()
             running.discard(outcome.round_no)
             done[outcome.round_no] = outcome
+            if waiting not in done:
+                # a later round ended first: its worker is free now, not once the round
+                # waited for has ended (a long round would leave the others idle)
+                top_up()
         outcome = done.pop(waiting)
         if outcome.interrupted:
             yield outcome

@@ -72,3 +72,27 @@ def test_enough_findings_stop_the_campaign() -> None:
                             lambda: frozenset()):
         taken.append(outcome.round_no)
     assert taken == [0, 1, 2]
+
+
+class SlowFirst(Shuffled):
+    """Round 0 ends last of all the rounds it holds; the others end in the order given."""
+
+    def next_outcome(self) -> RoundOutcome:
+        later = [job for job in self.queue if job.round_no != 0]
+        job = later[0] if later else self.queue[0]
+        self.queue.remove(job)
+        self.played.append(job)
+        return RoundOutcome(job.round_no, job.muted, Coverage(steps=job.round_no))
+
+
+def test_a_long_round_leaves_no_worker_idle() -> None:
+    """While the round to hand back next is still running, a worker that finished a later
+    one is given the next round at once (up to the look-ahead), not once the long round
+    ends; the outcomes still come in round order."""
+    runner = SlowFirst(2)
+    got = [o.round_no for o in in_order(runner, 0, lambda k: k < 12, lambda: True,
+                                        lambda: frozenset())]
+    assert got == list(range(12))
+    done_first = [job.round_no for job in runner.played]
+    assert done_first.index(0) == 7  # rounds 1 to 7 ended while round 0 ran (4 x 2 ahead)
+    assert done_first[:7] == list(range(1, 8)) and sorted(done_first) == list(range(12))
