@@ -485,13 +485,8 @@ class Lockstep:
         if self.lean and eng_after == ref_after and eng_events == ref_events:
             # the common case of a campaign's step, in short (what the lines below do when
             # nothing differs, no draw is followed and the step waits to be judged)
-            self.pending.append(_transition((before, action, ref_after, ref_events)))
-            self.pending_at.append(len(self.ops) - 1)
-            self.pending_events.append(ref_events)
-            self.ref = self.json_of = ref_next
-            self.ref_json = ref_after
-            if len(self.pending) >= self.defer:
-                self.finish()
+            self._wait(_transition((before, action, ref_after, ref_events)), ref_events,
+                       ref_next, ref_after)
             return ref_events
         bad = []
         if self.follow:
@@ -523,14 +518,8 @@ class Lockstep:
             seen_events = ref_events if eng_events_own is eng_events else eng_events_own
         transition = _transition((before, action, seen, seen_events))
         if self.defer and not diverged and not self.follow:
-            # agreed: judged later with the others (`finish`); the reference goes on
-            self.pending.append(transition)  # its `after` is `ref_after`: they agreed
-            self.pending_at.append(len(self.ops) - 1)
-            self.pending_events.append(ref_events)
-            self.ref = self.json_of = ref_next
-            self.ref_json = ref_after
-            if len(self.pending) >= self.defer:
-                self.finish()
+            # agreed (its `after` is `ref_after`): judged later with the others
+            self._wait(transition, ref_events, ref_next, ref_after)
             return list(ref_events)
         if self.pending:  # the steps before this one, judged first
             self.finish()
@@ -556,6 +545,19 @@ class Lockstep:
             self.ref = self.json_of = ref_next
             self.ref_json = ref_after
         return list(ref_events)
+
+    def _wait(self, step: Transition, ref_events: list[JSON], ref_next: Any,
+              ref_after: JSON) -> None:
+        """Queue a step on which the engine agreed with the reference, to be judged with
+        the others (`finish`, when the queue is full at the latest); the reference goes
+        on to `ref_next`."""
+        self.pending.append(step)
+        self.pending_at.append(len(self.ops) - 1)
+        self.pending_events.append(ref_events)
+        self.ref = self.json_of = ref_next
+        self.ref_json = ref_after
+        if len(self.pending) >= self.defer:
+            self.finish()
 
     def finish(self) -> None:
         """Judge the steps still waiting (`defer`), in order: what their oracles count,
