@@ -72,7 +72,26 @@ def default_jobs() -> int:
 
 def _worker(setup: RoundSetup, tasks: Any, results: Any, stop: Any, tag: str,
             name: str) -> None:
-    """A worker's life: open an engine, play rounds until told to stop, close it."""
+    """A worker's life (`_work`), then its end. Once its engine is closed and what it sent
+    is in the pipe, nothing is left to do: the worker ends at once (`os._exit`) instead of
+    taking its interpreter apart object by object, which the campaign would wait for (about
+    half a second a worker, once its caches are full)."""
+    try:
+        _work(setup, tasks, results, stop, tag, name)
+    finally:
+        try:
+            results.close()
+            results.join_thread()  # returns at once when `cancel_join_thread` was called
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):
+                    stream.flush()
+        finally:
+            os._exit(0)
+
+
+def _work(setup: RoundSetup, tasks: Any, results: Any, stop: Any, tag: str,
+          name: str) -> None:
+    """Open an engine, play rounds until told to stop, close it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the campaign decides what Ctrl-C means
     os.environ[WORKER_TAG] = tag  # inherited by the engines it starts
 

@@ -420,10 +420,10 @@ class _History:
 def open_player(setup: RoundSetup, stop: StopFlag | None = None,
                 worker: str = "") -> RoundPlayer:
     """A worker's player: a fresh engine from the setup's recipe, through the handshake."""
-    recipe = recipe_from_spec(setup.game, setup.engine_spec)
-    if recipe is None:
-        raise RoundError(f"the engine {setup.engine_spec} cannot be reopened on a worker")
-    try:
+    try:  # a module or command this host does not have: the engine's spec, not our bug
+        recipe = recipe_from_spec(setup.game, setup.engine_spec)
+        if recipe is None:
+            raise RoundError(f"the engine {setup.engine_spec} cannot be reopened on a worker")
         engine = recipe.open()
     except EngineSpecError as exc:
         raise RoundError(f"the worker could not start the engine: {exc}") from None

@@ -157,3 +157,23 @@ def test_stopping_a_campaign_with_jobs_stops_everything(tmp_path: Path, how: int
         after = json.loads((report / "checkpoint.json").read_text())
         assert after["finished"] is True and after["rounds"] == rounds + 2
         assert _settled(_ours) == []
+
+
+def test_a_workers_error_reaches_the_campaign() -> None:
+    """A worker ends at once once its work is done (`os._exit`, no interpreter teardown):
+    what it sent last, here why it could not open its engine, still reaches the campaign,
+    and the worker is gone after `close`."""
+    from gamecert.fuzz.parallel import ProcessRunner
+    from gamecert.fuzz.rounds import RoundError, RoundJob, RoundSetup
+
+    setup = RoundSetup("flit", {"kind": "python", "object": "examples.engines.flit.no_such:X"},
+                       "standard", seed=0, examples=1, steps=5)
+    runner = ProcessRunner(setup, 1)
+    try:
+        runner.submit(RoundJob(0, frozenset()))
+        with pytest.raises(RoundError, match="could not start the engine"):
+            runner.next_outcome()
+    finally:
+        runner.close()
+    assert all(not proc.is_alive() for proc in runner.workers)
+    assert all(proc.exitcode == 0 for proc in runner.workers)
