@@ -13,6 +13,9 @@
    with 1 and with N jobs.
 
 Both runs of a pair find the same things (same seed and rounds); the script checks it.
+Each campaign runs in a fresh process of its own, as `gamecert certify` does: one process
+running campaign after campaign grows (see docs/cluster.md), which slowed the `--jobs 1`
+campaigns played in it and flattered the speed-up, while the workers always start fresh.
 The machine's load average is printed before and after: figures on a shared machine are
 only comparable within one run.
 """
@@ -20,11 +23,14 @@ only comparable within one run.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +54,32 @@ def cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
-def campaign(game: str, engine: str, rounds: int, jobs: int,
-             **how: Any) -> tuple[float, CampaignResult, float | None]:
-    """Wall seconds, the result, and seconds to the first finding (or None)."""
+@dataclass
+class Ran:
+    """What a campaign in its own process reported."""
+
+    wall: float  # seconds of `run_campaign`, in that process
+    steps: int
+    examples: int
+    found: list[list[Any]]  # (signature, count) of each departure
+    first: float | None  # seconds to the end of the round with the first finding
+
+
+def campaign(game: str, engine: str, rounds: int, jobs: int, **how: Any) -> Ran:
+    """One campaign (seed 0) in a fresh process of its own (`--one`); it is waited for,
+    with a time limit, and killed if it overruns."""
+    spec = json.dumps({"game": game, "engine": engine, "rounds": rounds, "jobs": jobs,
+                       "how": how})
+    # one hash seed for every process, as `--jobs` gives its workers: which of a set of bad
+    # moves a finding names follows it, and the two campaigns of a pair must agree
+    env = {**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")}
+    run = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--one", spec],
+                         capture_output=True, text=True, timeout=1800, check=True, env=env)
+    return Ran(**json.loads(run.stdout.splitlines()[-1]))
+
+
+def one(spec: dict[str, Any]) -> Ran:
+    """`campaign`'s work, in this process."""
     first: list[float] = []
     t0 = time.perf_counter()
 
@@ -58,13 +87,13 @@ def campaign(game: str, engine: str, rounds: int, jobs: int,
         if result.departures and not first:
             first.append(time.perf_counter() - t0)
 
-    result = run_campaign(game, engine_recipe(game, engine=engine), rounds=rounds, seed=0,
-                          jobs=jobs, on_round=on_round, **how)
-    return time.perf_counter() - t0, result, first[0] if first else None
-
-
-def found(result: CampaignResult) -> list[tuple[str, int]]:
-    return [(d.signature, d.count) for d in result.departures]
+    game = spec["game"]
+    result = run_campaign(game, engine_recipe(game, engine=spec["engine"]),
+                          rounds=spec["rounds"], seed=0, jobs=spec["jobs"],
+                          on_round=on_round, **spec["how"])
+    return Ran(time.perf_counter() - t0, result.coverage.steps, result.coverage.examples,
+               [[d.signature, d.count] for d in result.departures],
+               first[0] if first else None)
 
 
 def speedup(game: str, jobs: int, rounds: int, repeat: int) -> None:
@@ -74,10 +103,10 @@ def speedup(game: str, jobs: int, rounds: int, repeat: int) -> None:
     for _ in range(repeat):
         for n in (1, jobs):
             c0 = cpu_seconds()
-            wall, result, _ = campaign(game, "reference", rounds, n)
-            cpu[n].append(cpu_seconds() - c0)
-            times[n].append(wall)
-            seen[n] = (result.coverage.steps, result.coverage.examples, found(result))
+            ran = campaign(game, "reference", rounds, n)
+            cpu[n].append(cpu_seconds() - c0)  # the process's own start-up included
+            times[n].append(ran.wall)
+            seen[n] = (ran.steps, ran.examples, ran.found)
     assert seen[1] == seen[jobs], f"--jobs {jobs} found something else than --jobs 1"
     one, many = statistics.median(times[1]), statistics.median(times[jobs])
     steps = seen[1][0]
@@ -89,8 +118,9 @@ def speedup(game: str, jobs: int, rounds: int, repeat: int) -> None:
     # With Linux's autogroup scheduling, all of one session's processes share one share of
     # a busy machine: there the wall speed-up says little, the CPU figures still do.
     print(f"  CPU seconds (campaign + workers): {c1:.2f} with 1 job, {cn:.2f} with {jobs} "
-          f"(the workers' start-up and the hand-over cost {cn - c1:+.2f} s); on {jobs} idle "
-          f"cores that bounds the speed-up at about {jobs * c1 / cn:.2f}x")
+          f"({cn - c1:+.2f} s: the workers' start-up and the hand-over, less what each "
+          f"worker's smaller heap saves); on {jobs} idle cores that bounds the speed-up at "
+          f"about {jobs * c1 / cn:.2f}x")
 
 
 def first_findings(names: list[str], jobs: int) -> None:
@@ -101,9 +131,9 @@ def first_findings(names: list[str], jobs: int) -> None:
         row = []
         results = []
         for n in (1, jobs):
-            _, result, t = campaign("flit", engine, 12, n, max_findings=1)
-            row.append(t)
-            results.append(found(result))
+            ran = campaign("flit", engine, 12, n, max_findings=1)
+            row.append(ran.first)
+            results.append(ran.found)
         assert results[0] == results[1], f"{name}: --jobs {jobs} found something else"
         t1, tn = row
         if t1 is not None and tn is not None:
@@ -116,6 +146,7 @@ def first_findings(names: list[str], jobs: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--one", help=argparse.SUPPRESS)  # a campaign in this process (JSON)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=24)
     ap.add_argument("--repeat", type=int, default=2)
@@ -124,6 +155,9 @@ def main() -> None:
                     help="slow (a few found only after several rounds), all, or names")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))  # examples/ for the mutants
+    if args.one is not None:
+        print(json.dumps(vars(one(json.loads(args.one)))))
+        return
     from examples.engines.flit import MUTANTS
 
     names = (SLOW if args.mutants == "slow" else list(MUTANTS) if args.mutants == "all"
