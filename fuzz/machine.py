@@ -41,14 +41,20 @@ JSON = Any
 # end of a whole game of Carcassonne (about 250 steps), Kingdomino (about 100) and Bot Wars
 # (about 470), not of Flit (up to 32,768 turns: its turn cap needs a crafted start).
 RUN_AHEAD = (16, 64, 256, 1024)
+# a machine class made with its lockstep's factory (typed as the call it is)
+MachineClass = Callable[[Callable[[], Lockstep]], RuleBasedStateMachine]
 
 
-def make_machine(plugin: GamePlugin, profile: Profile,
-                 new_lockstep: Callable[[], Lockstep],
-                 caps: frozenset[str] = FULL) -> type[RuleBasedStateMachine]:
-    """A machine class bound to one engine campaign. `caps`, what the engine declared,
-    plans the rules: no `legal`, no comparison of legal sets (probes only); no `load_state`,
-    new games with a seed drawn per example and no reload; no `bot_output`, no bot text."""
+def machine_class(plugin: GamePlugin, profile: Profile,
+                  caps: frozenset[str] = FULL) -> MachineClass:
+    """The machine class for one game, profile and engine. `caps`, what the engine
+    declared, plans the rules: no `legal`, no comparison of legal sets (probes only); no
+    `load_state`, new games with a seed drawn per example and no reload; no `bot_output`, no
+    bot text. An instance is made with its lockstep's factory (`cls(new_lockstep)`).
+
+    The class must hold nothing of a round or an engine: Hypothesis keeps every machine
+    class it has run (its rules, per class) as long as the process lives, so whatever the
+    class reaches stays alive with it. A round hands its factory to each instance."""
     can_list, can_load, can_referee = LEGAL in caps, LOAD_STATE in caps, BOT_OUTPUT in caps
     # an engine that declares no referee is sent none of the referee's actions
     no_referee = REFEREE_ACTIONS.get(profile.game, ()) if NO_REFEREE in caps else ()
@@ -64,7 +70,7 @@ def make_machine(plugin: GamePlugin, profile: Profile,
                                                          lambda ls: True)
 
     class LockstepMachine(RuleBasedStateMachine):
-        def __init__(self) -> None:
+        def __init__(self, new_lockstep: Callable[[], Lockstep]) -> None:
             super().__init__()
             self.ls = new_lockstep()
             self.best: dict[str, float] = {}
@@ -165,4 +171,21 @@ def make_machine(plugin: GamePlugin, profile: Profile,
                     raise
 
     LockstepMachine.__name__ = f"{profile.game.capitalize()}Lockstep"
-    return LockstepMachine
+    made: MachineClass = LockstepMachine
+    return made
+
+
+def make_machine(plugin: GamePlugin, profile: Profile,
+                 new_lockstep: Callable[[], Lockstep],
+                 caps: frozenset[str] = FULL) -> type[RuleBasedStateMachine]:
+    """A machine class made with no arguments, bound to `new_lockstep`: for a test's
+    `TestCase` or a one-off run. It stays alive as long as the process (see
+    `machine_class`), with all the factory reaches; campaigns use `machine_class`."""
+    base: Any = machine_class(plugin, profile, caps)
+
+    class Bound(base):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__(new_lockstep)
+
+    Bound.__name__ = base.__name__
+    return Bound

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -48,7 +49,7 @@ from gamecert.fuzz.engines import (
 )
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.lockstep import AGREED_BATCH, Coverage, Finding, InvalidInput, Lockstep
-from gamecert.fuzz.machine import make_machine
+from gamecert.fuzz.machine import machine_class
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
 from gamecert.spec import Profile, load_catalogue
@@ -236,6 +237,10 @@ class RoundPlayer:
         self.last: list[Lockstep] = []  # the example before, across rounds: engine history
         self.live: Coverage | None = None  # the running round's coverage, for progress
         self.database = setup.database.open() if setup.database is not None else None
+        # one class for the player's rounds: each round hands its instances the round's
+        # lockstep factory, so what Hypothesis keeps per class holds no round's engine,
+        # coverage or traces (a class per round kept them all: about 3,000 objects a round)
+        self.machine = machine_class(self.plugin, self.profile, setup.caps)
 
     def _deadline(self) -> float | None:
         if self.setup.deadline is None:
@@ -270,7 +275,7 @@ class RoundPlayer:
             made.append(ls)
             return ls
 
-        machine = make_machine(self.plugin, profile, new_lockstep, caps)
+        machine = partial(self.machine, new_lockstep)
         test = _machine_test(machine, settings=round_settings(setup.examples, setup.steps,
                                                                self.database))
         if self.database is not None:  # one corpus per game and profile, whatever the code
