@@ -1,10 +1,11 @@
 """Rounds on a Dask distributed cluster (`certify --cluster tcp://HOST:8786`).
 
 Users run `dask-scheduler` and `dask-worker` as they already do (docs/cluster.md); this
-module connects a `distributed.Client` to the scheduler and submits rounds as tasks. A task
-carries the round's setup as plain data: the engine's recipe spec (a command, run on the
-worker's host with the same argv, or a `module:attr` the worker imports), the seed, the
-round number and the muted rules. Each worker thread keeps one engine open per campaign,
+module connects a `distributed.Client` to the scheduler and submits rounds as tasks. The
+campaign's setup, plain data (the engine's recipe spec: a command, run on the worker's host
+with the same argv, or a `module:attr` the worker imports; the seed; the database
+snapshot), is scattered to the workers once; a task names it and carries the round number
+and the muted rules. Each worker thread keeps one engine open per campaign,
 so an engine process is started once per worker, not once per round; `close()` tells every
 worker to close the campaign's engines.
 
@@ -130,6 +131,14 @@ class DaskRunner:
         if threads == 0:
             self.client.close()
             raise RoundError(f"the Dask cluster at {address} has no workers")
+        # The setup (with the database snapshot, which grows with every campaign that
+        # saves to the database) goes to the cluster once; each round's task names it.
+        try:
+            self.setup_ref = self.client.scatter(self.setup, broadcast=True, hash=False)
+        except Exception as exc:  # a cluster that fails now: said as the cluster's, not ours
+            self.client.close()
+            raise RoundError(f"cannot send the campaign's setup to the Dask cluster at "
+                             f"{address}: {type(exc).__name__}: {exc}") from None
         self.slots = threads
         self.prefetch = threads  # the scheduler holds them until a thread is free
         self.label = f"dask {address} ({threads} worker threads)"
@@ -137,7 +146,7 @@ class DaskRunner:
         self.pending: list[Any] = []
 
     def submit(self, job: RoundJob) -> None:
-        future = self.client.submit(play_task, self.setup, self.token, job.round_no,
+        future = self.client.submit(play_task, self.setup_ref, self.token, job.round_no,
                                     sorted(job.muted), pure=False,
                                     key=f"gamecert-round-{self.token}-{job.round_no}-"
                                         f"{uuid.uuid4().hex[:8]}")
@@ -174,6 +183,7 @@ class DaskRunner:
             self.stop_event.set()
             for future in self.futures:
                 future.cancel()
+            self.setup_ref.release()
             self.client.run(close_task, self.token)
         except Exception:  # a cluster gone away: nothing of ours left to stop there
             pass
