@@ -49,7 +49,7 @@ from gamecert.fuzz.engines import (
 )
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.lockstep import AGREED_BATCH, Coverage, Finding, InvalidInput, Lockstep
-from gamecert.fuzz.machine import machine_class
+from gamecert.fuzz.machine import MachineClass, machine_class
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
 from gamecert.spec import Profile, load_catalogue
@@ -239,8 +239,10 @@ class RoundPlayer:
         self.database = setup.database.open() if setup.database is not None else None
         # one class for the player's rounds: each round hands its instances the round's
         # lockstep factory, so what Hypothesis keeps per class holds no round's engine,
-        # coverage or traces (a class per round kept them all: about 3,000 objects a round)
-        self.machine = machine_class(self.plugin, self.profile, setup.caps)
+        # coverage or traces (a class per round kept them all: about 3,000 objects a round).
+        # Made at the first round: its start strategy can take a z3 proof (Flit: 0.16 s),
+        # wasted in a campaign's own player when workers play the rounds.
+        self.machine: MachineClass | None = None
 
     def _deadline(self) -> float | None:
         if self.setup.deadline is None:
@@ -275,6 +277,8 @@ class RoundPlayer:
             made.append(ls)
             return ls
 
+        if self.machine is None:
+            self.machine = machine_class(self.plugin, profile, caps)
         machine = partial(self.machine, new_lockstep)
         test = _machine_test(machine, settings=round_settings(setup.examples, setup.steps,
                                                                self.database))
