@@ -394,10 +394,10 @@ def _discard(tile: Any, p: Any, before: JSON, after: JSON, c: f.Consts) -> Answe
     the tile read): OK when the tile fits nowhere on the player's grid (`_fits`: the same
     `board.fits_somewhere` on the same grid string, tile and size), it is among the
     discarded and the player's grid is unchanged; else None."""
-    g = "".join(before["grids"][p - 1])  # `board.grid`
+    g = b.grid(before, p)
     if b.fits_somewhere(g, c.tiles[tile], c.size) is not None:
         return None
-    return OK if tile in after["discarded"] and "".join(after["grids"][p - 1]) == g else None
+    return OK if tile in after["discarded"] and b.grid(after, p) == g else None
 
 
 # KD-GAME-LENGTH's reads of a turn: (the placing before, the stopped after, the Consts,
