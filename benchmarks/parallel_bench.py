@@ -13,9 +13,10 @@
    with 1 and with N jobs.
 
 Both runs of a pair find the same things (same seed and rounds); the script checks it.
-Each campaign runs in a fresh process of its own, as `gamecert certify` does: one process
-running campaign after campaign grows (see docs/cluster.md), which slowed the `--jobs 1`
-campaigns played in it and flattered the speed-up, while the workers always start fresh.
+Each campaign runs in a fresh process of its own, as `gamecert certify` does and as the
+workers always start: a `--jobs 1` campaign played after others in this script's process
+is not measured as a user runs it (a leak, since fixed, once slowed those and flattered the
+speed-up; see docs/cluster.md).
 The machine's load average is printed before and after: figures on a shared machine are
 only comparable within one run.
 """
