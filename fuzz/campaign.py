@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.fuzz.baseline import Baseline
+from gamecert.fuzz.blame import tag
 from gamecert.fuzz.capabilities import CHANCE as CHANCE_CAP
 from gamecert.fuzz.capabilities import (
     FULL,
@@ -56,8 +57,16 @@ from gamecert.fuzz.rounds import (
     round_settings,
 )
 from gamecert.fuzz.trace import TraceError, replay
-from gamecert.fuzz.triage import Departure, Triage, disambiguate, fingerprint
+from gamecert.fuzz.triage import (
+    Departure,
+    Triage,
+    blamed_reading,
+    disambiguate,
+    fingerprint,
+    first_violation,
+)
 from gamecert.oracles import oracles_for
+from gamecert.oracles.base import cause_of
 from gamecert.spec import Catalogue, Profile, load_catalogue
 
 __all__ = ["CampaignResult", "Progress", "hypothesis_home", "round_seed", "round_settings",
@@ -374,14 +383,20 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             resolved = disambiguate(dep, lambda doc: _first_finding(recipe, doc))
             if resolved is not None:
                 dep = triage.reattribute(dep, resolved)
-        if seconds_left() > 0:
+        dep.reading = blamed_reading(dep, catalogue)  # the step's own model named it
+        # a parameter or a library model explains it: no reading to look for
+        modelled = (cause_of(first_violation(dep.finding, dep.primary)[0]) or "").startswith(
+            ("parameter-", "model-"))
+        if dep.reading is None and not modelled and seconds_left() > 0:
             dep.reading = fingerprint(dep, catalogue, profile,
                                       _clean_under(dep, recipe, seconds_left))
             if resolved is not None and dep.reading and dep.reading.rule != resolved:
                 dep.reading = None  # the engine's own listing named the cause: the rules it
                 # ruled out explain nothing, whatever reading runs the short trace clean
-            if dep.reading and dep.reading.variant and dep.reading.rule != dep.primary:
-                dep = triage.reattribute(dep, dep.reading.rule)  # that reading is the cause
+            if dep.reading and dep.reading.variant:  # that reading is the cause, whoever
+                # saw it (a listing's oracle, a step's model): one departure
+                dep = triage.reattribute(dep, dep.reading.rule,
+                                         tag("reading", dep.reading.variant))
         muted.update(finding.causes)  # a cause, not its whole rule: keep hunting under it
         muted.add(dep.key)
 

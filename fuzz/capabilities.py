@@ -35,6 +35,11 @@ MINIMUM: frozenset[str] = frozenset()
 # out of KNOWN and FULL: an engine that does not declare it has its events compared.
 NO_EVENTS = "no_events"
 
+# An optional capability, outside FULL: the engine takes back its last `apply` (the wire's
+# `undo`). An engine without load_state that accepted an illegal probe is taken back with
+# it; without it, by a new game from the same seed with the example's moves played again.
+UNDO = "undo"
+
 # A declared limit too (extension, adapters): the engine has no referee, so the actions
 # only a referee makes (a bot's failure recorded as an action, such as Kingdomino's `stop`)
 # mean nothing to it, as in a board game played at a console that asks again. The harness

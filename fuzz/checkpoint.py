@@ -71,7 +71,8 @@ def save_checkpoint(directory: Path, *, game: str, profile: str, seed: int,
     doc = {"format": FORMAT, "game": game, "profile": profile, "seed": seed, "budget": budget,
            "rounds": rounds, "elapsed": round(elapsed, 3), "finished": finished,
            "coverage": {"applied": dict(coverage.applied), "steps": coverage.steps,
-                        "examples": coverage.examples},
+                        "examples": coverage.examples, "probes": dict(coverage.probes),
+                        "past": dict(coverage.past), "past_steps": coverage.past_steps},
            "departures": saved, "chance": chance, "steps": steps}
     path = directory / "checkpoint.json"
     tmp = path.with_name(".checkpoint.json.tmp")
@@ -92,7 +93,12 @@ def load_checkpoint(directory: Path) -> Checkpoint:
             raise CheckpointError(f"{path}: not a gamecert checkpoint")
         cov = doc["coverage"]
         coverage = Coverage(Counter({str(k): int(v) for k, v in cov["applied"].items()}),
-                            int(cov["steps"]), int(cov["examples"]))
+                            int(cov["steps"]), int(cov["examples"]),
+                            Counter({str(k): int(v) for k, v in
+                                     (cov.get("probes") or {}).items()}),
+                            Counter({str(k): int(v) for k, v in
+                                     (cov.get("past") or {}).items()}),
+                            int(cov.get("past_steps") or 0))
         departures = [_departure(d, directory) for d in doc["departures"]]
         chance = doc.get("chance")
         if chance is not None and not isinstance(chance, list):

@@ -542,6 +542,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         again = "reproduced" if result.reproduced else "a different finding"
         print(f"{path}: {again}: [{', '.join(f.rules)}] {f.kind} at operation "
               f"{f.op_index + 1}: {f.message}")
+        if f.adopted:  # met past earlier departures: say so, they are not this finding
+            print(f"  reached past {len(f.adopted)} earlier departure(s) passed over (the "
+                  f"reference took the engine's state after operation(s) "
+                  f"{', '.join(str(i + 1) for i in f.adopted)}); this step is judged on its "
+                  "own")
     return code
 
 
@@ -587,7 +592,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from gamecert.reference_engine import reference_session
 
     _catalogue(args.game)
-    if args.engine.startswith("minimal:"):  # behind the minimum capabilities (fuzz.minimal)
+    if args.engine.startswith(("minimal:", "bare:")):  # behind the minimum (fuzz.minimal)
         from gamecert.fuzz.engines import object_recipe
         opened = object_recipe(args.game, args.engine).open()
         assert isinstance(opened, InProcessEngine)

@@ -550,8 +550,9 @@ def split_command(command: str) -> list[str]:
 def object_recipe(game: str, spec: str) -> EngineRecipe:
     """`reference`, `package.module:attr` or `path/to/file.py:attr`; each `open()` makes a
     new object (a Session handed over as an instance can only be shared).
-    `minimal:<spec>` is that engine behind the minimum capabilities (fuzz.minimal)."""
-    if spec.startswith("minimal:"):
+    `minimal:<spec>` is that engine behind the minimum capabilities, `bare:<spec>` the
+    same with no events of its own (fuzz.minimal)."""
+    if spec.startswith(("minimal:", "bare:")):
         return _minimal_recipe(game, spec)
     if spec == "reference":
         return EngineRecipe(game, "reference",
@@ -571,16 +572,17 @@ def object_recipe(game: str, spec: str) -> EngineRecipe:
 
 
 def _minimal_recipe(game: str, spec: str) -> EngineRecipe:
-    from gamecert.fuzz.minimal import PREFIX, minimal_session
+    from gamecert.fuzz.minimal import BARE, minimal_session
 
-    inner = object_recipe(game, spec[len(PREFIX):])
+    bare = spec.startswith(BARE)
+    inner = object_recipe(game, spec.partition(":")[2])
 
     def factory() -> Engine:
         opened = inner.open()
         session = getattr(opened, "session", None)
         if not isinstance(session, Session):
             raise EngineSpecError(f"{spec}: only a Python game or session can be wrapped")
-        return InProcessEngine(minimal_session(session))
+        return InProcessEngine(minimal_session(session, bare))
 
     return EngineRecipe(game, spec, factory, inner.fresh, {"kind": "python", "object": spec})
 

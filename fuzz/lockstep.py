@@ -8,6 +8,7 @@ operation is recorded, so a finding carries the trace that reproduces it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -16,13 +17,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
+from gamecert.fuzz.blame import Blame, Explanation, blame_for, tag
 from gamecert.fuzz.capabilities import CHANCE as CHANCE_CAP
 from gamecert.fuzz.capabilities import (
     FULL,
     LOAD_STATE,
     NO_EVENTS,
+    UNDO,
     chance_rule,
     is_chance_report,
 )
@@ -36,7 +39,9 @@ from gamecert.oracles.base import (
     Transition,
     Verdict,
     Violation,
+    cause,
     cause_of,
+    plain,
 )
 from gamecert.reference_engine.contract import (
     CHANCE,
@@ -65,6 +70,9 @@ COUNTED_KEPT = 4096  # step patterns remembered per hook plan (_count_step, the 
 # Steps whose engine agreed with the reference judged together, at most this many at once,
 # by a lockstep made with `defer` (a campaign's, a benchmark's): see `Lockstep.finish`.
 AGREED_BATCH = 128
+# What the lockstep does by itself after a departure, recorded in the trace for a reader:
+# a replay with the same muted causes does it again at the same place
+MARKERS = ("resync", "adopt", "rewind")
 
 # Checks of the engine as a program rather than of a game rule; they sit beside the rule ids
 # in every certificate.
@@ -112,6 +120,12 @@ class Finding(Exception):
     # how the trace was confirmed: CONFIRMED, SHARED_ENGINE, NOT_REPRODUCIBLE or
     # NONDETERMINISTIC (fuzz.minimize); empty until it is
     confirmation: str = ""
+    # the operations (before this finding's) after which the reference took the engine's
+    # state: the finding was met past earlier departures, each judged on its own
+    adopted: list[int] = field(default_factory=list)
+    # how many more times the same cause was passed over in the same example (counted, no
+    # trace kept for each)
+    repeats: int = 0
 
     def __str__(self) -> str:
         return f"[{', '.join(self.rules)}] {self.kind}: {self.message}"
@@ -132,11 +146,20 @@ class Coverage:
     applied: Counter[str] = field(default_factory=Counter)
     steps: int = 0
     examples: int = 0
+    # one-rule probes offered per rule (each built to break that rule and no other)
+    probes: Counter[str] = field(default_factory=Counter)
+    # what was exercised in examples past their first departure (the depth an engine
+    # with an early, systematic departure still gets): checks per rule, and steps
+    past: Counter[str] = field(default_factory=Counter)
+    past_steps: int = 0
 
     def merge(self, other: Coverage) -> None:
         self.applied.update(other.applied)
         self.steps += other.steps
         self.examples += other.examples
+        self.probes.update(other.probes)
+        self.past.update(other.past)
+        self.past_steps += other.past_steps
 
 
 def canon(value: JSON) -> str:
@@ -152,7 +175,7 @@ class Lockstep:
                  on_step: Callable[[], None] | None = None,
                  stop: threading.Event | None = None,
                  caps: frozenset[str] | None = None, chance_stats: Any = None,
-                 defer: int = 0) -> None:
+                 defer: int = 0, go_on: bool = False) -> None:
         self.game = game
         # What the engine declared (fuzz.capabilities); None: everything, today's protocol.
         # Without `chance` it draws for itself and reports its draws: the reference follows
@@ -216,7 +239,28 @@ class Lockstep:
         self.start_spec: JSON = None
         self.ops: list[JSON] = []
         self.muted_findings: list[Finding] = []
-        self.example_muted = 0  # muted findings met in the current example
+        # findings (muted or new) met since the two sides were last brought together: a
+        # finding raised meanwhile may stand in a position an earlier cause made wrong
+        self.example_muted = 0
+        # A campaign's lockstep goes on past a new finding too (`go_on`): the finding is
+        # reported (`on_finding`), its causes are passed over for the rest of the example,
+        # the two sides are brought together again (`_settle`) and play goes on, so the
+        # next, different departure is found in the same game. A replay stops at its first.
+        self.go_on = go_on
+        self.found: list[Finding] = []  # the new findings of this example, in order
+        self.adopted: list[int] = []  # operations after which the reference took the
+        # engine's state (an engine without load_state), in this example
+        # Oracles whose check reads the step's events: on a step whose state differs, an
+        # engine without events of its own (`no_events`) is judged by their state-only
+        # form (`Oracle.bare`) or not at all; the reference's events describe another state
+        self.event_checks: dict[int, CheckFn | None] = {
+            id(o.check): o.bare for o in self.oracles if o.check is not None and o.reads_events}
+        self._blame: Blame | None = None
+        self._settled = False  # the sides were brought together for the finding to come
+        # the first finding kept per cause passed over in this example (`_fail`)
+        self._passed: dict[tuple[frozenset[str], str], Finding] = {}
+        # the coverage when this example met its first departure (`end_example`)
+        self._past_base: tuple[Counter[str], int] | None = None
         self.on_finding = on_finding
         self.dead = False
         # A campaign's budget is a promise: past `deadline` (time.monotonic()) the lockstep
@@ -318,22 +362,47 @@ class Lockstep:
         findings come in the order of their operations, as without deferring."""
         if self.pending:
             self.finish()
+        if self._past_base is None:  # this example's first departure: what follows is depth
+            self._past_base = (Counter(self.coverage.applied), self.coverage.steps)
         if bad:
             rules = sorted({r for r, _ in bad})
             message = "; ".join(f"{r}: {m}" for r, m in bad)
         else:
             rules, message = [fallback_rule], fallback
         op = self._last_op() if at is None else at
+        tainted = self.example_muted > 0
+        # the sides brought together after it: what follows stands on its own again
+        self.example_muted = 0 if self._settled else self.example_muted + 1
+        self._settled = False
+        keys = cause_keys(rules, bad)
+        passed = keys <= self.muted
+        # a cause passed over again in this example is counted on the first finding kept
+        # for it, not kept again: a systematic departure met at every step would otherwise
+        # keep a trace per step (a named cause, or a game rule's: an engine check's cause is
+        # its kind and words, told apart later by triage)
+        again = (frozenset(keys), kind) if passed and (
+            set(rules) - HARNESS_RULES.keys() or any("|" in k for k in keys)) else None
+        if again is not None and again in self._passed:
+            self._passed[again].repeats += 1
+            return False
         finding = Finding(rules, kind, message, op, self.trace(None if at is None else op + 1),
-                          sorted(set(related)), list(bad), tainted=self.example_muted > 0,
-                          expected=expected, got=got)
-        if cause_keys(rules, bad) <= self.muted:
+                          sorted(set(related)), list(bad), tainted=tainted,
+                          expected=expected, got=got, adopted=self._adopted_before(op))
+        if passed:
+            if again is not None:
+                self._passed[again] = finding
             self.muted_findings.append(finding)
-            self.example_muted += 1
             return False
         if self.on_finding:
             self.on_finding(finding)
+        if self.go_on:  # recorded; this example goes on past it, its causes passed over
+            self.muted |= finding.causes
+            self.found.append(finding)
+            return False
         raise finding
+
+    def _adopted_before(self, op: int) -> list[int]:
+        return [i for i in self.adopted if i < op]
 
     def _ask(self, what: str, call: Callable[..., Any], *args: Any,
              rule: str = "ENGINE-AGREES") -> tuple[bool, Any]:
@@ -358,6 +427,10 @@ class Lockstep:
         self.start_spec = start
         self.ops = []
         self.example_muted = 0
+        self.found, self.adopted = [], []
+        self._settled = False
+        self._past_base = None
+        self._passed.clear()
         if self.dead or (self.deadline is not None and time.monotonic() > self.deadline) or (
                 self.stop is not None and self.stop.is_set()):
             self.dead = True  # out of budget (or a finding ended the round): ask nothing
@@ -395,18 +468,27 @@ class Lockstep:
         # reference's own JSON, which the first step's JSON then shares parts with
         same = eng0 == ref0_json
         self._state_checks(ref0_json if same else eng0, bad)
+        self.ref = self.json_of = ref0
+        self.ref_json = ref0_json
         if bad or not same or events_differ:
             detail = _diff(ref0_json, eng0) if eng0 != ref0_json else events_differ
             if self.follow and self.unreported:
                 detail = UNREPORTED + detail
-            self._fail(bad, "violation" if bad else "divergence",
-                       "the engine's new game differs from the reference's: " + detail,
+            note = ""
+            if not same:  # which one-rule change starts the engine's game
+                draws = [e["chance"] for e in reported if is_chance_report(e)] \
+                    if self.follow else None
+                bad = self._charge(bad, self.blame.start(seed, eng0, ref0_json, draws,
+                                                         self.muted),
+                                   ref0_json, eng0, "at the start")
+                if start.get("kind") != "state":  # a crafted start loads both sides anyway
+                    note = self._settle(eng0)
+            self._fail(bad, _kind(bad),
+                       "the engine's new game differs from the reference's: " + detail + note,
                        expected=ref0_json, got=eng0)
-        self.ref = self.json_of = ref0
-        self.ref_json = ref0_json
-        if self.follow and self.game.current(ref0) == CHANCE:
+        if self.follow and not self.dead and self.game.current(self.ref) == CHANCE:
             self.dead = True  # a set-up draw left unfollowed: never send it a chance action
-        if start.get("kind") == "state":
+        if start.get("kind") == "state" and not self.dead:
             self._load(start["state"])
 
     def _load(self, state: JSON) -> None:
@@ -434,24 +516,100 @@ class Lockstep:
                        + _diff(ref_json, eng), "ENGINE-LOAD-STATE", expected=ref_json, got=eng)
 
     def _last_op(self) -> int:
-        """The index of the operation being judged (a resync it caused comes after it)."""
+        """The index of the operation being judged (a resync, adoption or rewind it caused
+        comes after it)."""
         i = len(self.ops) - 1
-        while i >= 0 and self.ops[i].get("op") == "resync":
+        while i >= 0 and self.ops[i].get("op") in MARKERS:
             i -= 1
         return i
 
-    def _resync(self) -> None:
-        """After a muted finding, put the engine back on the reference's state. Recorded
-        in the trace: a replay with the same muted rules resyncs at the same place, and a
-        reader sees the extra load_state the engine was sent."""
+    def _settle(self, engine_state: JSON) -> str:
+        """After a departure (found or passed over), bring the two sides together again so
+        the example goes on and every later step is judged on its own: an engine that loads
+        states is put back on the reference's (resync); for any other, the reference takes
+        the engine's state (adoption: the reference loads any canonical state). Recorded in
+        the trace: a replay with the same muted causes does the same at the same place.
+        Returns what a finding must add when the example cannot go on ("" when it can)."""
+        self._settled = True
+        if self.dead:
+            return ""
+        if self.can_load:
+            return self._resync()
+        return self._adopt(engine_state)
+
+    def _resync(self) -> str:
+        """Put the engine back on the reference's state (it loads states)."""
         self.ops.append({"op": "resync"})
         if not self.can_load or (self.follow and self.game.current(self.ref) == CHANCE):
             self.dead = True  # nothing to put it back with: this example ends here
-            return
+            return ""
         try:
             self.engine.load_state(self.ref_json)
         except (Refused, EngineFault):
             self.dead = True
+        return ""
+
+    def _adopt(self, engine_state: JSON) -> str:
+        """Put the reference on the engine's state (an engine without load_state)."""
+        self.ops.append({"op": "adopt"})
+        ref, why = self._adoptable(engine_state)
+        if ref is None:
+            self.dead = True
+            return (f"; the reference cannot take on the engine's state ({why}), so this "
+                    "example ends here")
+        self.adopted.append(len(self.ops) - 1)
+        self.ref = self.json_of = ref
+        self.ref_json = engine_state
+        return ""
+
+    def _adoptable(self, state: JSON) -> tuple[Any, str]:
+        """(the reference's state for the engine's canonical `state`, "") or (None, why)."""
+        if not isinstance(state, dict):
+            return None, "the engine gave no state"
+        try:
+            ref = self.game.load(self.profile, state)
+            again = self.game.observe(ref)
+        except (BadState, IllegalAction, KeyError, TypeError, ValueError, IndexError,
+                AttributeError) as exc:
+            return None, f"not a valid canonical state: {exc}"
+        if again != state:  # loading it changes it: it is not canonical as sent
+            return None, f"not a canonical state as sent: {_diff(state, again)[:300]}"
+        if self.follow and self.game.current(ref) == CHANCE:
+            return None, "it waits for a draw the engine did not report"
+        return ref, ""
+
+    def _rewind(self) -> str:
+        """Take back an illegal action the engine accepted (a probe), for an engine without
+        load_state: `undo` where it offers it, else a new game from the example's seed with
+        every move applied again (engines are deterministic given their seed). The engine
+        must then stand where the reference does."""
+        if self.dead:
+            return ""
+        self._settled = True
+        if self.can_load:
+            return self._resync()
+        self.ops.append({"op": "rewind"})
+        try:
+            now = cast(Any, self.engine).undo() if UNDO in self.caps \
+                else self._replay_moves()
+        except (Refused, EngineFault) as exc:
+            self.dead = True
+            return f"; the engine could not be taken back ({exc}), so this example ends here"
+        if now != self.ref_json:
+            self.dead = True
+            return ("; taken back, the engine does not stand where it stood ("
+                    f"{_diff(self.ref_json, now)[:200]}), so this example ends here")
+        return ""
+
+    def _replay_moves(self) -> JSON:
+        """A new game from this example's seed, then every move of the example again."""
+        self.engine.new_game(self.profile.id, self.example_seed)
+        for op in self.ops:
+            if op.get("op") == "apply":
+                # a move it refused the first time is refused again: its state did not move
+                with contextlib.suppress(Refused):
+                    self.engine.apply(op["action"])
+        return self.engine.observe()
 
     def step(self, action: JSON) -> list[JSON]:
         """Apply an action the reference accepts; returns the reference's events (its own
@@ -473,11 +631,7 @@ class Lockstep:
         try:
             eng_after, eng_events = self.engine.apply(action)
         except Refused as exc:
-            bad: list[tuple[str, str]] = []
-            self._judge(before, action, False, bad)
-            self._fail(bad, "refused-legal", f"engine refused legal action {canon(action)}: "
-                       f"{exc}", related=_event_rules(ref_events), expected=before)
-            self._advance(ref_next, ref_after, resync=True)
+            self._refused_legal(before, action, exc, ref_next, ref_after, ref_events)
             return list(ref_events)
         except EngineFault as exc:
             self._fault(exc)
@@ -488,7 +642,7 @@ class Lockstep:
             self._wait(_transition((before, action, ref_after, ref_events)), ref_events,
                        ref_next, ref_after)
             return ref_events
-        bad = []
+        bad: list[tuple[str, str]] = []
         if self.follow:
             ref_next, ref_events, drawn = self._follow(ref_next, list(ref_events), eng_events,
                                                        bad)
@@ -523,28 +677,96 @@ class Lockstep:
             return list(ref_events)
         if self.pending:  # the steps before this one, judged first
             self.finish()
-        if self.lane is not None:  # the looks, then what their answers count, if known
+        # an engine without events, on a step whose state differs: the reference's events
+        # describe another state, so the oracles that read them judge by their state-only
+        # form or not at all
+        bare = diverged and not self.events_compared and eng_after != ref_after
+        if self.lane is not None and not bare:  # the looks, then what their answers count
             self._judge_looked([transition], [(transition, drawn, ref_after, ref_events,
                                                eng_after, len(self.ops) - 1)].__getitem__, bad)
         else:
             rules, checks, where = self.plan.checks_for(action)
             self._judge_step(transition, rules, checks, where, bad, drawn, ref_after,
-                             ref_events)
+                             ref_events, bare=bare)
         if bad or diverged:
             detail = _diff(ref_after, eng_after) if eng_after != ref_after else (
                 f"events differ: reference {canon(ref_cmp)[:300]}, "
                 f"engine {canon(eng_cmp)[:300]}")
             if self.follow and self.unreported:
                 detail = UNREPORTED + detail
-            self._fail(bad, "violation" if bad else "divergence",
-                       f"after {canon(action)}: {detail}", related=_event_rules(ref_events),
-                       expected=ref_after, got=eng_after)
-        if self.follow or diverged:
-            self._advance(ref_next, ref_after, resync=diverged)
+            if eng_after != ref_after:  # which one-rule change gives the engine's state
+                draws = [e["chance"] for e in eng_events if is_chance_report(e)] \
+                    if self.follow else None
+                bad = self._charge(bad, self.blame.step(before, action, eng_after, ref_after,
+                                                        draws, self.muted),
+                                   ref_after, eng_after, f"after {canon(action)}")
+            # the reference goes on: to its own next state, then the two sides together
+            self.ref = self.json_of = ref_next
+            self.ref_json = ref_after
+            note = self._settle(eng_after) if diverged else ""
+            self._fail(bad, _kind(bad), f"after {canon(action)}: {detail}{note}",
+                       related=_event_rules(ref_events), expected=ref_after, got=eng_after)
+            if not diverged:
+                self._advance(ref_next, ref_after)
+            return list(ref_events)
+        if self.follow:
+            self._advance(ref_next, ref_after)
         else:  # the common case of _advance: nothing to resync, no draw to follow
             self.ref = self.json_of = ref_next
             self.ref_json = ref_after
         return list(ref_events)
+
+    def _refused_legal(self, before: JSON, action: JSON, exc: Refused, ref_next: Any,
+                       ref_after: JSON, ref_events: list[JSON]) -> None:
+        """The engine refused an action the reference accepts: charged to the models
+        under which it is illegal (a reading of the rule that forbids it), else to the
+        rules whose judges call it legal. The example goes on from where the engine
+        stands (its state did not move) or, for an engine that loads states, from the
+        reference's."""
+        bad: list[tuple[str, str]] = []
+        self._judge(before, action, False, bad)
+        found = self.blame.refusal(before, action, self.muted)
+        bad = self._charge(bad, found, None, None, f"refused {canon(action)}")
+        if self.can_load:
+            self.ref = self.json_of = ref_next
+            self.ref_json = ref_after
+            note = self._settle(None)
+        else:  # it did not move: the reference stays with it
+            note = self._settle(before)
+        self._fail(bad, "refused-legal", f"engine refused legal action {canon(action)}: "
+                   f"{exc}{note}", related=_event_rules(ref_events), expected=before)
+
+    @property
+    def blame(self) -> Blame:
+        """The game's departure models under this profile (fuzz.blame), made on first use."""
+        if self._blame is None:
+            self._blame = blame_for(self.game.name, self.profile)
+        return self._blame
+
+    def _charge(self, bad: list[tuple[str, str]], found: list[Explanation], want: JSON,
+                got: JSON, where: str) -> list[tuple[str, str]]:
+        """The violations a departure is charged with: the rule of the first model (in
+        phase order) that explains it, in its own oracle's words where that oracle
+        objected, the other models named; else the rules whose oracles object; else, for
+        states that differ, an unexplained difference (ENGINE-AGREES) named by the fields
+        that differ, never a rule the step did not touch."""
+        if found:
+            # a model whose rule's own oracle objects too is confirmed by it: first
+            objecting = {r for r, _ in bad}
+            found = sorted(found, key=lambda e: e.rule not in objecting)
+            first = found[0]
+            own = next((m for r, m in bad if r == first.rule), None)
+            text = plain(own) if own else f"{where}: the engine's state is what {first.text} gives"
+            if len(found) > 1:
+                more = ", ".join(e.text for e in found[1:4])
+                text += f" (also explained by {more}{', ...' if len(found) > 4 else ''})"
+            return [(first.rule, cause(first.kind, text))]
+        if bad or not (isinstance(want, dict) and isinstance(got, dict)):
+            return bad
+        fields = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
+        return [("ENGINE-AGREES", cause(tag("fields", *fields), (
+            f"unexplained difference {where}: no rule's oracle objects and no one-rule "
+            f"change of the rules gives the engine's state ({_diff(want, got)})")))]
 
     def _wait(self, step: Transition, ref_events: list[JSON], ref_next: Any,
               ref_after: JSON) -> None:
@@ -575,6 +797,18 @@ class Lockstep:
             # equal to the reference's, the one its oracles saw
             self._judge_looked(steps, lambda i: (steps[i], NO_DRAWS, steps[i].after,
                                                  events[i], steps[i].after, at[i]))
+
+    def end_example(self) -> None:
+        """The example is over: its waiting steps judged (`finish`), and what it exercised
+        past its first departure counted (`Coverage.past`)."""
+        try:
+            self.finish()
+        finally:
+            if self._past_base is not None:
+                base, steps = self._past_base
+                self._past_base = None
+                self.coverage.past.update(self.coverage.applied - base)
+                self.coverage.past_steps += self.coverage.steps - steps
 
     def _judge_looked(self, steps: list[Transition], waiting: Callable[[int], Waiting],
                       bad_out: list[tuple[str, str]] | None = None) -> None:
@@ -631,7 +865,7 @@ class Lockstep:
                     where: list[int], bad: list[tuple[str, str]], drawn: list[JSON],
                     ref_after: JSON, ref_events: list[JSON], said: Any = None,
                     said_state: Any = None, key: tuple[int, ...] | None = None,
-                    states: list[Verdict] | None = None) -> None:
+                    states: list[Verdict] | None = None, bare: bool = False) -> None:
         """Every check on step `t` and every state hook on its state after, counted, the
         violations in `bad`. `drawn`, `ref_after`, `ref_events`: the draws followed, and
         the reference's own state and events after the step (`_composite_filter`).
@@ -648,6 +882,11 @@ class Lockstep:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a reply some oracle cannot even read: find out which, one at a time
             results = [_guarded(check, t, profile) for check in checks]
+        if bare and self.event_checks:  # events unknown: state-only forms, or nothing
+            results = [v if id(check) not in self.event_checks else self._bare_verdict(
+                self.event_checks[id(check)], t) for check, v in zip(checks, results,
+                                                                     strict=True)]
+            key = None  # not a pattern for the lane: its verdicts are not the looks'
         if drawn and any(v is not NA and v is not OK for v in results):
             own = Transition(t.before, t.action, ref_after,
                              [e for e in ref_events if not is_chance_report(e)])
@@ -665,6 +904,13 @@ class Lockstep:
             # state look's (or the hook's own OK or NA, in the key): the same answers, the
             # same count
             self.lane[key] = (rules, said, said_state, counted)
+
+    def _bare_verdict(self, bare: CheckFn | None, t: Transition) -> Verdict:
+        """An event-reading check's verdict on a step whose events are unknown: its
+        state-only form's, or not applicable."""
+        if bare is None:
+            return NA
+        return _guarded(bare, Transition(t.before, t.action, t.after, []), self.profile)
 
     def _composite_filter(self, verdicts: list[tuple[str, Verdict]],
                           ref_step: Transition) -> list[tuple[str, Verdict]]:
@@ -736,17 +982,18 @@ class Lockstep:
             return self.observe_next(self.ref, self.ref_json, ref_next)
         return self.game.observe(ref_next)
 
-    def _advance(self, ref_next: Any, ref_after: JSON, resync: bool) -> None:
+    def _advance(self, ref_next: Any, ref_after: JSON) -> None:
         self.ref = self.json_of = ref_next
         self.ref_json = ref_after
         if self.follow and self.game.current(ref_next) == CHANCE:
             self.dead = True  # a draw left unfollowed: never send a chance action to it
-        if resync:
-            self._resync()
 
-    def probe(self, action: JSON) -> bool:
+    def probe(self, action: JSON, rule: str | None = None) -> bool:
         """Offer an action the reference refuses; the engine must refuse it too. Returns
-        False (and does nothing) when the reference accepts it."""
+        False (and does nothing) when the reference accepts it. `rule`: the one rule the
+        probe was built to break (counted per rule: a rule "passed" its probes only where
+        they were tried and refused), charged when the engine accepts it and no judge
+        names another."""
         try:
             self.game.apply(self.ref, self.game.action_from_json(self.ref, action))
             return False
@@ -754,6 +1001,8 @@ class Lockstep:
             pass
         before = self.ref_json
         self.ops.append({"op": "probe", "action": action})
+        if rule is not None:
+            self.coverage.probes[rule] += 1
         bad: list[tuple[str, str]] = []
         try:
             reply = self.engine.apply(action)
@@ -767,9 +1016,17 @@ class Lockstep:
             self._fault(exc)
             return True
         self._judge(before, action, True, bad)
-        self._resync()
-        self._fail(bad, "accepted-illegal", f"engine accepted illegal action {canon(action)}",
-                   expected=before, got=_state_of(reply))
+        got = _state_of(reply)
+        if not bad:  # no judge names it: the models under which it is legal, if any
+            bad = self._charge(bad, self.blame.acceptance(before, action, got, self.muted),
+                               None, None, f"accepted {canon(action)}")
+        if not bad and rule is not None:  # built to break that rule and no other
+            bad = [(rule, cause("accepted-probe", f"the engine accepted {canon(action)[:300]}, "
+                                f"which breaks {rule} and no other rule"))]
+        note = self._rewind()  # the reference never played it: take the engine back
+        self._fail(bad, "accepted-illegal",
+                   f"engine accepted illegal action {canon(action)}{note}", expected=before,
+                   got=got)
         return True
 
     def _check_unchanged(self, before: JSON) -> None:
@@ -783,9 +1040,9 @@ class Lockstep:
             self._fault(exc)
             return
         if now != before:
-            self._resync()
+            note = self._settle(now)
             self._fail([], "divergence", "a refused action changed the engine's state: "
-                       + _diff(before, now), expected=before, got=now)
+                       + _diff(before, now) + note, expected=before, got=now)
 
     def referee(self, text: str) -> None:
         """Ask both referees what a bot's raw reply amounts to."""
@@ -812,9 +1069,10 @@ class Lockstep:
         self.ops.append({"op": "observe"})
         ok, now = self._ask("observe", self.engine.observe)
         if ok and now != self.ref_json:
-            self._resync()
+            want = self.ref_json
+            note = self._settle(now)
             self._fail([], "divergence", "observe differs from the reference: "
-                       + _diff(self.ref_json, now), expected=self.ref_json, got=now)
+                       + _diff(want, now) + note, expected=want, got=now)
 
     def reload(self) -> None:
         """Save the engine's state and load it back: nothing may change."""
@@ -826,17 +1084,17 @@ class Lockstep:
         except Refused as exc:
             self._fail([], "refused-load", f"the engine refused its own state: {exc}",
                        "ENGINE-STATE-ROUNDTRIP", expected=self.ref_json)
-            self._resync()
+            self._settle(None)
             return
         except EngineFault as exc:
             self._fault(exc)
             return
         if saved != self.ref_json:
-            self._resync()
+            self._settle(None)
             self._fail([], "divergence", "observe differs from the reference: "
                        + _diff(self.ref_json, saved), expected=self.ref_json, got=saved)
         elif again != saved:
-            self._resync()
+            self._settle(None)
             self._fail([], "divergence", "load_state(observe()) changed the state: "
                        + _diff(saved, again), "ENGINE-STATE-ROUNDTRIP", expected=saved, got=again)
 
@@ -968,6 +1226,11 @@ def cause_keys(rules: Iterable[str], violations: Iterable[tuple[str, str]]) -> s
     that departure only; the rule's other departures are still found."""
     keys = {f"{r}|{tag}" if (tag := cause_of(m)) else r for r, m in violations}
     return keys or set(rules)
+
+
+def _kind(bad: list[tuple[str, str]]) -> str:
+    """A finding's kind: a rule broken, or a difference no rule explains."""
+    return "violation" if any(r != "ENGINE-AGREES" for r, _ in bad) else "divergence"
 
 
 def _guarded(hook: Callable[..., Verdict], *args: Any) -> Verdict:

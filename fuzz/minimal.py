@@ -24,19 +24,25 @@ S = TypeVar("S")
 A = TypeVar("A")
 
 PREFIX = "minimal:"
+# The minimum and no events of its own either, as real engines are (`no_events`): only its
+# draws are reported. `--engine bare:<spec>`.
+BARE = "bare:"
 
 
 class MinimalSession(Session[S, A]):
-    """A `Session` that declares only the minimum and draws for itself."""
+    """A `Session` that declares only the minimum and draws for itself; with `bare`, it
+    sends no events but its draw reports and declares `no_events`."""
 
-    def __init__(self, game: Any, name: str = "reference") -> None:
-        super().__init__(game, name=f"{PREFIX}{name}")
+    def __init__(self, game: Any, name: str = "reference", bare: bool = False) -> None:
+        super().__init__(game, name=f"{BARE if bare else PREFIX}{name}")
         self.rng = random.Random(0)
         self.start_events: list[JSON] = []
+        self.bare = bare
 
     def hello(self) -> JSON:
         reply = dict(super().hello())
-        reply["capabilities"] = []  # the minimum: hello, new_game, apply, observe
+        # the minimum: hello, new_game, apply, observe (and, bare, no events of its own)
+        reply["capabilities"] = ["no_events"] if self.bare else []
         return reply
 
     def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
@@ -51,7 +57,7 @@ class MinimalSession(Session[S, A]):
             raise IllegalAction("this engine draws for itself")
         _, events = super().apply(action)
         drawn = self._draw()  # before observing: the state after the draws is the reply
-        return self.observe(), list(events) + drawn
+        return self.observe(), ([] if self.bare else list(events)) + drawn
 
     def _draw(self) -> list[JSON]:
         """Every draw due now, each with the wrapped game's weights, reported in order."""
@@ -69,10 +75,11 @@ class MinimalSession(Session[S, A]):
                     break
             drawn = game.action_to_json(self.state, pick)
             self.state, events = game.apply(self.state, pick)
-            out += [{"chance": drawn}, *events]
+            out += [{"chance": drawn}, *([] if self.bare else events)]
         return out
 
 
-def minimal_session(session: Session[Any, Any]) -> MinimalSession[Any, Any]:
-    """The same game as `session`, behind the minimum capabilities."""
-    return MinimalSession(session.game, name=session.name)
+def minimal_session(session: Session[Any, Any], bare: bool = False
+                    ) -> MinimalSession[Any, Any]:
+    """The same game as `session`, behind the minimum capabilities (`bare`: and no events)."""
+    return MinimalSession(session.game, name=session.name, bare=bare)

@@ -24,6 +24,7 @@ from typing import Any
 from gamecert.fuzz.engines import Engine, EngineRecipe, as_recipe
 from gamecert.fuzz.lockstep import (
     CONFIRMED,
+    MARKERS,
     NONDETERMINISTIC,
     NOT_REPRODUCIBLE,
     SHARED_ENGINE,
@@ -62,8 +63,9 @@ class _Opener:
 
 
 def _strip(ops: Sequence[JSON]) -> list[JSON]:
-    """The operations a candidate is made of: resyncs are redone by the replay itself."""
-    return [op for op in ops if op.get("op") != "resync"]
+    """The operations a candidate is made of: resyncs, adoptions and rewinds are redone by
+    the replay itself."""
+    return [op for op in ops if op.get("op") not in MARKERS]
 
 
 def _same(a: Finding | None, b: Finding) -> bool:

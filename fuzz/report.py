@@ -49,6 +49,7 @@ class RuleRow:
     findings: tuple[int, ...]  # numbers of the departures charged to this rule
     harness: bool
     dragged: tuple[int, ...] = ()  # departures that broke it as a consequence of another
+    probes: int = 0  # probes offered that break this rule and no other
 
 
 def rule_rows(result: CampaignResult) -> list[RuleRow]:
@@ -76,7 +77,8 @@ def rule_rows(result: CampaignResult) -> list[RuleRow]:
             verdict = PASSED
         else:
             verdict = UNEXERCISED
-        rows.append(RuleRow(rid, title, verdict, exercised, charged, harness, dragged))
+        rows.append(RuleRow(rid, title, verdict, exercised, charged, harness, dragged,
+                            result.coverage.probes.get(rid, 0)))
     return rows
 
 
@@ -88,6 +90,8 @@ def render_table(result: CampaignResult, rows: list[RuleRow]) -> str:
     for r in rows:
         title = r.title if len(r.title) <= 52 else r.title[:49] + "..."
         extra = f"  findings {', '.join(map(str, r.findings))}" if r.findings else ""
+        if r.probes:
+            extra += f"  ({r.probes} one-rule probes)"
         if r.dragged:
             extra += f"  (also broken by {', '.join(map(str, r.dragged))})"
         if r.verdict == NOT_CHECKABLE:
@@ -226,10 +230,12 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
         "interrupted": result.interrupted,
         "unusable": result.unusable, "min_exercised": result.min_exercised,
         "baseline": result.baseline.path if result.baseline else None,
-        "totals": {"examples": c.examples, "steps": c.steps},
+        "totals": {"examples": c.examples, "steps": c.steps,
+                   "past_departure": {"steps": c.past_steps, "checks": dict(c.past)}},
         "rules": [{"id": r.rule, "title": r.title, "verdict": r.verdict,
                    "exercised": r.exercised, "findings": list(r.findings),
-                   "dragged": list(r.dragged), "harness_check": r.harness} for r in rows],
+                   "dragged": list(r.dragged), "harness_check": r.harness,
+                   "probes": r.probes} for r in rows],
         "fingerprint": fingerprint_rows(result),
         "capabilities": sorted(result.capabilities),
         "not_checkable": [{"rule": r, "needs": c} for r, c in sorted(result.not_checkable.items())],

@@ -177,7 +177,8 @@ class RoundOutcome:
         """As plain data (a Finding made with keywords does not survive pickle)."""
         return {"round_no": self.round_no, "muted": sorted(self.muted),
                 "coverage": (dict(self.coverage.applied), self.coverage.steps,
-                             self.coverage.examples),
+                             self.coverage.examples, dict(self.coverage.probes),
+                             dict(self.coverage.past), self.coverage.past_steps),
                 "found": [({f.name: getattr(finding, f.name) for f in fields(Finding)}, pre)
                           for finding, pre in self.found],
                 "interrupted": self.interrupted, "worker": self.worker,
@@ -187,9 +188,10 @@ class RoundOutcome:
     def from_portable(doc: dict[str, Any]) -> RoundOutcome:
         from collections import Counter
 
-        applied, steps, examples = doc["coverage"]
+        applied, steps, examples, probes, past, past_steps = doc["coverage"]
         return RoundOutcome(doc["round_no"], frozenset(doc["muted"]),
-                            Coverage(Counter(applied), steps, examples),
+                            Coverage(Counter(applied), steps, examples, Counter(probes),
+                                     Counter(past), past_steps),
                             [(Finding(**f), pre) for f, pre in doc["found"]],
                             doc["interrupted"], doc["worker"],
                             None if doc.get("chance") is None
@@ -267,7 +269,7 @@ class RoundPlayer:
                           on_finding=lambda f: seen.append(self.history.note(f)),
                           deadline=deadline, on_step=self.on_step,
                           stop=cast(Any, self.stop), caps=caps, chance_stats=chance,
-                          defer=AGREED_BATCH)
+                          defer=AGREED_BATCH, go_on=True)
             self.last[:] = [ls]
             # Once a round has a finding, Hypothesis no longer stops at max_examples and
             # may run a whole hill-climbing pass for each target label (hundreds of

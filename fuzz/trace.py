@@ -34,6 +34,8 @@ def trace_document(finding: Finding) -> dict[str, Any]:
     doc = dict(finding.trace or {})
     doc["finding"] = {"rules": finding.rules, "kind": finding.kind, "message": finding.message,
                       "op_index": finding.op_index, "related": finding.related}
+    if finding.adopted:
+        doc["finding"]["adopted"] = finding.adopted
     if finding.confirmation:
         doc["finding"]["confirmation"] = finding.confirmation
     return doc
@@ -133,7 +135,7 @@ def _run_ops(ls: Lockstep, start: JSON, ops: list[JSON], counter: list[int] | No
             ls.compare_legal()
         elif kind == "observe":
             ls.observe()
-        # "resync" records what the lockstep did after a muted finding: it does it again
-        # by itself at the same place, given the same muted rules
+        # "resync", "adopt" and "rewind" record what the lockstep did after a muted
+        # finding: it does it again by itself at the same place, given the same muted causes
         if counter is not None:
             counter[0] += 1

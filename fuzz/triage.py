@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from gamecert.fuzz.blame import tag
 from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
 from gamecert.oracles.base import alternatives, cause_of
 from gamecert.spec import Catalogue, Profile
@@ -126,10 +127,13 @@ class Departure:
     @property
     def key(self) -> str:
         """What a campaign mutes for this cause: its rule, or `RULE|cause` for one named
-        departure of its rule (see `signature`)."""
-        tag = self.signature.partition("|")[2]
-        return self.signature if self.primary not in HARNESS_RULES and tag != "rule" \
-            else self.primary
+        departure of its rule (see `signature`; an unexplained difference is named by the
+        fields that differ)."""
+        if self.primary in HARNESS_RULES:
+            named = cause_of(first_violation(self.finding, self.primary)[0])
+            return f"{self.primary}|{named}" if named else self.primary
+        named = self.signature.partition("|")[2]
+        return self.signature if named != "rule" else self.primary
 
     @property
     def message(self) -> str:
@@ -153,11 +157,13 @@ def signature(finding: Finding, catalogue: Catalogue) -> tuple[str, str]:
     first clause (which field or event differs, which request failed).
     """
     primary = primary_rule(finding, catalogue)
-    if primary not in HARNESS_RULES:
-        tag = cause_of(first_violation(finding, primary)[0])
-        return f"{primary}|{tag or 'rule'}", primary
     text, _ = first_violation(finding, primary)
+    named = cause_of(text)
+    if primary not in HARNESS_RULES:
+        return f"{primary}|{named or 'rule'}", primary
     kind = _KIND_CLASS.get(finding.kind, finding.kind)
+    if named:  # a difference no rule explains, named by the fields that differ
+        return f"{primary}|{kind}|{named}", primary
     return f"{primary}|{kind}|{shape(text.split('; ')[0])}", primary
 
 
@@ -186,13 +192,13 @@ class Triage:
         alts = finding_alternatives(finding, primary)
         known = self._explained(finding, primary) or self._by_signature.get(sig)
         if known is not None:  # keep the first: it is the one shrunk and confirmed
-            known.count += 1
+            known.count += 1 + finding.repeats
             known.consequences.update(set(finding.rules) - {known.primary})
             if not alts and known.alternatives:  # now seen broken alone
                 known.alternatives = frozenset()
                 self._fold(known)
             return known, False
-        dep = Departure(finding, sig, primary, alternatives=alts)
+        dep = Departure(finding, sig, primary, count=1 + finding.repeats, alternatives=alts)
         self._by_signature[sig] = dep
         self.departures.append(dep)
         if not alts:
@@ -216,13 +222,16 @@ class Triage:
         self._by_signature[dep.signature] = dep
         self.departures.append(dep)
 
-    def reattribute(self, dep: Departure, rule: str) -> Departure:
-        """Charge `dep` to `rule` (a reading of that rule explains it); merges it into that
-        rule's departure when there is one. Returns the departure that now holds it."""
+    def reattribute(self, dep: Departure, rule: str, named: str = "rule") -> Departure:
+        """Charge `dep` to `rule`, as its cause `named` (a reading of that rule explains it:
+        `reading-<variant>`; "rule" when the rule is all that is known); merges it into the
+        departure of that cause when there is one. Returns the departure that now holds it."""
+        sig = f"{rule}|{named}"
+        if sig == dep.signature:
+            return dep
         self.departures.remove(dep)
         del self._by_signature[dep.signature]
         old_rules = set(dep.finding.rules) | dep.consequences | {dep.primary}
-        sig = f"{rule}|rule"
         known = self._by_signature.get(sig)
         if known is not None:
             known.count += dep.count
@@ -265,6 +274,20 @@ def finding_alternatives(finding: Finding, primary: str) -> frozenset[str]:
             alts = alternatives(message)
             return alts if primary in alts else frozenset()
     return frozenset()
+
+
+def blamed_reading(dep: Departure, catalogue: Catalogue) -> Reading | None:
+    """The reading a departure model charged the departure to, when one did (its cause
+    names a reading of its primary rule: `reading-<variant>`, fuzz.blame): the reading is
+    known from the step itself, with no trace replayed under each variant."""
+    named = cause_of(first_violation(dep.finding, dep.primary)[0]) or ""
+    if not named.startswith("reading-") or dep.primary not in catalogue.rule_ids:
+        return None
+    interp = catalogue.rule(dep.primary).interpretation
+    for variant in interp.variants if interp else ():
+        if named == tag("reading", variant):
+            return Reading(dep.primary, variant)
+    return None
 
 
 def variant_profile(profile: Profile, rule: str, variant: str) -> Profile:

@@ -87,6 +87,12 @@ class Oracle:
     weights: WeightsFn | None = None
     on: frozenset[str] | None = None  # the action kinds `check` judges; None: every step
     within: Callable[[Profile], bool] | None = None  # the profiles it judges; None: all
+    # Whether `check` reads the step's events. For an engine without events (`no_events`)
+    # the harness hands it the reference's, which describe the reference's state: on a
+    # step whose state differs it is not asked, and `bare`, its state-only form (the same
+    # transition with no events), is asked instead where the rule allows one.
+    reads_events: bool = False
+    bare: CheckFn | None = None
 
 
 ActionKindFn = Callable[[JSON], str]
@@ -162,3 +168,10 @@ def alternatives(message: str) -> frozenset[str]:
     """The rules an `ambiguous` violation names (empty for any other message)."""
     found = _AMBIGUOUS_RE.search(message)
     return frozenset(found.group(1).split(", ")) if found else frozenset()
+
+
+def plain(message: str) -> str:
+    """A violation's words without its marks (its named cause, its ambiguity): for a
+    message charged anew, to a cause that a departure model names."""
+    text = _CAUSE_RE.sub("", message)
+    return re.sub(r" \(" + _AMBIGUOUS_RE.pattern + r"\)", "", text)

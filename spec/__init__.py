@@ -43,6 +43,8 @@ class Rule:
     interpretation: Interpretation | None = None
     checked_by: str = "certify"
     """Which command checks the rule: "certify" (engines) or "bot-check" (bots only)."""
+    parameter_schema: dict[str, Any] = field(default_factory=dict)
+    """Each parameter's own JSON Schema (its allowed values), where the catalogue gives one."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,7 +161,7 @@ def parse_catalogue(text: str, path: str) -> Catalogue:
         rules.append(Rule(raw["id"], raw["title"], raw["group"], raw["text"],
                           raw["source"]["doc"], raw["source"]["section"],
                           dict(raw.get("parameters", {})), interp,
-                          raw.get("checked_by", "certify")))
+                          raw.get("checked_by", "certify"), dict(checks)))
 
     by_id = {r.id: r for r in rules}
     profiles: dict[str, Profile] = {}
