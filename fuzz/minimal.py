@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from gamecert.fuzz.chance_stats import floats
 from gamecert.reference_engine.contract import CHANCE, IllegalAction, Session
+from gamecert.spec import Profile
 
 JSON = Any
 S = TypeVar("S")
@@ -39,7 +40,7 @@ class MinimalSession(Session[S, A]):
         reply["capabilities"] = []  # the minimum: hello, new_game, apply, observe
         return reply
 
-    def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
+    def new_game(self, profile: str | Profile | None = None, seed: int | None = None) -> JSON:
         super().new_game(profile, seed)
         self.rng = random.Random(seed)
         self.start_events = self._draw()
