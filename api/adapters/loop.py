@@ -209,12 +209,14 @@ class LoopAdapter(NativeAdapter):
         if kind == "ended":
             game.over = "the game is over: the engine's loop has ended"
             return None
-        game.over = "the engine's loop has ended abnormally"
         if kind == "raised":
             exc: BaseException = payload
             game.over = f"the engine's loop ended: {type(exc).__name__}: {exc}"
             return exc
-        return LoopHang("the engine's loop stopped on its own")
+        # "stopped": its bot call waited longer than idle_timeout, and the loop was ended
+        game.over = (f"the game was left idle for over {self.idle_timeout:g} s: its loop was "
+                     "ended")
+        return IllegalAction(game.over)
 
     def apply(self, action: JSON) -> tuple[JSON, list[JSON]]:
         native = self._native()
