@@ -370,12 +370,20 @@ def test_the_reference_session_undoes_over_the_wire_too() -> None:
 
 # --- new_game's rules: the profile the harness runs under ------------------------------------
 def test_the_rules_object_carries_every_parameter_reading_and_the_players() -> None:
+    import json
+
+    from jsonschema import Draft202012Validator
+
     from gamecert.reference_engine.wire_rules import players_of, rules_json
 
+    wire = Draft202012Validator(json.loads((ROOT / "schemas" / "wire.schema.json").read_text()))
     for game in ("flit", "botwars", "carcassonne", "kingdomino"):
         catalogue = load_catalogue(game)
         for profile in catalogue.profiles.values():
             rules = rules_json(profile)
+            request = {"id": 1, "op": "new_game", "profile": profile.id, "seed": 0,
+                       "rules": rules}
+            assert not list(wire.iter_errors(request)), (game, profile.id)
             assert rules["profile"] == profile.id and rules["players"] == players_of(profile)
             assert rules["parameters"] == {f"{r}.{n}": v for r, ps in
                                            profile.parameters.items() for n, v in ps.items()}
@@ -386,6 +394,9 @@ def test_the_rules_object_carries_every_parameter_reading_and_the_players() -> N
     assert rules_json(kd.profile("legend-3p"))["players"] == 3
     assert rules_json(load_catalogue("botwars").profile())["players"] == 2
     assert rules_json(load_catalogue("flit").profile())["players"] == 4
+    assert list(wire.iter_errors({"id": 2, "op": "undo"})) == []
+    assert list(wire.iter_errors({"id": 3, "op": "new_game",
+                                  "rules": {"parameters": {"no key": 1}}}))
 
 
 def season() -> Profile:
