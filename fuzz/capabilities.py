@@ -35,9 +35,10 @@ MINIMUM: frozenset[str] = frozenset()
 # out of KNOWN and FULL: an engine that does not declare it has its events compared.
 NO_EVENTS = "no_events"
 
-# An optional capability, outside FULL: the engine takes back its last `apply` (the wire's
-# `undo`). An engine without load_state that accepted an illegal probe is taken back with
-# it; without it, by a new game from the same seed with the example's moves played again.
+# An optional capability kept out of KNOWN and FULL too (extension, adapters): `undo` takes
+# back the last accepted `apply` and answers the state before it. An engine without
+# `load_state` that keeps its game from before a move (the adapter kit's `copy_before_play`)
+# offers it, so an example can go on after it accepted an action it should have refused.
 UNDO = "undo"
 
 # A declared limit too (extension, adapters): the engine has no referee, so the actions

@@ -41,7 +41,8 @@ from typing import Any, Protocol
 
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.contract import BadState, IllegalAction, Session
-from gamecert.spec import CatalogueError
+from gamecert.reference_engine.wire_rules import rules_json
+from gamecert.spec import CatalogueError, Profile, load_catalogue
 
 JSON = Any
 
@@ -76,12 +77,16 @@ class Engine(Protocol):
     def start_events(self) -> list[JSON]: ...
 
     def hello(self) -> JSON: ...
-    def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON: ...
+    # `profile`: an id, or the harness's own Profile (its parameters travel with new_game)
+    def new_game(self, profile: str | Profile | None = None,
+                 seed: int | None = None) -> JSON: ...
     def load_state(self, state: JSON) -> JSON: ...
     def apply(self, action: JSON) -> tuple[JSON, list[JSON]]: ...
     def legal(self) -> JSON: ...
     def observe(self) -> JSON: ...
     def bot_output(self, text: str) -> JSON: ...
+    # the capability `undo`: the last accepted apply taken back, the state before it
+    def undo(self) -> JSON: ...
     def close(self) -> None: ...
 
 
@@ -114,7 +119,9 @@ class InProcessEngine:
     def hello(self) -> JSON:
         return self._call(self.session.hello)
 
-    def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
+    def new_game(self, profile: str | Profile | None = None, seed: int | None = None) -> JSON:
+        if isinstance(profile, Profile) and _catalogued(profile):
+            profile = profile.id  # a Session of any make reads its own catalogue's by id
         state = self._call(self.session.new_game, profile, seed)
         # a Session that draws for itself keeps its set-up draws' reports here
         self.start_events = list(getattr(self.session, "start_events", None) or [])
@@ -136,8 +143,22 @@ class InProcessEngine:
     def bot_output(self, text: str) -> JSON:
         return self._call(self.session.bot_output, text)
 
+    def undo(self) -> JSON:
+        undo = getattr(self.session, "undo", None)
+        if undo is None:
+            raise Refused("bad-request", f"{self.name} does not offer 'undo'")
+        return self._call(undo)
+
     def close(self) -> None:
         self.session.close()
+
+
+def _catalogued(profile: Profile) -> bool:
+    """Is `profile` the bundled catalogue's own profile of its id (not one made elsewhere)?"""
+    try:
+        return load_catalogue(profile.game).profiles.get(profile.id) is profile
+    except CatalogueError:
+        return False
 
 
 TOKEN_VAR = "GAMECERT_ENGINE_TOKEN"
@@ -207,7 +228,8 @@ class SubprocessEngine:
     """An engine in another process, spoken to over newline-delimited JSON."""
 
     def __init__(self, command: list[str], *, timeout: float = 5.0, start_timeout: float = 20.0,
-                 max_reply_bytes: int = 8 << 20, cwd: str | None = None) -> None:
+                 max_reply_bytes: int = 8 << 20, cwd: str | None = None,
+                 game: str | None = None) -> None:
         if not command:
             raise EngineSpecError("empty engine command")
         self.command = command
@@ -216,6 +238,7 @@ class SubprocessEngine:
         self.start_timeout = start_timeout
         self.max_reply_bytes = max_reply_bytes
         self.cwd = cwd
+        self.game = game  # to send new_game the rules of a profile named by its id
         self.proc: subprocess.Popen[bytes] | None = None
         self._buf = b""
         self._next_id = 0
@@ -398,9 +421,11 @@ class SubprocessEngine:
     def hello(self) -> JSON:
         return self.request("hello", timeout=self.start_timeout)
 
-    def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
+    def new_game(self, profile: str | Profile | None = None, seed: int | None = None) -> JSON:
         self.start_events = []  # a failed new_game leaves none behind from the last one
-        reply = self.request("new_game", profile=profile, seed=seed)
+        pid, rules = self._rules(profile)
+        reply = self.request("new_game", profile=pid, seed=seed,
+                             **({"rules": rules} if rules is not None else {}))
         events = reply.get("events", [])
         if not isinstance(events, list):
             raise EngineFault("protocol", "new_game reply: events is not a list")
@@ -426,6 +451,22 @@ class SubprocessEngine:
 
     def bot_output(self, text: str) -> JSON:
         return self._field(self.request("bot_output", text=text), "action")
+
+    def undo(self) -> JSON:
+        return self._field(self.request("undo"), "state")
+
+    def _rules(self, profile: str | Profile | None) -> tuple[str | None, JSON]:
+        """The profile id and the `rules` object (reference_engine.wire_rules) a new_game
+        request carries: from the Profile handed over, else from the game's catalogue; no
+        rules where neither is known (the engine then judges the id alone)."""
+        if isinstance(profile, Profile):
+            return profile.id, rules_json(profile)
+        if self.game is None:
+            return profile, None
+        try:
+            return profile, rules_json(load_catalogue(self.game).profile(profile))
+        except (CatalogueError, KeyError):
+            return profile, None
 
     def _field(self, reply: JSON, name: str) -> JSON:
         if name not in reply:
@@ -477,7 +518,7 @@ class _Borrowed:
     def hello(self) -> JSON:
         return self.engine.hello()
 
-    def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
+    def new_game(self, profile: str | Profile | None = None, seed: int | None = None) -> JSON:
         return self.engine.new_game(profile, seed)
 
     def load_state(self, state: JSON) -> JSON:
@@ -494,6 +535,9 @@ class _Borrowed:
 
     def bot_output(self, text: str) -> JSON:
         return self.engine.bot_output(text)
+
+    def undo(self) -> JSON:
+        return self.engine.undo()
 
     def close(self) -> None:
         pass
@@ -527,7 +571,7 @@ def command_recipe(game: str, command: str | list[str], timeout: float = 5.0) ->
 
     def factory() -> Engine:
         # start-up (imports, loading data) may take longer than a reply: four replies' time
-        sub = SubprocessEngine(argv, timeout=timeout, start_timeout=4 * timeout)
+        sub = SubprocessEngine(argv, timeout=timeout, start_timeout=4 * timeout, game=game)
         sub.start()
         return sub
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 from gamecert.fuzz.blame import Blame, Explanation, blame_for, tag
 from gamecert.fuzz.capabilities import CHANCE as CHANCE_CAP
@@ -175,8 +175,12 @@ class Lockstep:
                  on_step: Callable[[], None] | None = None,
                  stop: threading.Event | None = None,
                  caps: frozenset[str] | None = None, chance_stats: Any = None,
-                 defer: int = 0, go_on: bool = False) -> None:
+                 defer: int = 0, go_on: bool = False,
+                 engine_profile: Profile | None = None) -> None:
         self.game = game
+        # the profile the engine is told (its rules travel with new_game); the reference
+        # and the oracles may read another (a replay under a variant reading)
+        self.engine_profile = profile if engine_profile is None else engine_profile
         # What the engine declared (fuzz.capabilities); None: everything, today's protocol.
         # Without `chance` it draws for itself and reports its draws: the reference follows
         # them (follow mode). Without `load_state` nothing is loaded: no resync either.
@@ -445,7 +449,7 @@ class Lockstep:
         ref0 = self.game.initial(self.profile, None if self.follow else seed)
         ref0_json = self.game.observe(ref0)
         try:
-            eng0 = self.engine.new_game(self.profile.id, seed)
+            eng0 = self.engine.new_game(self.engine_profile, seed)
         except Refused as exc:
             self._fail([], "refused-new-game", f"new_game refused: {exc}", expected=ref0_json)
             eng0 = ref0_json
@@ -590,8 +594,7 @@ class Lockstep:
             return self._resync()
         self.ops.append({"op": "rewind"})
         try:
-            now = cast(Any, self.engine).undo() if UNDO in self.caps \
-                else self._replay_moves()
+            now = self.engine.undo() if UNDO in self.caps else self._replay_moves()
         except (Refused, EngineFault) as exc:
             self.dead = True
             return f"; the engine could not be taken back ({exc}), so this example ends here"
@@ -603,7 +606,7 @@ class Lockstep:
 
     def _replay_moves(self) -> JSON:
         """A new game from this example's seed, then every move of the example again."""
-        self.engine.new_game(self.profile.id, self.example_seed)
+        self.engine.new_game(self.engine_profile, self.example_seed)
         for op in self.ops:
             if op.get("op") == "apply":
                 # a move it refused the first time is refused again: its state did not move

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from gamecert.fuzz.chance_stats import floats
 from gamecert.reference_engine.contract import CHANCE, IllegalAction, Session
+from gamecert.spec import Profile
 
 JSON = Any
 S = TypeVar("S")
@@ -45,7 +46,7 @@ class MinimalSession(Session[S, A]):
         reply["capabilities"] = ["no_events"] if self.bare else []
         return reply
 
-    def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
+    def new_game(self, profile: str | Profile | None = None, seed: int | None = None) -> JSON:
         super().new_game(profile, seed)
         self.rng = random.Random(seed)
         self.start_events = self._draw()

@@ -2,7 +2,8 @@
 
 `gamecert serve flit` runs the reference engine this way; a mutant module runs itself this
 way with `serve_engine(ENGINE(), name=...)`. Every request gets exactly one reply; errors
-are replies, never crashes.
+are replies, never crashes. `new_game`'s `rules` object is not read here (a Session plays
+its catalogue's profile of that id); `undo` takes back the last `apply`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ def handle(session: Session[Any, Any], request: Any) -> tuple[dict[str, Any], bo
         if op == "hello":
             return {"id": rid, "ok": True, **session.hello()}, False
         if op == "new_game":
+            # the request's `rules` object (reference_engine.wire_rules) is for engines that
+            # cannot read our catalogue; a Session reads its profile from the catalogue
             state = session.new_game(request.get("profile"), request.get("seed"))
             drawn = getattr(session, "start_events", None)  # a session that draws for itself
             return {"id": rid, "ok": True, "state": state,
@@ -45,6 +48,8 @@ def handle(session: Session[Any, Any], request: Any) -> tuple[dict[str, Any], bo
             return {"id": rid, "ok": True, **session.legal()}, False
         if op == "observe":
             return {"id": rid, "ok": True, "state": session.observe()}, False
+        if op == "undo":
+            return {"id": rid, "ok": True, "state": session.undo()}, False
         if op == "bot_output":
             text = request.get("text")
             if not isinstance(text, str):

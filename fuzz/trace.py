@@ -82,7 +82,8 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
     reference and the oracles (a variant reading), not for the engine."""
     game = doc["game"]
     try:
-        profile = profile or load_catalogue(game).profile(doc["profile"])
+        own = load_catalogue(game).profile(doc["profile"])  # what the engine is told
+        profile = profile or own
         oracles = oracles_for(game)
         ref = reference_game(game)
     except (CatalogueError, KeyError) as exc:
@@ -99,14 +100,14 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
     caps = frozenset(doc["capabilities"]) if "capabilities" in doc else FULL
     for segment in doc.get("prelude") or []:
         ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
-                      muted=segment.get("muted") or (), caps=caps)
+                      muted=segment.get("muted") or (), caps=caps, engine_profile=own)
         # a finding or a rejected start ended this earlier game in the campaign too
         with contextlib.suppress(Finding, InvalidInput):
             _run_ops(ls, segment["start"], segment["ops"])
     if muted is None:
         muted = frozenset(doc.get("muted") or ())
     ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
-                  muted=muted, caps=caps)
+                  muted=muted, caps=caps, engine_profile=own)
     counter = [0]
     try:
         _run_ops(ls, doc["start"], doc["ops"], counter)

@@ -9,8 +9,9 @@ Two levels:
   `seen = observe(before)` for a state its `apply` reached from `before`, sharing the parts
   the step left alone. Only the harness uses it, on its own reference's states.
 * `Session` is the stateful, JSON-only face of a game: exactly the operations of the wire
-  protocol (`hello`, `new_game`, `load_state`, `apply`, `legal`, `observe`, `bot_output`).
-  The harness talks to every engine, in-process or subprocess, through it.
+  protocol (`hello`, `new_game`, `load_state`, `apply`, `legal`, `observe`, `bot_output`,
+  and `undo`, which takes back the last `apply`). The harness talks to every engine,
+  in-process or subprocess, through it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
-from gamecert.spec import Profile, load_catalogue
+from gamecert.spec import Catalogue, Profile, load_catalogue
 
 JSON = Any
 S = TypeVar("S")
@@ -101,6 +102,7 @@ class Session(Generic[S, A]):
         self.catalogue = load_catalogue(game.name)
         self.profile = self.catalogue.profile()
         self.state: S | None = None
+        self.previous: S | None = None  # the state before the last apply, for `undo`
 
     # --- wire operations -------------------------------------------------------------
     def hello(self) -> JSON:
@@ -111,13 +113,16 @@ class Session(Generic[S, A]):
                 # outcomes are actions the caller chooses (nothing is random inside)
                 "capabilities": ["load_state", "legal", "bot_output", "chance", "stateless"]}
 
-    def new_game(self, profile: str | None = None, seed: int | None = None) -> JSON:
-        if profile is not None and not isinstance(profile, str):
+    def new_game(self, profile: str | Profile | None = None, seed: int | None = None) -> JSON:
+        """A new game under `profile`: a profile id of the catalogue, or the harness's own
+        `Profile` object (played as it is, whatever its id)."""
+        if profile is not None and not isinstance(profile, str | Profile):
             raise BadState(f"profile must be a profile name, not {profile!r:.60}")
         if seed is not None and type(seed) is not int:
             raise BadState(f"seed must be a whole number, not {seed!r:.60}")
-        self.profile = self.catalogue.profile(profile)
+        self.profile = resolve_profile(self.catalogue, profile)
         self.state = self.game.initial(self.profile, seed)
+        self.previous = None
         return self.game.observe(self.state)
 
     def load_state(self, state: JSON, profile: str | None = None) -> JSON:
@@ -127,13 +132,23 @@ class Session(Generic[S, A]):
         prof = self.catalogue.profile(profile or _profile_of(state) or self.profile.id)
         self.state = self.game.load(prof, state)
         self.profile = prof
+        self.previous = None
         return self.game.observe(self.state)
 
     def apply(self, action: JSON) -> tuple[JSON, list[JSON]]:
         state = self._state()
         act = self.game.action_from_json(state, action)
         self.state, events = self.game.apply(state, act)
+        self.previous = state  # states are values: keeping the one before costs nothing
         return self.game.observe(self.state), events
+
+    def undo(self) -> JSON:
+        """Take back the last accepted `apply` (one step): the state as it was before it."""
+        if self.previous is None:
+            raise IllegalAction("nothing to undo: no action applied since the last new_game, "
+                                "load_state or undo")
+        self.state, self.previous = self.previous, None
+        return self.game.observe(self.state)
 
     def legal(self) -> JSON:
         return legal_json(self.game, self._state())
@@ -146,12 +161,25 @@ class Session(Generic[S, A]):
         return self.game.action_to_json(state, self.game.referee(state, text))
 
     def close(self) -> None:
-        self.state = None
+        self.state = self.previous = None
 
     def _state(self) -> S:
         if self.state is None:
             raise IllegalAction("no game in progress: send new_game or load_state first")
         return self.state
+
+
+def resolve_profile(catalogue: Catalogue, profile: str | Profile | None) -> Profile:
+    """The `Profile` a new game is played under: the harness's own object when it hands one
+    over (it may be a profile the catalogue does not list), else the catalogue's by id."""
+    if isinstance(profile, Profile):
+        if profile.game != catalogue.game:
+            raise BadState(f"profile {profile.id!r} is a {profile.game} profile, not "
+                           f"{catalogue.game}")
+        return profile
+    if profile is not None and not isinstance(profile, str):
+        raise BadState(f"profile must be a profile name, not {profile!r:.60}")
+    return catalogue.profile(profile)
 
 
 def _profile_of(state: JSON) -> str | None:

@@ -14,6 +14,7 @@ from examples.adapters.reference_native.adapter import (
     Carcassonne,
     Flit,
     Kingdomino,
+    NoRefereeKingdomino,
     QuietKingdomino,
 )
 from gamecert.adapters import NativeAdapter, NativeRefusal
@@ -33,7 +34,9 @@ from gamecert.adapters.helpers import (
     rotation,
 )
 from gamecert.fuzz.engines import EngineFault, Refused, SubprocessEngine, in_process
-from gamecert.spec import Profile
+from gamecert.reference_engine import reference_game
+from gamecert.reference_engine.contract import BadState
+from gamecert.spec import Profile, load_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 ADAPTER = ROOT / "examples" / "adapters" / "reference_native" / "adapter.py"
@@ -261,3 +264,208 @@ def test_a_third_party_adapter_without_its_engine_says_what_to_set(
     monkeypatch.setenv("GAMECERT_WINGEDSHEEP_PATH", str(ROOT))  # a folder without the engine
     with pytest.raises(EngineSpecError, match="holds no wingedsheep/carcassonne"):
         object_recipe("carcassonne", spec)
+
+
+# --- every capability and limit declared from the kit ------------------------------------
+class Declaring(Kingdomino):
+    """Writes load and referee, plays on a copy, and promises statelessness and no referee."""
+
+    copy_before_play = True
+    stateless = True
+    no_referee = True
+
+    def load(self, profile: Profile, state: Any) -> Any:
+        self.ref = reference_game("kingdomino")
+        self.rng = __import__("random").Random(0)
+        self.log, self.own = [], []
+        try:
+            return self.ref.load(profile, state)
+        except BadState as exc:
+            raise NativeRefusal(str(exc)) from None
+
+    def referee(self, native: Any, text: str) -> Any:
+        return self.ref.action_to_json(native, self.ref.referee(native, text))
+
+
+def test_every_capability_is_declared_from_what_the_adapter_writes() -> None:
+    assert Declaring().hello()["capabilities"] == [
+        "load_state", "bot_output", "stateless", "undo", "no_referee"]
+    assert QuietKingdomino().hello()["capabilities"] == ["no_events"]
+    assert NoRefereeKingdomino().hello()["capabilities"] == ["no_events", "no_referee"]
+    engine = in_process(Declaring, "declaring")
+    state = engine.new_game(None, 2)
+    assert engine.load_state(state) == state
+    with pytest.raises(Refused) as refused:
+        engine.load_state({**state, "turn": "x"})
+    assert refused.value.kind == "bad-state"
+    assert engine.observe() == state  # a state refused leaves the game as it was
+    assert engine.bot_output("nonsense")["type"] == "stop"
+
+
+def test_served_adapters_offer_what_they_declare_and_refuse_the_rest() -> None:
+    for cls, offered in (("Declaring", True), ("Kingdomino", False)):
+        engine = SubprocessEngine([sys.executable, "-m", "gamecert.adapters.serve",
+                                   f"{Path(__file__)}:{cls}"], timeout=20, game="kingdomino")
+        try:
+            state = engine.new_game(None, 3)
+            engine.apply(reference_game("kingdomino").action_to_json(
+                *_first_legal(state)))
+            # each call is made within its own iteration: the late binding cannot bite
+            for call in (engine.undo, lambda: engine.load_state(state),  # noqa: B023
+                         lambda: engine.bot_output("x")):  # noqa: B023
+                if offered:
+                    call()
+                    assert engine.observe() == state  # the undo took the move back
+                else:
+                    with pytest.raises(Refused) as refused:
+                        call()
+                    assert refused.value.kind == "bad-request"
+        finally:
+            engine.close()
+
+
+def _first_legal(state: Any) -> tuple[Any, Any]:
+    ref = reference_game("kingdomino")
+    native = ref.load(load_catalogue("kingdomino").profile(state["profile"]), state)
+    return native, ref.legal(native)[0]
+
+
+# --- undo -----------------------------------------------------------------------------------
+def test_undo_takes_back_the_last_accepted_move_of_a_copying_adapter() -> None:
+    engine = in_process(Declaring, "declaring")
+    start = engine.new_game(None, 5)
+    with pytest.raises(Refused, match="nothing to undo"):
+        engine.undo()
+    native, action = _first_legal(start)
+    engine.apply(reference_game("kingdomino").action_to_json(native, action))
+    with pytest.raises(Refused):
+        engine.apply({"type": "play", "put": None, "pick": 999})  # refused: not a move
+    assert engine.undo() == start and engine.observe() == start
+    with pytest.raises(Refused, match="nothing to undo"):  # one step back, no more
+        engine.undo()
+    plain = in_process(Kingdomino, "plain")
+    plain.new_game(None, 5)
+    with pytest.raises(Refused, match="does not offer 'undo'"):
+        plain.undo()
+
+
+def test_the_reference_session_undoes_over_the_wire_too() -> None:
+    from gamecert.fuzz.server import handle
+    from gamecert.reference_engine import reference_session
+
+    session = reference_session("flit")
+    start = session.new_game(None, 3)
+    assert handle(session, {"id": 1, "op": "undo"})[0]["error"]["kind"] == "illegal"
+    legal = session.legal()
+    action = legal["outcomes"][0]["action"] if legal["to_move"] == "chance" else \
+        legal["actions"][0]
+    session.apply(action)
+    reply, _ = handle(session, {"id": 2, "op": "undo"})
+    assert reply == {"id": 2, "ok": True, "state": start}
+    assert session.observe() == start
+    engine = in_process(session, "ref")
+    engine.apply(action)
+    assert engine.undo() == start
+
+
+# --- new_game's rules: the profile the harness runs under ------------------------------------
+def test_the_rules_object_carries_every_parameter_reading_and_the_players() -> None:
+    import json
+
+    from jsonschema import Draft202012Validator
+
+    from gamecert.reference_engine.wire_rules import players_of, rules_json
+
+    wire = Draft202012Validator(json.loads((ROOT / "schemas" / "wire.schema.json").read_text()))
+    for game in ("flit", "botwars", "carcassonne", "kingdomino"):
+        catalogue = load_catalogue(game)
+        for profile in catalogue.profiles.values():
+            rules = rules_json(profile)
+            request = {"id": 1, "op": "new_game", "profile": profile.id, "seed": 0,
+                       "rules": rules}
+            assert not list(wire.iter_errors(request)), (game, profile.id)
+            assert rules["profile"] == profile.id and rules["players"] == players_of(profile)
+            assert rules["parameters"] == {f"{r}.{n}": v for r, ps in
+                                           profile.parameters.items() for n, v in ps.items()}
+            assert rules["readings"] == profile.variants
+            assert rules["off"] == sorted(profile.off)
+    kd = load_catalogue("kingdomino")
+    assert rules_json(kd.profile("legend-3p"))["parameters"]["KD-PLAYERS.players"] == 3
+    assert rules_json(kd.profile("legend-3p"))["players"] == 3
+    assert rules_json(load_catalogue("botwars").profile())["players"] == 2
+    assert rules_json(load_catalogue("flit").profile())["players"] == 4
+    assert list(wire.iter_errors({"id": 2, "op": "undo"})) == []
+    assert list(wire.iter_errors({"id": 3, "op": "new_game",
+                                  "rules": {"parameters": {"no key": 1}}}))
+
+
+def season() -> Profile:
+    """A profile the catalogue does not list (a later season's), made from one it does."""
+    base = load_catalogue("kingdomino").profile("legend-2p")
+    return Profile("kingdomino", "season-2p", "a season", dict(base.variants),
+                   {r: dict(p) for r, p in base.parameters.items()}, base.off)
+
+
+def test_profile_from_rules_checks_against_the_catalogue() -> None:
+    from gamecert.reference_engine.wire_rules import RulesError, profile_from_rules, rules_json
+
+    kd = load_catalogue("kingdomino")
+    legend = kd.profile("legend-2p")
+    assert profile_from_rules(kd, rules_json(legend)) is legend  # its own: the same object
+    made = profile_from_rules(kd, rules_json(season()))
+    assert made.id == "season-2p" and made.parameters == legend.parameters
+    three = profile_from_rules(kd, {"profile": "mine", "parameters": {"KD-PLAYERS.players": 3}})
+    assert three.param("KD-PLAYERS", "players") == 3 and three.id == "mine"
+    for bad, why in (({"parameters": {"KD-NOPE.x": 1}}, "no such parameter"),
+                     ({"parameters": {"KD-PLAYERS.players": "3"}}, "expected int"),
+                     ({"readings": {"KD-PLAYERS": "x"}}, "no open rule"),
+                     ({"off": ["NOPE"]}, "rules.off"),
+                     ({"players": 4, "profile": "legend-2p"}, "seat 2"),
+                     ([1, 2], "must be an object")):
+        with pytest.raises(RulesError, match=why):
+            profile_from_rules(kd, bad)
+    with pytest.raises(RulesError, match="not the request's profile"):
+        profile_from_rules(kd, rules_json(legend), "legend")
+
+
+def test_a_python_adapter_gets_the_harness_profile_and_its_player_count() -> None:
+    seen: list[tuple[str, int, int]] = []
+
+    class Recording(Kingdomino):
+        def start(self, profile: Profile, seed: int) -> Any:
+            seen.append((profile.id, self.players, profile.param("KD-PLAYERS", "players")))
+            return super().start(profile, seed)
+
+    engine = in_process(Recording, "recording")
+    engine.new_game("legend-3p", 1)
+    state = engine.new_game(season(), 1)  # not in the catalogue: handed over as it is
+    assert seen == [("legend-3p", 3, 3), ("season-2p", 2, 2)]
+    assert state["profile"] == "season-2p" and state["players"] == 2
+
+
+def test_a_served_python_adapter_plays_the_rules_it_is_sent() -> None:
+    engine = SubprocessEngine([sys.executable, "-m", "gamecert.adapters.serve",
+                               f"{ADAPTER}:Kingdomino"], timeout=20, game="kingdomino")
+    try:
+        state = engine.new_game(season(), 4)  # the process's catalogue has no such profile
+        assert state["profile"] == "season-2p" and state["players"] == 2
+        assert engine.new_game("legend-3p", 4)["players"] == 3  # by id: rules from ours
+        reply = engine.request("new_game", profile="legend", seed=1,
+                               rules={"parameters": {"KD-PLAYERS.players": "two"}})
+        raise AssertionError(f"bad rules accepted: {str(reply)[:200]}")
+    except Refused as exc:
+        assert exc.kind == "bad-state" and "expected int" in exc.message
+    finally:
+        engine.close()
+
+
+def test_the_references_own_serve_ignores_the_rules() -> None:
+    engine = SubprocessEngine([sys.executable, "-m", "gamecert", "serve", "kingdomino"],
+                              timeout=20, game="kingdomino")
+    try:
+        state = engine.new_game("legend-2p", 1)  # rules sent, from our catalogue
+        assert state == in_process(reference_game("kingdomino"), "r").new_game("legend-2p", 1)
+        odd = engine.request("new_game", profile="legend-2p", seed=1, rules=[1, {"x": None}])
+        assert odd["state"] == state
+    finally:
+        engine.close()

@@ -1,6 +1,8 @@
-"""The Node.js adapter kit (examples/adapters/node-kit) run for real: an adapter written with
-it around the JavaScript Flit engine, drawing for itself, played in lockstep with the
-reference over the wire, then certified in a short campaign."""
+"""The Node.js adapter kit (the npm package in api/adapters/node) run for real: its own tests,
+installed with npm from the path gamecert gives, an adapter written with it around the
+JavaScript Flit engine (examples/adapters/node-kit/flit-follow.js), drawing for itself,
+played in lockstep with the reference over the wire, looked at with
+`gamecert.adapters.check --engine-cmd`, then certified in a short campaign."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from gamecert.fuzz.engines import Refused, SubprocessEngine
 
 ROOT = Path(__file__).resolve().parents[1]
 ADAPTER = ROOT / "examples" / "adapters" / "node-kit" / "flit-follow.js"
+KIT = ROOT / "api" / "adapters" / "node"
 
 
 def require_node() -> str:
@@ -70,3 +73,73 @@ def test_the_node_adapter_certifies_with_the_minimum_capabilities(tmp_path: Path
     assert "0 violated" in out.stdout, out.stdout[-2000:] + out.stderr[-2000:]
     assert "capabilities: the minimum" in out.stdout
     assert "FLIT-SETUP-AVAILABLE" in out.stdout
+
+
+def test_the_node_package_passes_its_own_tests() -> None:
+    out = subprocess.run([require_node(), "--test", "test/kit.test.cjs", "test/wire.test.mjs"],
+                         capture_output=True, text=True, timeout=120, cwd=KIT)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    assert "# fail 0" in out.stdout and "# pass 0" not in out.stdout
+
+
+def test_npm_installs_the_kit_from_the_path_gamecert_gives(tmp_path: Path) -> None:
+    import json
+
+    where = subprocess.run([sys.executable, "-m", "gamecert.adapters.node_path"],
+                           capture_output=True, text=True, timeout=60, check=True)
+    folder = Path(where.stdout.strip())
+    assert folder.samefile(KIT)
+    package = json.loads((folder / "package.json").read_text())
+    assert package["name"] == "gamecert-adapter" and package["version"]
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.fail("npm is required to install the Node kit, but `npm` is not on PATH")
+    (tmp_path / "package.json").write_text('{"name": "my-adapter", "version": "1.0.0"}')
+    subprocess.run([npm, "install", "--offline", "--no-audit", "--no-fund", str(folder)],
+                   capture_output=True, text=True, timeout=120, cwd=tmp_path, check=True)
+    node = require_node()
+    cjs = subprocess.run([node, "-e", "const k = require('gamecert-adapter'); "
+                          "console.log(k.VERSION, typeof k.serve, typeof k.Refusal)"],
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert cjs.stdout.split() == [package["version"], "function", "function"], cjs.stderr
+    (tmp_path / "probe.mjs").write_text(
+        "import { VERSION, serve, createServer } from 'gamecert-adapter';\n"
+        "console.log(VERSION, typeof serve, typeof createServer);\n")
+    esm = subprocess.run([node, "probe.mjs"], capture_output=True, text=True, timeout=60,
+                         cwd=tmp_path)
+    assert esm.stdout.split() == [package["version"], "function", "function"], esm.stderr
+
+
+def test_check_looks_at_an_engine_command_in_any_language() -> None:
+    def check(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "gamecert.adapters.check", *args],
+                              capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+    good = check("--engine-cmd", f"{require_node()} {ADAPTER}", "--games", "2", "--steps", "25")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert good.stdout.startswith("flit: seed 0, 2 games")
+    assert good.stdout.count("25 actions") == 2 and "no difference" in good.stdout
+    # an adapter whose states are not ours: the first look says where they differ
+    toy = KIT / "test" / "fixtures" / "counter-wire.cjs"
+    bad = check("--engine-cmd", f"{require_node()} {toy}", "--games", "1")
+    assert bad.returncode == 1 and "the states differ" in bad.stdout, bad.stdout + bad.stderr
+    wrong = check("--engine-cmd", f"{require_node()} {ADAPTER}", "--game", "kingdomino")
+    assert wrong.returncode == 2 and "plays 'flit', not 'kingdomino'" in wrong.stderr
+    neither = check("--games", "1")
+    assert neither.returncode == 2 and "name one engine" in neither.stderr
+
+
+def test_a_node_adapter_gets_the_rules_of_the_harness_profile() -> None:
+    from gamecert.spec import Profile, load_catalogue
+
+    toy = KIT / "test" / "fixtures" / "counter-wire.mjs"  # its state shows rules.players
+    sub = SubprocessEngine([require_node(), str(toy)], timeout=20, game="kingdomino")
+    sub.start()
+    try:
+        assert sub.new_game("legend-3p", 1) == {"total": 1, "players": 3}
+        base = load_catalogue("kingdomino").profile("legend-2p")
+        season = Profile("kingdomino", "season-2p", "a season", dict(base.variants),
+                         {r: dict(p) for r, p in base.parameters.items()}, base.off)
+        assert sub.new_game(season, 2) == {"total": 2, "players": 2}
+    finally:
+        sub.close()

@@ -33,6 +33,13 @@ def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "gamecert/spec/flit.json" in names and "gamecert/schemas/report.schema.json" in names
     assert "gamecert/py.typed" in names
+    # the Node.js adapter kit ships inside (python -m gamecert.adapters.node_path)
+    node = {n for n in names if n.startswith("gamecert/adapters/node/")}
+    assert {"gamecert/adapters/node/package.json", "gamecert/adapters/node/index.cjs",
+            "gamecert/adapters/node/index.mjs", "gamecert/adapters/node/README.md"} <= node
+    kit = ROOT / "api" / "adapters" / "node"
+    assert node == {f"gamecert/adapters/node/{p.relative_to(kit).as_posix()}"
+                    for p in kit.rglob("*") if p.is_file() and "node_modules" not in p.parts}
 
 
 def test_every_subpackage_is_listed_in_pyproject() -> None:

@@ -1,10 +1,13 @@
 """A first look at an adapter before `gamecert certify`: play random games in lockstep with
 the reference, following the engine's reported draws, and say where the two first differ.
 
-    python -m gamecert.adapters.check GAME path/adapter.py:Name [--profile P] [--games N]
+    python -m gamecert.adapters.check path/adapter.py:Name [--profile P] [--games N]
         [--seed S] [--steps K]
+    python -m gamecert.adapters.check --engine-cmd 'node my_adapter.js' [--game G] [...]
 
-This is a maintainer's smoke test of an adapter (does new_game, apply, observe and the draw
+The engine is a Python adapter class (run in this process) or any wire-protocol program
+(`--engine-cmd`, in any language; its game is the one its `hello` names, or `--game`). This
+is a maintainer's smoke test of an adapter (does new_game, apply, observe and the draw
 reports line up with our canonical states?), not a certificate: no oracles, no probes, no
 minimisation. It drives the reference in follow mode exactly as the contract says (started
 unseeded, each reported outcome applied, an outcome the reference does not list is a
@@ -23,7 +26,7 @@ from typing import Any
 from gamecert.fuzz.engines import Refused
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, Game, IllegalAction
-from gamecert.spec import load_catalogue
+from gamecert.spec import CatalogueError, load_catalogue
 
 JSON = Any
 
@@ -78,7 +81,7 @@ def look_at(adapter: Any, profile: str | None, seed: int, steps: int = 400,
     prof = load_catalogue(name).profile(profile)
     rng = random.Random(seed)
     look = Look(seed)
-    eng_state = adapter.new_game(profile, seed)
+    eng_state = adapter.new_game(prof, seed)
     state = _follow(ref, ref.initial(prof, None), adapter.start_events, look)
     while look.departure is None:
         if ref.observe(state) != eng_state:
@@ -107,35 +110,90 @@ def look_at(adapter: Any, profile: str | None, seed: int, steps: int = 400,
     return look
 
 
+def _open_command(command: str, game: str | None, timeout: float) -> tuple[Any, str]:
+    """A wire-protocol engine process and the game it plays (its hello's, checked against
+    `game` when given); raises EngineSpecError with what went wrong."""
+    from gamecert.fuzz.engines import EngineFault, EngineSpecError, SubprocessEngine, split_command
+    from gamecert.spec import games
+
+    engine = SubprocessEngine(split_command(command), timeout=timeout,
+                              start_timeout=4 * timeout, game=game)
+    try:
+        hello = engine.hello()
+    except (EngineFault, Refused) as exc:
+        engine.close()
+        raise EngineSpecError(f"the engine failed its hello: {exc}") from None
+    said = hello.get("game") if isinstance(hello, dict) else None
+    if game is not None and said != game:
+        engine.close()
+        raise EngineSpecError(f"the engine says it plays {said!r}, not {game!r}")
+    if said not in games():
+        engine.close()
+        raise EngineSpecError(f"the engine's hello names no game gamecert knows: {said!r} "
+                              f"(known: {', '.join(games())})")
+    engine.game = said  # its new_game requests then carry the profile's rules
+    return engine, str(said)
+
+
 def main(argv: list[str] | None = None) -> int:
     from gamecert.adapters.serve import load_adapter
-    from gamecert.fuzz.engines import EngineSpecError
+    from gamecert.fuzz.engines import EngineFault, EngineSpecError
 
     ap = argparse.ArgumentParser(prog="python -m gamecert.adapters.check",
                                  description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("adapter", help="path/adapter.py:ClassName")
+    ap.add_argument("adapter", nargs="?", help="path/adapter.py:ClassName (a Python adapter)")
+    ap.add_argument("--engine-cmd", default=None, metavar="CMD",
+                    help="a wire-protocol engine command, in any language "
+                         "(e.g. 'node my_adapter.js')")
+    ap.add_argument("--game", default=None, help="with --engine-cmd: the game it must play "
+                    "(default: the one its hello names)")
+    ap.add_argument("--timeout", type=float, default=5.0,
+                    help="with --engine-cmd: seconds allowed for each reply (default 5)")
     ap.add_argument("--profile", default=None)
     ap.add_argument("--games", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--steps", type=int, default=400)
     args = ap.parse_args(argv)
+    if (args.adapter is None) == (args.engine_cmd is None):
+        ap.error("name one engine: a Python adapter (path/adapter.py:Name) or --engine-cmd")
+    if not (args.timeout > 0 and args.timeout < float("inf")):
+        ap.error("--timeout must be a positive number of seconds")
+    engine: Any
     try:
-        adapter = load_adapter(args.adapter)
-    except (EngineSpecError, TypeError, RuntimeError) as exc:
+        if args.engine_cmd is not None:
+            engine, game = _open_command(args.engine_cmd, args.game, args.timeout)
+        else:
+            engine = load_adapter(args.adapter)
+            game = engine.game_name
+        load_catalogue(game).profile(args.profile)
+    except (EngineSpecError, TypeError, RuntimeError, CatalogueError) as exc:
         print(f"gamecert.adapters.check: {exc}", file=sys.stderr)
         return 2
-    print(f"seed {args.seed}, {args.games} games, profile {args.profile or 'default'}")
+    print(f"{game}: seed {args.seed}, {args.games} games, profile {args.profile or 'default'}")
     bad = 0
-    for i in range(args.games):
-        try:
-            look = look_at(adapter, args.profile, args.seed + i, args.steps)
-        except Exception as exc:  # a native crash is a finding, not a traceback
-            print(f"game seed {args.seed + i}: the engine crashed: {type(exc).__name__}: {exc}")
-            bad += 1
-            continue
-        verdict = look.departure or ("finished" if look.finished else "no difference")
-        print(f"game seed {look.seed}: {look.steps} actions, {look.draws} draws: {verdict}")
-        bad += look.departure is not None
+    try:
+        for i in range(args.games):
+            try:
+                look = look_at(engine, args.profile, args.seed + i, args.steps, game=game)
+            except Refused as exc:  # new_game refused: the profile, or the seed
+                print(f"game seed {args.seed + i}: the engine refused: {exc}")
+                bad += 1
+                continue
+            except EngineFault as exc:  # the process crashed, hung or broke the protocol
+                print(f"game seed {args.seed + i}: the engine failed ({exc.kind}): "
+                      f"{exc.message}")
+                bad += 1
+                continue
+            except Exception as exc:  # a native crash is a finding, not a traceback
+                print(f"game seed {args.seed + i}: the engine crashed: "
+                      f"{type(exc).__name__}: {exc}")
+                bad += 1
+                continue
+            verdict = look.departure or ("finished" if look.finished else "no difference")
+            print(f"game seed {look.seed}: {look.steps} actions, {look.draws} draws: {verdict}")
+            bad += look.departure is not None
+    finally:
+        engine.close()
     return 1 if bad else 0
 
 

@@ -8,7 +8,9 @@ as its own process (`gamecert certify GAME --command "python -m gamecert.adapter
 ..."`), which keeps a native engine's globals, threads and crashes out of gamecert. The
 new_game reply carries the draws the engine made while setting up (`events`), and operations
 the adapter does not offer are answered 'bad-request', as the wire schema says for an
-operation an engine does not know.
+operation an engine does not know. A new_game request's `rules` object becomes the `Profile`
+the adapter's `start` gets (reference_engine.wire_rules), so the game is played under the
+parameters the harness runs, even for a profile this process's catalogue does not list.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from gamecert.fuzz.engines import EngineSpecError, _import_object
 from gamecert.fuzz.server import _error, handle
 from gamecert.fuzz.server import serve as serve_session
 from gamecert.reference_engine.contract import BadState, IllegalAction
+from gamecert.reference_engine.wire_rules import RulesError, profile_from_rules
 from gamecert.spec import CatalogueError
 
 
@@ -29,16 +32,22 @@ def reply_to(adapter: NativeAdapter, request: Any) -> tuple[dict[str, Any], bool
     if isinstance(request, dict) and request.get("op") == "new_game":
         rid = request.get("id")
         try:
-            state = adapter.new_game(request.get("profile"), request.get("seed"))
+            profile = request.get("profile")
+            if request.get("rules") is not None:
+                if profile is not None and not isinstance(profile, str):
+                    raise BadState(f"profile must be a profile name, not {profile!r:.60}")
+                profile = profile_from_rules(adapter.catalogue, request["rules"], profile)
+            state = adapter.new_game(profile, request.get("seed"))
         except IllegalAction as exc:
             return _error(rid, "illegal", str(exc)), False
-        except (BadState, CatalogueError) as exc:
+        except (BadState, CatalogueError, RulesError) as exc:
             return _error(rid, "bad-state", str(exc)), False
         except Exception as exc:  # the native engine failed: a reply, never a crash of ours
             return _error(rid, "internal", f"{type(exc).__name__}: {exc}"), False
         return {"id": rid, "ok": True, "state": state, "events": adapter.start_events}, False
     op = request.get("op") if isinstance(request, dict) else None
-    if op in ("legal", "load_state", "bot_output") and op not in adapter.hello()["capabilities"]:
+    if op in ("legal", "load_state", "bot_output", "undo") and \
+            op not in adapter.hello()["capabilities"]:
         return _error(request.get("id"), "bad-request",
                       f"{adapter.engine} does not offer {op!r} (not in its capabilities)"), False
     return handle(adapter, request)

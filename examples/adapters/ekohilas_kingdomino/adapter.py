@@ -84,6 +84,9 @@ class Ekohilas(NativeAdapter):
     game_name: ClassVar[str] = "kingdomino"
     engine: ClassVar[str] = "ekohilas/kingdomino"
     copy_before_play: ClassVar[bool] = True  # a refused move must leave the game as it was
+    # its console asks a player again after a bad command: nothing in it ends a player's
+    # game, so the referee's actions (a stop) mean nothing to it
+    no_referee: ClassVar[bool] = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -93,12 +96,6 @@ class Ekohilas(NativeAdapter):
         self.direction = [m.Direction.EAST, m.Direction.SOUTH, m.Direction.WEST,
                           m.Direction.NORTH]
         self.draws: list[JSON] = []
-
-    def hello(self) -> JSON:
-        # its console asks a player again after a bad command: nothing in it ends a
-        # player's game, so the referee's actions (a stop) mean nothing to it
-        out = super().hello()
-        return {**out, "capabilities": [*out["capabilities"], "no_referee"]}
 
     # --- the four things an adapter writes ------------------------------------------------
     def start(self, profile: Profile, seed: int) -> Any:

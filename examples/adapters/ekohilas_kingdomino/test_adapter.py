@@ -30,8 +30,9 @@ def adapter_class() -> Any:
 
 def test_new_game_reports_the_order_and_the_first_line() -> None:
     engine = in_process(adapter_class(), "ekohilas")
-    # the minimum, no events and no referee (its console asks again)
-    assert engine.hello()["capabilities"] == ["no_events", "no_referee"]
+    # the minimum, undo (it plays on a copy), no events and no referee (its console asks
+    # again)
+    assert engine.hello()["capabilities"] == ["undo", "no_events", "no_referee"]
     state = engine.new_game(PROFILE, 3)
     order, *deals = [e["chance"] for e in engine.session.start_events]  # type: ignore[attr-defined]
     assert order["type"] == "order" and sorted(order["order"]) == [1, 1, 2, 2]
@@ -66,6 +67,9 @@ def test_a_picked_tile_is_taken_again_without_a_word() -> None:
     owners = {t["tile"]: t["player"] for t in after["line"]}
     assert owners[tile] == state["placing"][1]["player"]  # the second king took it over
     assert first["line"][0]["player"] == state["placing"][0]["player"]
+    # undo takes the accepted second pick back: the game goes on from before it
+    assert engine.undo() == first
+    assert engine.observe() == first
 
 
 def test_games_follow_the_reference_until_the_final_score() -> None:

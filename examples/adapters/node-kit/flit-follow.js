@@ -1,13 +1,17 @@
 'use strict';
-// An adapter written with gamecert-adapter.js around a JavaScript engine: the Flit engine in
-// examples/engines/flit-js, driven as if it were a native engine that draws its own set-up
-// squares and neutral pieces (follow mode): where the engine waits for a chance outcome, this
-// adapter picks one with a seeded RNG, plays it, and reports it.
+// An adapter written with the Node kit (the package gamecert-adapter, api/adapters/node)
+// around a JavaScript engine: the Flit engine in examples/engines/flit-js, driven as if it
+// were a native engine that draws its own set-up squares and neutral pieces (follow mode):
+// where the engine waits for a chance outcome, this adapter picks one with a seeded RNG,
+// plays it, and reports it.
 //
 //   gamecert certify flit --engine-cmd "node examples/adapters/node-kit/flit-follow.js"
+//
+// Outside this repository, `npm install "$(python -m gamecert.adapters.node_path)"` and
+// require('gamecert-adapter') instead of the path below.
 
 const path = require('path');
-const { serve, Refusal, seededRandom } = require('./gamecert-adapter.js');
+const { serve, Refusal, seededRandom } = require(path.join(__dirname, '..', '..', '..', 'api', 'adapters', 'node'));
 const { serveLine } = require(path.join(__dirname, '..', '..', 'engines', 'flit-js', 'flit.js'));
 
 let nextId = 0;

@@ -119,6 +119,4 @@ class ConsoleKingdomino(QuietKingdomino):
 class NoRefereeKingdomino(ConsoleKingdomino):
     """The same, declaring it (`no_referee`): the harness then sends it no referee's action."""
 
-    def hello(self) -> JSON:
-        out = super().hello()
-        return {**out, "capabilities": [*out["capabilities"], "no_referee"]}
+    no_referee = True
