@@ -140,7 +140,7 @@ def _after(model: Model, before: JSON, action: JSON,
     not load, the action is illegal, the draws are not the ones it would make)."""
     game = model.game
     try:
-        state = game.load(model.profile, before)
+        state = _load(game, model.profile, before)
         state, _ = game.apply(state, game.action_from_json(state, action))
         if draws is not None:
             for outcome in draws:
@@ -154,10 +154,16 @@ def _after(model: Model, before: JSON, action: JSON,
         return None
 
 
+def _load(game: Game[Any, Any], profile: Profile, state: JSON) -> Any:
+    """`state` under `profile`: as the engine's, well formed whether or not the rules reach
+    it (the state before a step may be one the reference took from the engine)."""
+    return getattr(game, "adopt", game.load)(profile, state)
+
+
 def _refuses(model: Model, before: JSON, action: JSON) -> bool:
     game = model.game
     try:
-        state = game.load(model.profile, before)
+        state = _load(game, model.profile, before)
     except _MODEL_ERRORS:
         return False
     try:
