@@ -86,6 +86,16 @@ def _compact(doc: JSON) -> str:
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
 
 
+def frame_end(buf: bytes, cfg: Any) -> int | None:
+    """CARC-PROTO-FRAME: how many bytes of `buf` the engine reads as the bot's next message
+    (it counts characters; an incomplete UTF-8 character waits for its last bytes)."""
+    text = codecs.getincrementaldecoder("utf-8")("surrogateescape").decode(buf, final=False)
+    n = message_end(text, cfg)
+    if n is None:
+        return None
+    return len(text[:n].encode("utf-8", "surrogateescape"))
+
+
 def _open_within(path: Path, flags: int, deadline: float) -> int | None:
     """A blocking open of one end of a named pipe, given up at `deadline` (then the other
     end is opened and closed at once, so the waiting open returns and its thread ends)."""
@@ -146,9 +156,9 @@ class CarcTable:
         self.lake_turn = False  # the player to move holds the lake: the engine lays it
         self.end_tile: JSON = None
         self.moves: dict[int, JSON] = {}  # a bot's last move, as the engine keeps it
-        self.meeples: dict[int, tuple[int, JSON, str]] = {}  # node -> (player id, tile, spot)
+        # node -> (player id, tile, the spot as the claim named it, its canonical spot)
+        self.meeples: dict[int, tuple[int, JSON, str, str]] = {}
         self.open_ms = float(ctx.options.profile.param("CARC-PROTO-LIMITS", "open_ms"))
-        self._decoder = codecs.getincrementaldecoder("utf-8")
         try:
             for seat, command in ctx.options.commands.items():
                 folder = Path(tempfile.mkdtemp(prefix=f"gamecert-bot{seat}-"))
@@ -215,13 +225,7 @@ class CarcTable:
         bot.timing.current_total += (time.monotonic() - start) * 1000
 
     def frame_complete(self, buf: bytes) -> int | None:
-        """CARC-PROTO-FRAME: the bytes of the first message in `buf` as the engine reads it
-        (a character count; an incomplete UTF-8 character waits for its last bytes)."""
-        text = self._decoder("surrogateescape").decode(buf, final=False)
-        n = message_end(text, self.cfg)
-        if n is None:
-            return None
-        return len(text[:n].encode("utf-8", "surrogateescape"))
+        return frame_end(buf, self.cfg)
 
     # --- engine moves the protocol gives no player -----------------------------------------
     def engine_move(self, player: int, state: CarcState) -> Any | None:
@@ -311,7 +315,8 @@ class CarcTable:
             sent = self.moves.pop(player, None)
             on = sent["placed_on"] if sent is not None and "placed_on" in sent else _wire_spot(
                 e["on"])
-            self.meeples[cell * 8 + action[1]] = (pid, real, _wire_spot(e["on"]))
+            # the claim is told to all, and its meeple freed, under the name its bot gave
+            self.meeples[cell * 8 + action[1]] = (pid, real, on, e["on"])
             out = {"event_type": "move_place_meeple", "player_id": pid,
                    "tile": sent["tile"] if sent is not None and "tile" in sent else real,
                    "placed_on": on}
@@ -325,7 +330,7 @@ class CarcTable:
         if kind in ("feature-completed", "feature-final"):
             return self._freed(state, e)
         if kind == "meeple-captured":
-            self._forget(e)
+            e = {**e, "named": self._forget(e)}
         if kind in ("tower-built", "tower-capped", "meeple-captured", "prisoners-exchanged",
                     "ransom-paid", "farm-scored"):
             return self._translate_ext(e, pid)
@@ -350,20 +355,22 @@ class CarcTable:
             f = state.feats[state.owner[node]]
             if (FEATURE_NAMES[f.kind], sorted(unpack(p) for p in f.tiles)) != want:
                 continue
-            pid, tile, spot = self.meeples.pop(node)
+            pid, tile, spot, _ = self.meeples.pop(node)
             reward = e["points"] if pid + 1 in e["scorers"] and pid not in rewarded else 0
             rewarded.add(pid)
             out.append(_same({"event_type": "event_player_meeple_freed", "player_id": pid,
                               "reward": reward, "tile": tile, "placed_on": spot}))
         return out
 
-    def _forget(self, e: JSON) -> None:
-        """A meeple taken off the board by a tower (the extension) no longer stands there."""
-        at, on = to_wire_pos(self.cfg, e["at"]), _wire_spot(e["on"])
-        for node, (pid, tile, spot) in list(self.meeples.items()):
-            if pid == e["owner"] - 1 and tile["pos"] == at and spot == on:
+    def _forget(self, e: JSON) -> str:
+        """A meeple taken off the board by a tower (the extension) no longer stands there;
+        the name its claim gave it."""
+        at = to_wire_pos(self.cfg, e["at"])
+        for node, (pid, tile, spot, canonical) in list(self.meeples.items()):
+            if pid == e["owner"] - 1 and tile["pos"] == at and canonical == e["on"]:
                 del self.meeples[node]
-                return
+                return spot
+        return _wire_spot(e["on"])
 
     def _translate_ext(self, e: JSON, pid: int) -> list[View]:
         """The extension's events (farms and tower stages): public, the same for every bot."""
@@ -382,7 +389,7 @@ class CarcTable:
         elif kind == "meeple-captured":
             out = {"event_type": "event_meeple_captured", "captor_id": pid,
                    "owner_id": e["owner"] - 1, "pos": to_wire_pos(self.cfg, e["at"]),
-                   "placed_on": _wire_spot(e["on"]), "to": e["to"]}
+                   "placed_on": e.get("named") or _wire_spot(e["on"]), "to": e["to"]}
         elif kind == "prisoners-exchanged":
             out = {"event_type": "event_prisoners_exchanged",
                    "player_ids": [q - 1 for q in e["players"]]}

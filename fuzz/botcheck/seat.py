@@ -81,6 +81,24 @@ class Reply:
                 f"{limit:g} ms limit ({load})")
 
 
+IN_TIME, JUDGED_LATE, NOT_JUDGED = "in time", "late", "not judged"
+
+
+def judge(ms: float, limit: float, load: Load) -> str:
+    """A reply's time against its limit: in time, late, or not judged (late only by what
+    the machine's load explains)."""
+    if ms <= limit:
+        return IN_TIME
+    return JUDGED_LATE if ms - load.excused > limit else NOT_JUDGED
+
+
+def not_judged(ms: float, limit: float, load: Load) -> str:
+    """The warning's words: 'late by 5.5 ms (55.5 ms on the 50 ms limit), under a load where
+    our own delay was 12.0 ms, ...: not judged'."""
+    return (f"late by {ms - limit:.1f} ms ({ms:.1f} ms on the {limit:g} ms limit), under a "
+            f"load where {load.describe()}: not judged")
+
+
 def _delta(a: tuple[int, int] | None, b: tuple[int, int] | None, i: int) -> float | None:
     return None if a is None or b is None else max(0, b[i] - a[i]) / 1e6
 
@@ -186,14 +204,12 @@ class BotSeat:
         the wait (a warning; the caller stops the game, having no reply to go on with)."""
         load = self.load_since(bot0, own0)
         self.timing.record(ms, load.excused)
-        if ms - load.excused <= limit:
-            reply = Reply(UNJUDGED, partial, ms, query, load)
+        if judge(ms, limit, load) == NOT_JUDGED:
             self.finding(self.ctx.limits.reply_rule, "none", "not-judged",
-                         f"no complete reply within {ms:.1f} ms, late by {ms - limit:.1f} ms "
-                         f"on the {limit:g} ms limit, under a load where {load.describe()}: "
-                         f"not judged", "nothing: bot-check stops this game here, since it "
-                         "cannot go on without the reply", query, WARN)
-            return reply
+                         f"no complete reply: {not_judged(ms, limit, load)}",
+                         "nothing: bot-check stops this game here, since it cannot go on "
+                         "without the reply", query, WARN)
+            return Reply(UNJUDGED, partial, ms, query, load)
         return Reply(NO_REPLY, partial, ms, query, load)
 
     def timed(self, reply: Reply) -> Reply:
@@ -203,15 +219,15 @@ class BotSeat:
         limit = limits.for_query(reply.query)
         load = reply.load or Load()
         self.timing.record(reply.ms, load.excused)
-        if reply.ms > limit:
-            if reply.ms - load.excused > limit:
-                reply.status = LATE
-                return reply
+        verdict = judge(reply.ms, limit, load)
+        if verdict == JUDGED_LATE:
+            reply.status = LATE
+            return reply
+        if verdict == NOT_JUDGED:
             self.finding(limits.reply_rule, "none", "not-judged",
-                         f"late by {reply.ms - limit:.1f} ms ({reply.ms:.1f} ms on the "
-                         f"{limit:g} ms limit), under a load where {load.describe()}: not "
-                         f"judged", "nothing: on an idle machine the reply would have been "
-                         "in time; the game goes on with it", reply.query, WARN)
+                         not_judged(reply.ms, limit, load),
+                         "nothing: on an idle machine the reply would have been in time; the "
+                         "game goes on with it", reply.query, WARN)
         elif reply.status == OK and reply.ms > limits.warn_at * limit:
             self.finding(limits.reply_rule, "none", "near-limit",
                          f"a reply took {reply.ms:.1f} ms, over "

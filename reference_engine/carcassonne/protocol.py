@@ -45,6 +45,7 @@ from gamecert.reference_engine.carcassonne.state import (
     pack,
     unpack,
 )
+from gamecert.reference_engine.carcassonne.tiles import HALVES, SIDES
 from gamecert.reference_engine.contract import IllegalAction
 
 
@@ -455,4 +456,18 @@ def _tower_move(game: Judge, state: CarcState, data: dict[str, Any], event: str)
     if where not in names:
         raise IllegalAction(f"{event}: capture.placed_on {where!r} is not one of "
                             f"{', '.join(names)}")
-    return ("tower", pos, cell, game.capture_segment(state, cell, names[where]))
+    return ("tower", pos, cell, _capture_segment(game, state, cell, names[where]))
+
+
+def _capture_segment(game: Judge, state: CarcState, cell: int, spot: str) -> int:
+    """The meeple a capture names by any side or half-edge of its feature on that tile (a
+    claim is echoed to every player with the name its bot gave, which need not be the
+    feature's first)."""
+    placed = state.board.get(cell)
+    if placed is not None and spot in SIDES + HALVES:
+        rt = state.cfg.t.rot[placed[0]][placed[1]]
+        if spot in SIDES and rt.side_seg[SIDES.index(spot)] >= 0:
+            return rt.side_seg[SIDES.index(spot)]
+        if spot in HALVES and rt.half_field[HALVES.index(spot)] >= 0:
+            return len(rt.segs) + rt.half_field[HALVES.index(spot)]
+    return game.capture_segment(state, cell, spot)
