@@ -107,19 +107,30 @@ def _by_value(value: Any) -> Any:
     return value
 
 
+class BudgetCut(Exception):
+    """The run's time promise ended while a web-server bot was still starting."""
+
+
 class HttpBot:
     """A bot that is a local web server: one POST per turn."""
 
     def __init__(self, seat: BotSeat, url: str | None) -> None:
         self.seat = seat
+        cap = seat.ctx.hard_end
+        self.until = time.monotonic() + URL_WAIT_S
+        self.cut = cap is not None and cap < self.until
+        if cap is not None and self.cut:
+            self.until = cap
         # the server's own stdout is its log, once the URL line is read: drained, not shown
         assert seat.process.proc.stdout is not None
         self.log = Channel(seat.process.proc.stdin.fileno() if seat.process.proc.stdin else -1,
                            seat.process.proc.stdout.fileno(), Transcript(keep=4))
         if url is None:
             try:
-                line, _ = self.log.read_message(line_complete, time.monotonic() + URL_WAIT_S)
+                line, _ = self.log.read_message(line_complete, self.until)
             except (ReadTimeout, ChannelClosed, Flood):
+                if self.cut:
+                    raise BudgetCut from None
                 raise BotUnusable(f"the bot server printed no URL line within {URL_WAIT_S:g} s "
                                   f"(give it with --bot-url): "
                                   f"{seat.process.describe_exit()}") from None
@@ -133,14 +144,15 @@ class HttpBot:
         self._wait_listening()
 
     def _wait_listening(self) -> None:
-        end = time.monotonic() + URL_WAIT_S
         while True:
             conn = http.client.HTTPConnection(self.host, self.port, timeout=1)
             try:
                 conn.connect()
                 return
             except OSError:
-                if time.monotonic() > end or self.seat.process.exit_code() is not None:
+                if self.cut and time.monotonic() > self.until:
+                    raise BudgetCut from None
+                if time.monotonic() > self.until or self.seat.process.exit_code() is not None:
                     raise BotUnusable(f"nothing listens at {self.url}: "
                                       f"{self.seat.process.describe_exit()}") from None
                 time.sleep(0.05)
@@ -193,6 +205,11 @@ class BotWarsTable:
                 if self.variant == "http":
                     url = ctx.options.bot_url if seat == ctx.options.seat else None
                     self.http[seat] = HttpBot(self.bots[seat], url)
+        except BudgetCut:
+            self.stopped = True
+            self.note = "budget: the time budget ended while a bot's web server started"
+            for bot in self.bots.values():
+                bot.started = True  # nothing to settle: the game stops here
         except Exception:
             self.close()
             raise

@@ -77,6 +77,7 @@ from gamecert.spec import Profile
 JSON = Any
 View = Callable[[int], JSON]  # an event as one player (0-based id) sees it
 _RULE_IN_TEXT = re.compile(r"\((CARC-[A-Z-]+)")
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that were not UTF-8 (surrogateescape)
 DEFAULT = "syncs-2025"
 DISCARD = "gamecert-discard"
 
@@ -149,6 +150,7 @@ class CarcTable:
         self.log: list[View] = []
         self.cursor: dict[int, int] = {}
         self.turn_open = False
+        self.turn_player = 0
         n = self.cfg.players
         t = self.cfg.t
         self.lake_id = t.ids[t.lake]
@@ -261,8 +263,8 @@ class CarcTable:
               events: list[JSON]) -> None:
         for e in events:
             self.log.extend(self._translate(before, action, after, e))
-        if after.step == PLACE and not self.turn_open:
-            self.turn_open = True
+        if after.step == PLACE and (not self.turn_open or after.to_move != self.turn_player):
+            self.turn_open, self.turn_player = True, after.to_move
             if not self.lake_turn:
                 pid = after.to_move - 1
                 self.log.append(lambda _p: {"event_type": "event_player_turn_started",
@@ -300,8 +302,7 @@ class CarcTable:
                        "player_tile_index": index}
             public = {"event_type": "public_move_place_tile", "player_id": pid, "tile": tile}
             return [lambda p: private if p == pid else public]
-        if kind == "tile-discarded":
-            self.turn_open = False if state.step != PLACE else self.turn_open
+        if kind == "tile-discarded":  # the turn goes on, or passes: `after` sees which
             gone = e["tile"]
             self.moves.pop(player, None)
             if gone in self.hands[player]:
@@ -429,7 +430,7 @@ class CarcTable:
             return None
         message = reply.data.decode("utf-8", "surrogateescape")
         try:
-            if any("\udc80" <= c <= "\udcff" for c in message):
+            if _NOT_UTF8.search(message):
                 raise BadMessage("the message is not UTF-8 text (CARC-PROTO-FRAME)")
             action, move = read_reply(self.game, state, message, self.hands[player])
         except IllegalAction as exc:

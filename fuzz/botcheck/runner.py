@@ -118,6 +118,7 @@ class GameRecord:
     final_state: Any = None
     startup_s: float = 0.0  # starting the bots until each waits for its first query
     note: str = ""  # where and why the game stopped early
+    failures: int = 0  # the bot's failures in this game (before merging by cause)
 
 
 @dataclass
@@ -329,6 +330,7 @@ def run(codec: Codec, options: RunOptions) -> RunResult:
         for f in new:
             if f.trace is None:
                 f.trace = trace_document(options, number, record.choices, f)
+        record.failures = sum(1 for f in new if f.severity == FAIL)
         result.games.append(record)
         if options.progress:
             options.progress(f"game {number}: {record.steps} steps, {record.queries} queries "

@@ -43,7 +43,8 @@ def first_difference(got: list[str], want: list[str]) -> str:
 
 
 def test_every_game_and_variant_has_a_corpus() -> None:
-    assert {"carcassonne-syncs-2025", "flit-first-line", "flit-argument",
+    assert {"carcassonne-syncs-2025", "carcassonne-gamecert-discard", "flit-first-line",
+            "flit-argument",
             "kingdomino-legend-2p", "kingdomino-short-lines", "botwars-stdio",
             "botwars-http"} <= set(NAMES)
     for name in NAMES:

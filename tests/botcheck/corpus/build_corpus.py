@@ -117,7 +117,7 @@ def carcassonne(seed: int, variant: str = "syncs-2025") -> dict[str, Any]:
     hands: dict[int, list[str]] = {p: [] for p in range(n)}
     seats: Seats = {p + 1: [] for p in range(n)}
     choices: list[JSON] = []
-    lake_turn, turn_open, end_tile = False, False, None
+    lake_turn, turn_open, end_tile, turn_player = False, False, None, 0
     meeples: dict[int, tuple[int, JSON, str]] = {}  # node -> (player id, tile, spot)
 
     def wire(xy: list[int]) -> list[int]:
@@ -139,6 +139,8 @@ def carcassonne(seed: int, variant: str = "syncs-2025") -> dict[str, Any]:
             choices.append(game.action_to_json(state, action))
         elif lake_turn:  # the engine lays the lake where the river ends
             if state.step == 1:
+                if not game.placements(state):
+                    raise NoMessage(f"seed {seed}: the lake fits nowhere")
                 action = rng.choice(game.placements(state))
                 choices.append(game.action_to_json(state, action))
             else:
@@ -146,16 +148,22 @@ def carcassonne(seed: int, variant: str = "syncs-2025") -> dict[str, Any]:
         else:
             pid = who - 1
             kind = "query_place_tile" if state.step == 1 else "query_place_meeple"
-            if state.step == 1 and not game.any_placement(state):
+            nothing = state.step == 1 and not game.any_placement(state)
+            if nothing and variant != "gamecert-discard":
                 raise NoMessage(f"seed {seed}: a hand with nothing to place")
             to_bot = io.query(pid, kind)
-            options = [a for a in game.legal(state) if a[0] in ("place", "claim", "pass")]
+            options = [a for a in game.legal(state)
+                       if a[0] in ("place", "claim", "pass", "discard")]
             action = rng.choice(options)
             as_json = game.action_to_json(state, action)
             if action[0] == "place":
                 tile = {"tile_type": as_json["tile"], "pos": wire(as_json["at"]),
                         "rotation": as_json["rotation"]}
                 reply = {"event_type": "move_place_tile", "player_id": pid, "tile": tile,
+                         "player_tile_index": hands[pid].index(as_json["tile"])}
+            elif action[0] == "discard":  # gamecert's extension: the 2025 protocol has none
+                reply = {"event_type": "move_discard_tile", "player_id": pid,
+                         "tile": {"tile_type": as_json["tile"]},
                          "player_tile_index": hands[pid].index(as_json["tile"])}
             elif action[0] == "claim":
                 reply = {"event_type": "move_place_meeple", "player_id": pid,
@@ -189,6 +197,10 @@ def carcassonne(seed: int, variant: str = "syncs-2025") -> dict[str, Any]:
                                  "tile": tile, "player_tile_index": index},
                            {"event_type": "public_move_place_tile", "player_id": pid,
                             "tile": tile})
+            elif kind == "tile-discarded":
+                hands[pid].remove(e["tile"])
+                io.everyone({"event_type": "public_move_discard_tile", "player_id": pid,
+                             "tile": {"tile_type": e["tile"]}})
             elif kind == "meeple-placed":
                 turn_open = False
                 tile = model(state, before.placed)
@@ -216,8 +228,8 @@ def carcassonne(seed: int, variant: str = "syncs-2025") -> dict[str, Any]:
             elif kind == "river-phase-ended":
                 lake_turn = False
                 io.everyone({"event_type": "event_river_phase_completed", "end_tile": end_tile})
-        if state.step == 1 and not turn_open:
-            turn_open = True
+        if state.step == 1 and (not turn_open or state.to_move != turn_player):
+            turn_open, turn_player = True, state.to_move  # a new turn (not a redraw)
             if not lake_turn:
                 io.everyone({"event_type": "event_player_turn_started",
                              "player_id": state.to_move - 1})
@@ -371,6 +383,8 @@ def botwars(seed: int, variant: str = "stdio") -> dict[str, Any]:
 
 BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
     "carcassonne-syncs-2025": lambda: first_whole(carcassonne, 11),
+    # seed 11 holds a river tile with nowhere to go: gamecert's discard plays on
+    "carcassonne-gamecert-discard": lambda: carcassonne(11, "gamecert-discard"),
     "flit-first-line": lambda: flit(5),
     "flit-argument": lambda: flit(5, "argument"),
     "kingdomino-legend-2p": lambda: kingdomino(3),
