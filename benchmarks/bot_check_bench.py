@@ -61,6 +61,7 @@ MATRIX = [
     ("carcassonne", "river_unconnected.py", None, 4.0, None),
     ("carcassonne", "late_reply.py 0.8", None, 0.25, None),
     ("carcassonne", "crash_mid_game.py", None, 4.0, None),
+    ("carcassonne", "debug_to_pipe.py", None, 4.0, None),
     ("botwars", "good.py", None, 4.0, None),
     ("botwars", "good_http.py", "http", 4.0, None),
     ("botwars", "slow_once.py", None, 1.0, 6),

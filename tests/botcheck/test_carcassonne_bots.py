@@ -73,6 +73,7 @@ def test_starter_kit_bots_pass_in_every_seat(name: str, seat: int) -> None:
     ("river_unconnected.py", "CARC-RIVER-CONTIGUOUS", "bad-move", 1, 4.0),
     ("late_reply.py 0.8", "CARC-PROTO-LIMITS", "late", 3, 0.25),
     ("crash_mid_game.py", "CARC-PROTO-LIMITS", "crash", 7, 4.0),
+    ("debug_to_pipe.py", "CARC-PROTO-FRAME", "bad-move", 6, 4.0),  # a print into the pipe
 ])
 def test_faulty_kit_bots_are_banned_by_their_own_rule_in_every_seat(
         name: str, rule: str, kind: str, query: int, scale: float, seat: int) -> None:
