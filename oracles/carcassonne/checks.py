@@ -901,21 +901,46 @@ def winner(s: JSON, p: Profile) -> Verdict:
 
 
 # --- the protocol ----------------------------------------------------------------------------
-FRAME = re.compile(r"(\d+),(.*)", re.DOTALL)
+_LAX_INT = re.compile(r"\s*[+-]?[0-9]+(?:_[0-9]+)*(?:\.0*)?\s*")
 
 
 def _frame(text: str, p: Profile) -> JSON:
-    m = FRAME.fullmatch(text)
-    limit = p.param("CARC-PROTO-FRAME", "max_chars")
-    if not m or int(m.group(1)) != len(m.group(2)) or len(text) > limit:
+    """The JSON of one message as CARC-PROTO-FRAME reads it: a count of at most count_chars - 1
+    characters read as int() reads them, a comma, exactly that many characters."""
+    head = p.param("CARC-PROTO-FRAME", "count_chars")
+    comma = text.find(",", 0, head)
+    if comma < 0:
         return None
     try:
-        return json.loads(m.group(2))
+        count = int(text[:comma])
+    except ValueError:
+        return None
+    if count > p.param("CARC-PROTO-FRAME", "max_chars") or len(text) - comma - 1 != max(count,
+                                                                                        0):
+        return None
+    try:
+        return json.loads(text[comma + 1:], parse_constant=_no_constant)
     except ValueError:
         return None
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _lax(value: Any) -> Any:
+    """An integer member as CARC-PROTO-REPLY reads it (lax: 1, 1.0, "1", true); else as is."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and _LAX_INT.fullmatch(value):
+        return int(float(value.strip().replace("_", ""))) if "." in value else int(value)
+    return value
+
+
 INVALID = {"type": "invalid"}  # the referee's verdict on a reply that bans its bot
+_2025_MOVES = ("move_place_tile", "move_place_meeple", "move_place_meeple_pass")
 
 
 def proto_frame(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
@@ -937,15 +962,17 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
     centre = p.param("CARC-PROTO-REPLY", "centre")
     kind = data.get("event_type")
     player_id = data.get("player_id")
-    if isinstance(player_id, bool) or player_id != (state["to_move"] or 0) - 1:
+    if kind not in _2025_MOVES and isinstance(player_id, bool):
+        player_id = None  # the extension's members are read strictly
+    if (_lax(player_id) if kind in _2025_MOVES else player_id) != (state["to_move"] or 0) - 1:
         return Violation(f"accepted a reply with player_id {data.get('player_id')!r} for player "
                          f"{state['to_move']}")
     raw = data.get("tile")
     tile: dict[str, Any] = raw if isinstance(raw, dict) else {}
     if kind == "move_place_tile":
-        pos = tile.get("pos") or [0, 0]
+        pos = [_lax(v) for v in tile.get("pos") or [0, 0]]
         want = {"type": "place", "tile": tile.get("tile_type"),
-                "at": [pos[0] - centre, pos[1] - centre], "rotation": tile.get("rotation")}
+                "at": [pos[0] - centre, pos[1] - centre], "rotation": _lax(tile.get("rotation"))}
         return expect(action == want, f"the reply asked for {want}, the referee made {action}")
     if kind == "move_discard_tile":
         return expect(action == {"type": "discard", "tile": tile.get("tile_type")},
