@@ -21,12 +21,9 @@ from typing import Any
 from gamecert.oracles.base import NA, OK, Transition, Verdict, cause
 from gamecert.oracles.carcassonne.board import FIELD_SPOTS, Board, catalogue
 from gamecert.oracles.carcassonne.scoring import (
-    Scored,
     StepScoring,
     farmers,
     step_scoring,
-    uniform_on,
-    value,
 )
 from gamecert.spec import Profile
 
@@ -68,6 +65,16 @@ def turn_order(t: Transition, p: Profile) -> Verdict:
         return NA  # players passed over at the end: CARC-END-TILES's
     return cause("wrong-next-player", f"player {a['to_move']} moves after player "
                                       f"{b['to_move']}; the turn order gives {want}")
+
+
+def first_river_turn(s: JSON, p: Profile) -> Verdict:
+    """CARC-TURN-ORDER at the start: the first river turn (the spring alone on the board) is
+    player 1's."""
+    if s["phase"] != "river" or len(s["board"]) != 1 or s["to_move"] is None:
+        return NA
+    return OK if s["to_move"] == 1 else cause(
+        "first-player", f"player {s['to_move']} takes the first river turn; the turn order "
+                        f"starts with player 1")
 
 
 def end_tiles(t: Transition, p: Profile) -> Verdict:
@@ -251,131 +258,6 @@ def meeple_return(t: Transition, p: Profile) -> Verdict:
 
 
 # --- scoring ---------------------------------------------------------------------------------
-def _off_by(scoring: StepScoring, item: Scored) -> int | None:
-    """The amount the engine paid each of `item`'s scorers beyond what the rules give, when
-    that alone explains every difference of the step; None when it does not."""
-    return uniform_on(scoring.diff, item.scorers)
-
-
-def _completion(rule: str) -> Any:
-    kind = KIND_OF[rule]
-
-    def check(t: Transition, p: Profile) -> Verdict:
-        scoring = _scoring(t, p)
-        if scoring is None:
-            return NA
-        mine = [s for s in scoring.items if s.how == "complete" and s.feature.kind == kind]
-        if not mine:
-            return NA
-        if not any(scoring.diff):
-            return OK
-        for s in mine:
-            off = _off_by(scoring, s)
-            if off is None or not off:
-                continue
-            f, got = s.feature, s.value + off
-            if got == 0:
-                return cause("not-scored", f"{_where(f)} was completed this turn but never "
-                                           f"scored (worth {s.value})")
-            banner = int(p.param("CARC-TOWN-COMPLETE", "points_per_banner"))
-            if kind == "city" and f.banners and off == -f.banners * banner:
-                return cause("no-banner-bonus", f"a completed town of {len(f.tiles)} tiles and "
-                                                f"{f.banners} banners is worth {s.value}, "
-                                                f"paid {got}: without its banner bonus")
-            return cause("wrong-value", f"a completed {kind} of {len(f.tiles)} tiles"
-                                        f"{f' and {f.banners} banners' if kind == 'city' else ''}"
-                                        f" is worth {s.value}, paid {got}")
-        return NA
-    return check
-
-
-def majority(t: Transition, p: Profile) -> Verdict:
-    """CARC-SCORE-MAJORITY: a scored feature pays every player with the most meeples, and
-    nobody else, the full points."""
-    return _majority(t, p, ("complete", "final"), "feature")
-
-
-def farm_majority(t: Transition, p: Profile) -> Verdict:
-    """CARC-FARM-MAJORITY: a farm pays every player with the most farmers on it."""
-    return _majority(t, p, ("farm",), "field")
-
-
-def _majority(t: Transition, p: Profile, hows: tuple[str, ...], what: str) -> Verdict:
-    scoring = _scoring(t, p)
-    if scoring is None:
-        return NA
-    mine = [s for s in scoring.items if s.how in hows and any(s.feature.meeples) and s.value]
-    if not mine:
-        return NA
-    diff = scoring.diff
-    if not any(diff):
-        return OK
-    for s in mine:
-        paid = _paid_instead(diff, s)
-        if paid is None:
-            continue
-        counts = s.feature.meeples
-        if len(s.scorers) > 1 and not paid:
-            return cause("tie-scores-nobody", f"a {what} with meeples {counts} tied for the "
-                                              f"most paid nobody; the majority rule pays "
-                                              f"{list(s.scorers)}")
-        if len(s.scorers) > 1 and set(paid) < set(s.scorers):
-            return cause("tie-one-scorer", f"a {what} with meeples {counts} paid {paid}; every "
-                                           f"tied player scores: {list(s.scorers)}")
-        if set(paid) - set(s.scorers):
-            return cause("minority-scores", f"a {what} with meeples {counts} paid {paid}; the "
-                                            f"majority rule pays {list(s.scorers)}")
-    return NA
-
-
-def _paid_instead(diff: tuple[int, ...], s: Scored) -> list[int] | None:
-    """The players the engine paid for `s` instead of its scorers, when paying them (each
-    the full value) instead explains every difference of the step; None when it does not,
-    or when it paid the scorers themselves (a value, not a majority, differs)."""
-    paid = []
-    for q, d in enumerate(diff, start=1):
-        share, rest = divmod(d, s.value)
-        got = (q in s.scorers) + share
-        if rest or got not in (0, 1):
-            return None
-        if got:
-            paid.append(q)
-    return None if tuple(paid) == s.scorers else paid
-
-
-def incomplete(t: Transition, p: Profile) -> Verdict:
-    """CARC-SCORE-INCOMPLETE: at the end every feature still holding meeples is scored once
-    at the incomplete rate; no feature is scored as incomplete before the end."""
-    scoring = _scoring(t, p)
-    if scoring is None:
-        return NA
-    mine = [s for s in scoring.items if s.how == "final"]
-    if not mine:
-        return NA
-    if not any(scoring.diff):
-        return OK
-    for s in mine:
-        off = _off_by(scoring, s)
-        if not off:
-            continue
-        f, got = s.feature, s.value + off
-        if got == 0:
-            return cause("not-scored", f"{_where(f)}, holding meeples {f.meeples}, was not "
-                                       f"scored at the end (worth {s.value})")
-        if f.kind == "city" and f.banners and off % f.banners == 0:
-            per = int(p.param("CARC-SCORE-INCOMPLETE", "town_per_banner"))
-            return cause("town-banner-value", f"an incomplete town of {len(f.tiles)} tiles and "
-                                              f"{f.banners} banners is worth {s.value}, scored "
-                                              f"{got}: its banners counted "
-                                              f"{per + off // f.banners} each, not {per}")
-        if f.kind == "monastery" and got == value(f, "complete", p):
-            return cause("monastery-as-complete", f"an incomplete monastery of {f.present} "
-                                                  f"tiles scored {got}, as if complete")
-        return cause("wrong-value", f"an incomplete {f.kind} of {len(f.tiles)} tiles is worth "
-                                    f"{s.value}, scored {got}")
-    return NA
-
-
 def score_timing(t: Transition, p: Profile) -> Verdict:
     """CARC-SCORE-TIMING (at-placement): at the placement only the completed features holding
     meeples (and those off the tile) are scored; one held by nobody waits for the claim step,
@@ -435,37 +317,6 @@ def farmers_stay(t: Transition, p: Profile) -> Verdict:
         and capture.get("on") == m["on"])]
     return cause("farmers-returned", f"farmers left the board during the game: {gone[:2]}") \
         if gone else OK
-
-
-def farm_score(t: Transition, p: Profile) -> Verdict:
-    """CARC-FARM-SCORE: at the end each field with farmers is worth points_per_town for each
-    completed town it borders."""
-    if not p.param("CARC-FARM-FIELDS", "enabled"):
-        return NA
-    scoring = _scoring(t, p)
-    if scoring is None:
-        return NA
-    mine = [s for s in scoring.items if s.how == "farm"]
-    if not mine:
-        return NA
-    if not any(scoring.diff):
-        return OK
-    rate = int(p.param("CARC-FARM-SCORE", "points_per_town"))
-    for s in mine:
-        off = _off_by(scoring, s)
-        if not off:
-            continue
-        f, got = s.feature, s.value + off
-        if got == 0:
-            return cause("not-scored", f"the field at {f.tile_list()[0]} with farmers "
-                                       f"{f.meeples} was not scored (worth {s.value})")
-        if got == rate * len(f.towns):
-            return cause("open-towns-counted", f"the field at {f.tile_list()[0]} scored {got}: "
-                                               f"every town it borders counted, completed or "
-                                               f"not (worth {s.value})")
-        return cause("wrong-value", f"the field at {f.tile_list()[0]} is worth {s.value}, "
-                                    f"scored {got}")
-    return NA
 
 
 # --- The Tower -------------------------------------------------------------------------------
@@ -578,4 +429,3 @@ def tower_ransom(t: Transition, p: Profile, problem: Any) -> Verdict:
                                                    "the ransom was not recorded for the turn")
 
 
-COMPLETION_FORMS = {rule: _completion(rule) for rule in KIND_OF}

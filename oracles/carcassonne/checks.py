@@ -20,7 +20,7 @@ from gamecert.oracles.base import (
     cause,
     expect,
 )
-from gamecert.oracles.carcassonne import bare
+from gamecert.oracles.carcassonne import bare, bare_scoring
 from gamecert.oracles.carcassonne.board import (
     FIELD_SPOTS,
     SIDES,
@@ -1042,7 +1042,8 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
 ORACLES: list[Oracle] = [
     Oracle("CARC-TILES", state=tiles_conserved),
     Oracle("CARC-PLAYERS", state=players_sized),
-    Oracle("CARC-TURN-ORDER", check=turn_order, reads_events=True, bare=bare.turn_order),
+    Oracle("CARC-TURN-ORDER", state=bare.first_river_turn, check=turn_order,
+           reads_events=True, bare=bare.turn_order),
     Oracle("CARC-BOARD-COORDS", check=coords, on=PLACE, reads_events=True, bare=bare.coords),
     Oracle("CARC-RIVER-SPRING", state=spring),
     # asked at every step of the river phase: a tile laid outside a placement is seen at
@@ -1083,12 +1084,13 @@ ORACLES: list[Oracle] = [
     Oracle("CARC-MEEPLE-RETURN", check=meeple_return, reads_events=True,
            bare=bare.meeple_return),
     *(Oracle(rule, check=_completion(kind), reads_events=True,
-             bare=bare.COMPLETION_FORMS[rule]) for rule, kind in COMPLETE_KIND.items()),
-    Oracle("CARC-SCORE-MAJORITY", check=majority, reads_events=True, bare=bare.majority),
+             bare=bare_scoring.COMPLETION_FORMS[rule]) for rule, kind in COMPLETE_KIND.items()),
+    Oracle("CARC-SCORE-MAJORITY", check=majority, reads_events=True, bare=bare_scoring.majority),
     # a turn's scoring is judged at its placement and at the end of its claim step
     Oracle("CARC-SCORE-TIMING", check=score_timing, on=frozenset({"place", "claim", "pass"}),
            reads_events=True, bare=bare.score_timing),
-    Oracle("CARC-SCORE-INCOMPLETE", check=incomplete, reads_events=True, bare=bare.incomplete),
+    Oracle("CARC-SCORE-INCOMPLETE", check=incomplete, reads_events=True,
+           bare=bare_scoring.incomplete),
     Oracle("CARC-END-POINTS", state=points_open, check=end_points, reads_events=True,
            bare=bare.end_points),
     Oracle("CARC-END-TILES", state=tiles_left, check=end_tiles, reads_events=True,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
-from gamecert.oracles.carcassonne import bare
+from gamecert.oracles.carcassonne import bare, bare_scoring
 from gamecert.oracles.carcassonne.board import FIELD_SPOTS, Board, Feature
 from gamecert.oracles.carcassonne.checks import _action_of, _cell, _events, _is, board, farms
 from gamecert.spec import Profile
@@ -184,7 +184,7 @@ FARM_ORACLES: list[Oracle] = [
     Oracle("CARC-FARM-STAYS", check=farmers_stay, within=farms, reads_events=True,
            bare=bare.farmers_stay),
     Oracle("CARC-FARM-SCORE", check=farm_score, within=farms, reads_events=True,
-           bare=bare.farm_score),
+           bare=bare_scoring.farm_score),
     Oracle("CARC-FARM-MAJORITY", check=farm_majority, within=farms, reads_events=True,
-           bare=bare.farm_majority),
+           bare=bare_scoring.farm_majority),
 ]
