@@ -84,7 +84,8 @@ def end_tiles(t: Transition, p: Profile) -> Verdict:
             or b["phase"] != "land" or a["deck"] or a["to_move"] == b["to_move"]):
         return NA
     n = _n(p)
-    skipped, q = [], b["to_move"] % n + 1
+    skipped: list[int] = []
+    q = b["to_move"] % n + 1
     while q != a["to_move"] and len(skipped) < n:
         skipped.append(q)
         q = q % n + 1

@@ -127,6 +127,28 @@ def _judge(t: Transition, p: Profile, pick: Callable[[Scored], bool],
     return NA
 
 
+def _valued(v: int) -> Change:
+    def change(s: Scored) -> tuple[int, tuple[int, ...]]:
+        return v, s.scorers
+    return change
+
+
+def _banner_way(b: int, town: int, per_banner: int
+                ) -> tuple[str, Change, Callable[[Scored], str]]:
+    """Open towns' banners counted `b` each."""
+    def worth(s: Scored) -> int:
+        return len(s.feature.tiles) * town + b * s.feature.banners
+
+    def change(s: Scored) -> tuple[int, tuple[int, ...]] | None:
+        return _kept(s, worth(s)) if s.feature.kind == "city" and s.feature.banners else None
+
+    def say(s: Scored) -> str:
+        return (f"an incomplete town of {len(s.feature.tiles)} tiles and {s.feature.banners} "
+                f"banners is worth {s.value}, scored {worth(s)}: its banners counted {b} "
+                f"each, not {per_banner}")
+    return "town-banner-value", change, say
+
+
 def _with_read_values(t: Transition, p: Profile, pick: Callable[[Scored], bool],
                       ways: list[tuple[str, Change, Callable[[Scored], str]]],
                       kind_words: str) -> Verdict:
@@ -141,7 +163,7 @@ def _with_read_values(t: Transition, p: Profile, pick: Callable[[Scored], bool],
         v = s.value + scoring.delta[q - 1] - scoring.expected[q - 1]
         shared = len(s.scorers) > 1 and v in (s.value // len(s.scorers),
                                               -(-s.value // len(s.scorers)))
-        if v != s.value and not shared and _gives(scoring, lambda x, v=v: (v, x.scorers), [s]):
+        if v != s.value and not shared and _gives(scoring, _valued(v), [s]):
             return cause("wrong-value", f"{_where(s)} ({len(s.feature.tiles)} tiles) is worth "
                                         f"{s.value} {kind_words}, scored {v}")
     return NA
@@ -197,13 +219,7 @@ def incomplete(t: Transition, p: Profile) -> Verdict:
     for b in range(0, 5):
         if b == per_banner:
             continue
-        ways.append(("town-banner-value",
-                     lambda s, b=b: _kept(s, len(s.feature.tiles) * town + b * s.feature.banners)
-                     if s.feature.kind == "city" and s.feature.banners else None,
-                     lambda s, b=b: f"an incomplete town of {len(s.feature.tiles)} tiles and "
-                                    f"{s.feature.banners} banners is worth {s.value}, scored "
-                                    f"{len(s.feature.tiles) * town + b * s.feature.banners}: its "
-                                    f"banners counted {b} each, not {per_banner}"))
+        ways.append(_banner_way(b, town, per_banner))
     ways.append(("monastery-as-complete",
                  lambda s: _kept(s, value(s.feature, "complete", p))
                  if s.feature.kind == "monastery" else None,

@@ -19,10 +19,10 @@ from gamecert.reference_engine.carcassonne.engine import (
     RIGHT,
     RIVER_PHASE,
     Feat,
-    _add,
     river_step,
     uturn_problem,
 )
+from gamecert.reference_engine.carcassonne.state import _add
 
 
 def _lake_only(state: CarcState) -> bool:

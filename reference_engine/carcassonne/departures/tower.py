@@ -15,11 +15,10 @@ from gamecert.reference_engine.carcassonne.engine import (
     DELTA,
     JSON,
     ROW,
-    TOWER_CAP,
-    _add,
     spot_of,
     unpack,
 )
+from gamecert.reference_engine.carcassonne.state import TOWER_CAP, _add
 from gamecert.spec import Profile
 
 
