@@ -194,10 +194,12 @@ class Blame:
                                               _KIND_ORDER[m.source]))
         return [Explanation(m.rule, m.kind, m.text, m.variant) for m in ranked]
 
-    def _search(self, explains: Callable[[Model], bool],
-                known: Iterable[str]) -> list[Explanation]:
-        """The models that explain, in charge order; when a known cause (`known`: cause
-        keys, RULE|kind) explains, only it (a repeat is counted, not searched again)."""
+    def _search(self, explains: Callable[[Model], bool], known: Iterable[str],
+                objecting: Iterable[str] = ()) -> list[Explanation]:
+        """The models that explain, in charge order. When a known cause (`known`: cause
+        keys, RULE|kind) explains, only it (a repeat is counted, not searched again); else
+        when models of the rules whose own oracles object (`objecting`) explain, only
+        those (they go first in any case); else every model that explains."""
         models = self.models
         keys = set(known)
         if keys:
@@ -205,22 +207,28 @@ class Blame:
             hit = next((m for m in first if explains(m)), None)
             if hit is not None:
                 return self._ordered([hit])
-        return self._ordered(m for m in models if explains(m))
+        rules = set(objecting)
+        if rules:
+            own = [m for m in models if m.rule in rules and explains(m)]
+            if own:
+                return self._ordered(own)
+        return self._ordered(m for m in models if m.rule not in rules and explains(m))
 
     def step(self, before: JSON, action: JSON, engine_after: JSON, reference_after: JSON,
-             draws: Sequence[JSON] | None = None, known: Iterable[str] = ()
-             ) -> list[Explanation]:
+             draws: Sequence[JSON] | None = None, known: Iterable[str] = (),
+             objecting: Iterable[str] = ()) -> list[Explanation]:
         """The models under which `action` from `before` (then `draws`, the engine's own
         reported draws in follow mode) gives the engine's state, where it differs from the
         reference's."""
         if engine_after == reference_after or not isinstance(engine_after, dict):
             return []
-        return self._search(lambda m: _after(m, before, action, draws) == engine_after, known)
+        return self._search(lambda m: _after(m, before, action, draws) == engine_after, known,
+                            objecting)
 
-    def refusal(self, before: JSON, action: JSON, known: Iterable[str] = ()
-                ) -> list[Explanation]:
+    def refusal(self, before: JSON, action: JSON, known: Iterable[str] = (),
+                objecting: Iterable[str] = ()) -> list[Explanation]:
         """The models under which `action` (which the reference accepts) is illegal."""
-        return self._search(lambda m: _refuses(m, before, action), known)
+        return self._search(lambda m: _refuses(m, before, action), known, objecting)
 
     def acceptance(self, before: JSON, action: JSON, engine_after: JSON | None,
                    known: Iterable[str] = ()) -> list[Explanation]:

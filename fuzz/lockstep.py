@@ -702,7 +702,7 @@ class Lockstep:
                 draws = [e["chance"] for e in eng_events if is_chance_report(e)] \
                     if self.follow else None
                 bad = self._charge(bad, self.blame.step(before, action, eng_after, ref_after,
-                                                        draws, self.muted),
+                                                        draws, self.muted, {r for r, _ in bad}),
                                    ref_after, eng_after, f"after {canon(action)}")
             elif eng_after != ref_after and not bad:  # a known unexplained difference
                 bad = self._charge(bad, [], ref_after, eng_after, f"after {canon(action)}")
@@ -731,8 +731,17 @@ class Lockstep:
         reference's."""
         bad: list[tuple[str, str]] = []
         self._judge(before, action, False, bad)
-        found = self.blame.refusal(before, action, self.muted)
-        bad = self._charge(bad, found, None, None, f"refused {canon(action)}")
+        unexplained = f"ENGINE-AGREES|{tag('refused', self.plan.action_kind(action))}" \
+            if self.plan.action_kind is not None else "ENGINE-AGREES"
+        known = cause_keys([], bad) <= self.muted if bad else unexplained in self.muted
+        if not known:
+            found = self.blame.refusal(before, action, self.muted, {r for r, _ in bad})
+            bad = self._charge(bad, found, None, None, f"refused {canon(action)}")
+        if not bad:  # no rule calls it illegal: a difference no rule explains, by kind
+            bad = [(unexplained.partition("|")[0], cause(
+                unexplained.partition("|")[2] or "refused", f"the engine refused "
+                f"{canon(action)[:300]}, which the rules allow, and no one-rule change of "
+                "the rules forbids it"))]
         if self.can_load:
             self.ref = self.json_of = ref_next
             self.ref_json = ref_after
@@ -913,6 +922,10 @@ class Lockstep:
         looked = states is None  # the state hooks answered by the state look, if any
         if states is None:  # the state hooks on the state after
             states = self._state_verdicts(t.after, profile, said_state)
+        if self.adopted and any(v is not NA and v is not OK for v in results + states):
+            results, states = self._own_fault(t, checks, results, states, ref_after,
+                                              ref_events)
+            key = None
         # one count for the step's checks and state hooks, in that order
         counted = self._count_step(rules, results + states, bad)
         if key is not None and counted is not None and self.lane is not None \
@@ -922,6 +935,26 @@ class Lockstep:
             # state look's (or the hook's own OK or NA, in the key): the same answers, the
             # same count
             self.lane[key] = (rules, said, said_state, counted)
+
+    def _own_fault(self, t: Transition, checks: list[CheckFn], results: list[Verdict],
+                   states: list[Verdict], ref_after: JSON, ref_events: list[JSON]
+                   ) -> tuple[list[Verdict], list[Verdict]]:
+        """Past an adoption the state before a step may be one the rules never reach (the
+        engine's): an oracle may then object to the reference's own step from it. A
+        violation counts only where the oracle finds the reference's own step from the same
+        state fine; on a step where the engine agreed, none does."""
+        profile = self.profile
+        own = Transition(t.before, t.action, ref_after,
+                         [e for e in ref_events if not is_chance_report(e)])
+
+        def faulty(v: Verdict) -> bool:
+            return v is not NA and v is not OK
+
+        results = [NA if faulty(v) and faulty(_guarded(check, own, profile)) else v
+                   for check, v in zip(checks, results, strict=True)]
+        states = [NA if faulty(v) and faulty(_guarded(hook, ref_after, profile)) else v
+                  for hook, v in zip(self.state_fns, states, strict=True)]
+        return results, states
 
     def _bare_verdict(self, bare: CheckFn | None, t: Transition) -> Verdict:
         """An event-reading check's verdict on a step whose events are unknown: its
