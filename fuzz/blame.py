@@ -195,11 +195,13 @@ class Blame:
         return [Explanation(m.rule, m.kind, m.text, m.variant) for m in ranked]
 
     def _search(self, explains: Callable[[Model], bool], known: Iterable[str],
-                objecting: Iterable[str] = ()) -> list[Explanation]:
+                objecting: Iterable[str] = (), exclusive: bool = False
+                ) -> list[Explanation]:
         """The models that explain, in charge order. When a known cause (`known`: cause
         keys, RULE|kind) explains, only it (a repeat is counted, not searched again); else
         when models of the rules whose own oracles object (`objecting`) explain, only
-        those (they go first in any case); else every model that explains."""
+        those (they go first in any case); else every model that explains (none, when
+        `exclusive`: the objecting oracles are the better witnesses)."""
         models = self.models
         keys = set(known)
         if keys:
@@ -210,7 +212,7 @@ class Blame:
         rules = set(objecting)
         if rules:
             own = [m for m in models if m.rule in rules and explains(m)]
-            if own:
+            if own or exclusive:
                 return self._ordered(own)
         return self._ordered(m for m in models if m.rule not in rules and explains(m))
 
@@ -227,8 +229,12 @@ class Blame:
 
     def refusal(self, before: JSON, action: JSON, known: Iterable[str] = (),
                 objecting: Iterable[str] = ()) -> list[Explanation]:
-        """The models under which `action` (which the reference accepts) is illegal."""
-        return self._search(lambda m: _refuses(m, before, action), known, objecting)
+        """The models under which `action` (which the reference accepts) is illegal. Where
+        judges say which rule allows it (`objecting`), only that rule's models: a model of
+        another rule that forbids the action (a smaller board refuses a move at its edge)
+        is a coincidence, the judge a direct witness."""
+        return self._search(lambda m: _refuses(m, before, action), known, objecting,
+                            exclusive=True)
 
     def acceptance(self, before: JSON, action: JSON, engine_after: JSON | None,
                    known: Iterable[str] = ()) -> list[Explanation]:
