@@ -26,13 +26,13 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, BadState, Game, IllegalAction
-from gamecert.spec import Catalogue, Profile, load_catalogue
+from gamecert.spec import Catalogue, Profile, derived, load_catalogue
 
 JSON = Any
 # A model's code meets states no game of its own would reach (the engine's): whatever it
@@ -101,7 +101,7 @@ def _library(game: str) -> Sequence[Any]:
     return models
 
 
-@cache
+@lru_cache(maxsize=32)  # per profile object: a few per campaign (readings tried, seasons)
 def models_for(game: str, profile: Profile) -> tuple[Model, ...]:
     """Every departure model of `game` under `profile`, made once per profile (the engines
     cache what they derive from a profile by its identity, so each model's profile is made
@@ -118,7 +118,7 @@ def models_for(game: str, profile: Profile) -> tuple[Model, ...]:
                     continue
                 out.append(Model(rule.id, tag("reading", variant),
                                  f"{rule.id} read as {variant}", READING, base,
-                                 replace(profile, variants={**profile.variants,
+                                 derived(profile, variants={**profile.variants,
                                                             rule.id: variant}), variant))
         for name, value in profile.parameters.get(rule.id, {}).items():
             for other in _nearby(value, rule.parameter_schema.get(name, {})):
@@ -126,7 +126,7 @@ def models_for(game: str, profile: Profile) -> tuple[Model, ...]:
                                                           name: other}}
                 out.append(Model(rule.id, tag("parameter", name, other),
                                  f"{rule.id} with {name} = {other} (the profile says {value})",
-                                 PARAMETER, base, replace(profile, parameters=params)))
+                                 PARAMETER, base, derived(profile, parameters=params)))
     for rule_id, kind, text, make in _library(game):
         if rule_id not in profile.off:
             out.append(Model(rule_id, tag("model", kind), text, LIBRARY, make(), profile))
@@ -271,6 +271,6 @@ class Blame:
         return self._search(explains, known)
 
 
-@cache
+@lru_cache(maxsize=32)
 def blame_for(game: str, profile: Profile) -> Blame:
     return Blame(game, profile)

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.fuzz.blame import tag
 from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
 from gamecert.oracles.base import aliases_of, alternatives, cause_of
-from gamecert.spec import Catalogue, Profile
+from gamecert.spec import Catalogue, Profile, derived
 
 # The lockstep's own kinds that mean the same cause seen from two sides of one call.
 _KIND_CLASS = {"refused": "refused", "refused-legal": "refused", "refused-new-game": "refused",
@@ -329,7 +329,7 @@ def blamed_reading(dep: Departure, catalogue: Catalogue) -> Reading | None:
 def variant_profile(profile: Profile, rule: str, variant: str) -> Profile:
     """`profile` with one open rule read another way (same id: the engine under test is not
     told; only the reference and the oracles read it)."""
-    return replace(profile, variants={**profile.variants, rule: variant})
+    return derived(profile, variants={**profile.variants, rule: variant})
 
 
 def open_rules(catalogue: Catalogue, first: Iterable[str]) -> tuple[list[str], list[str]]:
