@@ -444,6 +444,10 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
     if chance_stats is not None:
         _judge_chance(result, chance_stats, triage, seed)
     result.departures = triage.departures
+    for dep in result.departures:  # found broken, so checked after all: in part at most
+        need = result.not_checkable.pop(dep.primary, None)
+        if need is not None:
+            result.in_part.setdefault(dep.primary, need)
     if opts.baseline is not None:
         for dep in result.departures:
             dep.accepted = opts.baseline.reason_for(dep)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -133,7 +133,8 @@ def search(codec: Codec, options: RunOptions, result: RunResult, examples: int,
     game = reference_game(options.game)
     cap = getattr(codec, "search_queries", None)
     if cap and not options.max_queries:  # long games overflow what Hypothesis can shrink
-        options = RunOptions(**{**options.__dict__, "max_queries": cap})
+        options = replace(options, max_queries=cap)
+    options = replace(options, deadline=stop_at)  # no game goes on past the budget
     found: dict[tuple[str, str], Found] = {}
     scratch = Findings()  # shrinking attempts must not count as findings of the run
     timings: dict[int, Timing] = {}

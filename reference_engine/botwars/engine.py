@@ -833,6 +833,16 @@ class BotWars:
         return {"state": view, "player": player}
 
     def load(self, profile: Profile, observed: Any) -> BotWarsState:
+        return self._load(profile, observed, strict=True)
+
+    def adopt(self, profile: Profile, observed: Any) -> BotWarsState:
+        """An engine's state as it is, for the harness to go on from after a departure:
+        any well-formed state of the profile's field, whether or not the rules could have
+        reached it (energy on a turn it is not due, a start without botlets, a pending list
+        the rules call invalid)."""
+        return self._load(profile, observed, strict=False)
+
+    def _load(self, profile: Profile, observed: Any, strict: bool) -> BotWarsState:
         problem = first_error("botwars-state", observed)
         if problem:
             raise BadState(f"not a Bot Wars state: {problem}")
@@ -850,7 +860,7 @@ class BotWars:
         if o["maxTurns"] != cfg.max_turns:
             raise BadState(f"maxTurns is {o['maxTurns']}, the profile says {cfg.max_turns}")
         turns, phase = o["turnsElapsed"], o["phase"]
-        if turns > cfg.max_turns or (turns == cfg.max_turns and phase != OVER):
+        if strict and (turns > cfg.max_turns or (turns == cfg.max_turns and phase != OVER)):
             raise BadState(f"turnsElapsed {turns} is past the turn limit but the game goes on")
         reason, winner_name = o["endReason"], o["winner"]
         if (phase == OVER) != (reason is not None):
@@ -865,13 +875,16 @@ class BotWars:
             raise BadState("the bot that was not disqualified must be the winner")
         if (phase == P2) != (o["pending"] is not None):
             raise BadState("pending is a list in phase 'p2' and null otherwise")
-        if phase == ENERGY_STEP and not self.energy_due(cfg, turns):
+        if strict and phase == ENERGY_STEP and not self.energy_due(cfg, turns):
             raise BadState(f"energy is not due after turn {turns}")
         grid = o["grid"].encode("ascii")
         state = BotWarsState(
             cfg, grid, phase, turns, (o["p1"]["energy"], o["p2"]["energy"]),
             (o["p1"]["spawnDisabled"], o["p2"]["spawnDisabled"]), dq, (),
             {None: 0, "p1": 1, "p2": 2}[winner_name], reason)
+        if not strict:
+            return state._replace(pending=() if o["pending"] is None else tuple(
+                (m["from"], m["to"]) for m in o["pending"]))
         if turns == 0:
             start = self.initial(profile)
             if (grid, state.energy, state.razed) != (start.grid, start.energy, start.razed):
