@@ -1,7 +1,16 @@
 """Flit oracles: one or more per rule id of `spec/flit.json`.
 
 Each oracle restates its rule over canonical JSON and owns one aspect of a transition, so an
-engine that breaks one rule trips that rule's oracle and no other.
+engine that breaks one rule trips that rule's oracle and no other. Each names the kind of
+departure it sees (`cause`: a conversion missed, or in another colour; a move accepted for
+each way it is invalid...), with the fields that differ in its words, so two departures
+under one rule are two findings.
+
+A bot's step is judged as an engine replies to it: stopping before the neutral step (an
+engine that takes chance outcomes as actions) or as a whole turn, the neutral step and any
+frozen bots' turns included (an engine that draws for itself: `oracles.flit.turn`). Only
+FLIT-PROTO-UPDATES reads the step's events: it is about the updates themselves, so it has
+no state-only form, and an engine without events leaves it unchecked.
 """
 
 from __future__ import annotations
@@ -203,6 +212,13 @@ def turn_order(t: Transition, profile: Profile) -> Verdict:
     if a["phase"] == "over" or b["phase"] not in ("move", "neutral"):
         return NA
     if whole_turn(t):  # the bot's whole turn: the next bot not frozen is asked to move
+        if a["phase"] == "neutral":  # up to a frozen bot's turn: each bot passed frozen
+            between = passed_over(t) or []
+            awake = [x for x in between if not a["frozen"][x - 1]]
+            if not awake:
+                return OK
+            return cause("next-bot", f"after bot {b['to_move']}'s turn bot {awake[0]} is "
+                         f"next (frozen: {a['frozen']}), to_move says bot {a['to_move']}")
         want = next_active(b, a["frozen"])
         if a["to_move"] == want:
             return OK
@@ -622,7 +638,9 @@ def end_points(t: Transition, profile: Profile) -> list[CheckPoint]:
     if b["phase"] == "move":
         # a bot's whole turn (follow mode): the neutral step changes no end condition (a
         # neutral takes an empty square: N + E, the counts, the turn and the run of no
-        # moves stay), so the state after it stands for the check after the move too
+        # moves stay), so the state after it stands for the check after the move too. A
+        # whole turn up to a frozen bot's neutral step, under after-neutral: its checks
+        # came before that bot's turn, at states the step does not show: none judged
         return [_point(a)] if after_move or a["phase"] == "move" else []
     points = [] if after_move else [CheckPoint(b["turn"], b["passes"], b["frozen"], a["board"])]
     if after_move and a["turn"] == b["turn"] + 1:  # a frozen bot's turn, checked at once

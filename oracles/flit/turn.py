@@ -24,8 +24,18 @@ JSON = Any
 
 def whole_turn(t: Transition) -> bool:
     """The step took a bot's whole turn in (its action, the neutral step after it and the
-    turns of frozen bots), and the game goes on."""
-    return bool(t.before["phase"] == "move" and t.after["phase"] == "move")
+    turns of frozen bots), and the game goes on: up to the next bot asked to move, or (an
+    engine that reported fewer draws than the turn holds: the reference's own step then)
+    up to a frozen bot's turn taken as a no move, its neutral step still to come."""
+    b, a = t.before, t.after
+    return bool(b["phase"] == "move" and (a["phase"] == "move" or (
+        a["phase"] == "neutral" and a["turn"] > b["turn"] + 1
+        and a["to_move"] != b["to_move"])))
+
+
+def _partial(t: Transition) -> bool:
+    """A whole turn that stops at a frozen bot's neutral step (see `whole_turn`)."""
+    return bool(t.after["phase"] == "neutral")
 
 
 def new_neutrals(before: str, after: str) -> list[int]:
@@ -68,6 +78,8 @@ def passed_over(t: Transition) -> list[int] | None:
     while bot != nxt and bot != mover:
         out.append(bot)
         bot = bot % 4 + 1
+    if _partial(t) and nxt != mover:
+        out.append(nxt)  # its turn taken as a no move, its neutral step to come
     return out
 
 

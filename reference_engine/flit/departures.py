@@ -8,7 +8,7 @@ and `MODELS` lists the ones blame by counterfactual replays a departing step und
 the kind of departure). Besides the public mutants, it holds the departures real engines
 are known to make or are likely to (a piece that may only step to a neighbouring square,
 each bot's set-up pieces dealt together, conversions of diagonal neutrals, an all-pass
-end after three or five no moves, ...).
+end after three no moves or none at all, ...).
 
 Left out of `MODELS`: departures that the catalogue already models (another reading of an
 open rule, a rule parameter moved to a neighbouring value: `fuzz.blame` makes those from
@@ -429,14 +429,6 @@ class WinnerZeroBased(Flit):
         return counts.index(best) if counts.count(best) == 1 else None
 
 
-class WinnerFewest(Flit):
-    """The bot with the fewest pieces is named the winner."""
-
-    def winner(self, counts: list[int]) -> int | None:
-        least = min(counts)
-        return counts.index(least) + 1 if counts.count(least) == 1 else None
-
-
 class TieLowestWins(Flit):
     """A tie for first goes to the lowest-numbered bot."""
 
@@ -470,7 +462,9 @@ class SilentConversion(Flit):
 # engine of the broader kind is then charged one cause for all its steps, never split over
 # two because its first departing step happened to fit the narrower one too. A model that
 # one other explains on every step it departs at is left out (an all-pass end after five no
-# moves: the model without an all-pass end explains its only departing step).
+# moves: the model without an all-pass end explains its only departing step). A model that
+# would match other departures by coincidence is left out too (the fewest pieces winning
+# names, for some counts, the very bot another wrong winner names).
 MODELS: Sequence[tuple[str, str, str, Callable[[], Flit]]] = (
     ("FLIT-BOARD-TORUS", "no-wrap-x", "move adjacency without the left-right wrap", NoWrapX),
     ("FLIT-BOARD-TORUS", "no-wrap-y", "move adjacency without the top-bottom wrap", NoWrapY),
@@ -523,8 +517,6 @@ MODELS: Sequence[tuple[str, str, str, Callable[[], Flit]]] = (
     ("FLIT-END-CATCHUP", "empty-only", "catch-up with P = E - 4 (neutrals left out)",
      CatchupEmptyOnly),
     ("FLIT-WINNER", "zero-based", "the winner reported as a 0-based index", WinnerZeroBased),
-    ("FLIT-WINNER", "fewest", "the bot with the fewest pieces named the winner",
-     WinnerFewest),
     ("FLIT-WINNER-TIE", "lowest-wins", "a tie for first goes to the lowest-numbered bot",
      TieLowestWins),
 )
