@@ -65,6 +65,12 @@ def machine_class(plugin: GamePlugin, profile: Profile,
 
     # a plugin may say how far a run-ahead goes in its game (none: no run-ahead rule)
     run_lengths: tuple[int, ...] = getattr(plugin, "run_ahead", RUN_AHEAD)
+    # a plugin may steer its run-ahead (`run_ahead_policy(ls, rng, length)`: a function
+    # giving each next action as JSON, None to end the run), where random play does not
+    # reach what the run is for (a game's end, its winner); none: the reference's random
+    # choices
+    policy: Callable[[Lockstep, random.Random, int], Callable[[], JSON | None]] | None = \
+        getattr(plugin, "run_ahead_policy", None)
     # a plugin may build probes that each break one rule and no other: (rule, action) pairs
     rule_probes: Callable[[Lockstep], list[tuple[str, JSON]]] | None = getattr(
         plugin, "rule_probes", None)
@@ -130,18 +136,25 @@ def machine_class(plugin: GamePlugin, profile: Profile,
             @rule(seed=st.integers(0, 2**32 - 1), length=st.sampled_from(run_lengths))
             def run_ahead(self, seed: int, length: int) -> None:
                 """Up to `length` steps (to the game's end at most), each action the
-                reference's seeded random choice among its legal ones: what crafted starts
-                give an engine that loads states, reached from a new game. Every step is
-                checked as `play`'s are; the trace records each, so a replay needs no seed."""
+                reference's seeded random choice among its legal ones (or the plugin's
+                policy's, seeded alike): what crafted starts give an engine that loads
+                states, reached from a new game. Every step is checked as `play`'s are; the
+                trace records each, so a replay needs no seed."""
                 ls, rng = self.ls, random.Random(seed)
                 game: Any = ls.game
+                steered = policy(ls, rng, length) if policy is not None else None
                 for _ in range(length):
                     if not ls.live:
                         break
                     state = ls.ref
-                    act = (game.random_chance(state, rng) if game.current(state) == CHANCE
-                           else game.random_action(state, rng))
-                    action = game.action_to_json(state, act)
+                    if steered is not None:
+                        action = steered()
+                        if action is None:
+                            break
+                    else:
+                        act = (game.random_chance(state, rng) if game.current(state) == CHANCE
+                               else game.random_action(state, rng))
+                        action = game.action_to_json(state, act)
                     if isinstance(action, dict) and action.get("type") in no_referee:
                         break
                     try:

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from hypothesis import strategies as st
 
+from gamecert.fuzz.games.flit_probes import rule_probes
+from gamecert.fuzz.games.flit_steer import run_ahead_policy
 from gamecert.oracles.flit.proofs import boundary_positions
 from gamecert.reference_engine.contract import CHANCE
 from gamecert.reference_engine.flit import Flit
@@ -129,10 +131,16 @@ PLAYER_KINDS = st.sampled_from(["legal", "legal", "legal", "legal", "timeout", "
 
 class FlitPlugin:
     game = Flit()
-    # No run-ahead for an engine that cannot load states: a game runs to 32,768 turns, so
-    # its end is out of a run's reach, and each neutral step behind such an engine lists a
-    # thousand outcomes; the crafted starts (load_state) are how Flit's deep rules are met.
-    run_ahead: tuple[int, ...] = ()
+    # The run-ahead for an engine that cannot load states (the crafted starts are how
+    # Flit's deep rules are met otherwise) is steered (fuzz.games.flit_steer): a leader
+    # converts the neutrals it can reach and half the runs end the game with every bot
+    # passing, so winners, ties and conversions are met from new games. The longest runs
+    # are for the catch-up end under the list reading of FLIT-NEUTRAL-ADD (about 3,300
+    # turns); under the square reading a run stops at 1,024 turns, its catch-up being out
+    # of reach (see flit_steer).
+    run_ahead: tuple[int, ...] = (32, 128, 512, 4096)
+    run_ahead_policy = staticmethod(run_ahead_policy)
+    rule_probes = staticmethod(rule_probes)
     # What the crafted starts are for: each kind of start, the rules whose rare cases it
     # puts one step away. An engine that cannot load them gets those rules checked in part.
     crafted_for: dict[str, tuple[str, ...]] = {
@@ -206,6 +214,16 @@ class FlitPlugin:
         return {"type": "neutral", "at": [x, y], "hit": hit}
 
     def draw_probe(self, data: st.DataObject, ls: Lockstep) -> JSON:
+        probe = self._probe(data, ls)
+        if probe.get("type") == "move" and probe["from"] == probe["to"]:
+            # one square named twice is a no move by the rules (its canonical form is a
+            # pass): an engine taking it so is right, so it is no probe
+            w, h = ls.ref_json["width"], ls.ref_json["height"]
+            x, y = probe["from"]
+            probe = {"type": "move", "from": probe["from"], "to": [(x + 2) % w, y % h]}
+        return probe
+
+    def _probe(self, data: st.DataObject, ls: Lockstep) -> JSON:
         s = ls.ref_json
         w, h = s["width"], s["height"]
         if data.draw(st.booleans(), label="near pieces"):

@@ -5,8 +5,9 @@ fields, re-asks the profile and rescans the 1,024-square board. `verdicts(t, pro
 reads a transition once, in straight-line code, and answers for each rule either `OK` or
 `NA` -- only where it has shown that the rule's plain check (in `oracles.flit`) answers
 exactly that -- or `None`: "ask the plain check". Anything unusual (a setup step, a
-time-out, an invalid reply, the game's last step, a frozen bot's turn, an unreadable
-reply, a step some rule objects to) is `None` for the rules concerned, so every violation,
+time-out, an invalid reply, the game's last step, a frozen bot's turn, a bot's whole turn
+as an engine that draws for itself replies, an unreadable reply, a step some rule objects
+to) is `None` for the rules concerned, so every violation,
 and its message, still comes from the plain check. A rule's fast answer is never a
 violation.
 
@@ -130,7 +131,9 @@ def verdicts(t: Transition, profile: Profile) -> tuple[Answer, ...]:
             held_cfg = _config[0]
             cfg = held_cfg[1] if held_cfg[0] is profile and held_cfg[1] else config(profile)
             phase = b["phase"]
-            if kind == "neutral" or kind == "neutral-list":
+            if phase == "move" and a["phase"] == "move":
+                pass  # a bot's whole turn (follow mode): the plain checks read it
+            elif kind == "neutral" or kind == "neutral-list":
                 if phase == "neutral":
                     answer = _neutral_step(t, kind, cfg, bot, board, after)
             elif kind == "move" and phase == "move":
@@ -242,7 +245,8 @@ def _move_step(t: Transition, cfg: Config, bot: int, board: str,
     frozen = a["frozen"]
     freeze_v = None if frozen != b["frozen"] or (
         a_phase == "move" and frozen[a_to_move - 1]) else NA
-    allpass_v = OK if a["passes"] == 0 else None
+    # under after-move the end is checked at this step: the plain check looks
+    allpass_v = OK if a["passes"] == 0 and not cfg.after_move else None
     after_move = cfg.after_move
     timing_v = NA if after_move else OK if a_phase == "neutral" else None
     torus_v = valid_v = convert_v = updates_v = n_after = None
@@ -315,7 +319,8 @@ def _move_step(t: Transition, cfg: Config, bot: int, board: str,
             catchup_v = None if catchup_holds(n_after, cfg.p_offset) else OK
     else:
         turncap_v = catchup_v = NA
-    return (torus_v, turn_v, valid_v, None, convert_v, None, time_v, freeze_v, turncap_v,
+    # NA for FLIT-NEUTRAL-ADD: the step stops before its neutral step
+    return (torus_v, turn_v, valid_v, None, convert_v, NA, time_v, freeze_v, turncap_v,
             allpass_v, catchup_v, timing_v, NA, NA, updates_v)
 
 
@@ -324,6 +329,7 @@ def _pass_step(t: Transition, cfg: Config, bot: int, board: str,
     """A no move in the move phase, the game going on."""
     b, a = t.before, t.after
     out = _GOING_ON.copy()
+    out[NEUTRAL] = NA  # the step stops before its neutral step
     if a["to_move"] == bot:
         out[TURN] = OK
     want = list(b["timeouts"])
@@ -333,7 +339,7 @@ def _pass_step(t: Transition, cfg: Config, bot: int, board: str,
     frozen = a["frozen"]
     if not (frozen != b["frozen"] or (a["phase"] == "move" and frozen[a["to_move"] - 1])):
         out[FREEZE] = NA
-    if a["passes"] == b["passes"] + 1:
+    if a["passes"] == b["passes"] + 1 and not cfg.after_move:
         out[ALLPASS] = OK
     if cfg.after_move:
         out[TIMING] = NA

@@ -206,16 +206,15 @@ class Flit:
             each = Fraction(1, k * len(squares))
             return [Outcome(("neutral-list", -1), Fraction(k - 1, k))] + [
                 Outcome(("neutral-list", s), each) for s in squares]
-        total = len(state.board)
-        p_hit, p_miss, p_unavailable = _square_probabilities(total, state.cfg.hit_denominator)
+        hit, miss, unavailable = _square_outcomes(len(state.board), state.cfg.hit_denominator)
         out: list[Outcome[Action]] = []
         append = out.append
         for s, free in enumerate(self.available_mask(state)):
             if free:
-                append(Outcome(("neutral", s, True), p_hit))
-                append(Outcome(("neutral", s, False), p_miss))
+                append(hit[s])
+                append(miss[s])
             else:
-                append(Outcome(("neutral", s, False), p_unavailable))
+                append(unavailable[s])
         return out
 
     def chance_json(self, state: FlitState) -> list[Any]:
@@ -684,6 +683,18 @@ def _square_probabilities(total: int, k: int) -> tuple[Fraction, Fraction, Fract
     """FLIT-NEUTRAL-ADD: P(square s and a neutral), P(square s, no neutral), P(square s
     unavailable)."""
     return Fraction(1, total * k), Fraction(k - 1, total * k), Fraction(1, total)
+
+
+@cache
+def _square_outcomes(total: int, k: int) -> tuple[tuple[Outcome[Action], ...], ...]:
+    """FLIT-NEUTRAL-ADD's outcomes for each square, made once per board size and
+    denominator: (a neutral on it, no neutral on an available square, no neutral on an
+    unavailable one). Outcomes are immutable, so every listing shares them; building
+    2,048 of them anew at every neutral step was most of the step's cost."""
+    p_hit, p_miss, p_unavailable = _square_probabilities(total, k)
+    return (tuple(Outcome(("neutral", s, True), p_hit) for s in range(total)),
+            tuple(Outcome(("neutral", s, False), p_miss) for s in range(total)),
+            tuple(Outcome(("neutral", s, False), p_unavailable) for s in range(total)))
 
 
 _BOARD = re.compile(r"[0-5]+", re.ASCII)

@@ -1,8 +1,10 @@
 """Flit mutant engines: each breaks exactly one rule of spec/flit.json.
 
-Every module defines `ENGINE` (a subclass of the reference engine that changes one method)
-and `RULE` (the rule id it breaks). Run one in-process as `examples.engines.flit.NAME:ENGINE`
-or as a subprocess engine with `python -m examples.engines.flit.NAME`.
+Every module in MUTANTS defines `ENGINE` (a class of the departure library,
+reference_engine/flit/departures.py, which changes one hook of the reference engine) and
+`RULE` (the rule id it breaks). The COMPOUNDS break three rules each (`RULES`). Run one
+in-process as `examples.engines.flit.NAME:ENGINE` or as a subprocess engine with
+`python -m examples.engines.flit.NAME`.
 """
 
 MUTANTS = (
@@ -12,4 +14,13 @@ MUTANTS = (
     "allpass_no_reset", "catchup_ge", "catchup_no_offset", "end_after_move",
     "winner_zero_based", "tie_lowest_wins", "reply_wraps", "silent_conversion",
     "neutral_weights",
+)
+
+# Compound mutants: engines shaped like real ones (run behind `bare:`), each with three
+# departures at once, one on every game's first steps and two later; per mutant, the
+# rules it breaks, in that order.
+COMPOUNDS = (
+    ("compound_dealt_together", ("FLIT-SETUP-ORDER", "FLIT-CONVERT", "FLIT-WINNER-TIE")),
+    ("compound_last_placer_first", ("FLIT-SETUP-ORDER", "FLIT-TURN-ORDER",
+                                    "FLIT-END-ALLPASS")),
 )

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit.departures import AllpassNoReset as Mutant
 
 RULE = "FLIT-END-ALLPASS"
-
-
-class Mutant(Flit):
-    """A real move does not reset the run of no moves."""
-
-    def passes_after_move(self, state: FlitState) -> int:
-        return state.passes
-
 
 ENGINE = Mutant
 

@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
-
-from gamecert.reference_engine.flit import Flit, FlitConfig
-from gamecert.spec import Profile
+from gamecert.reference_engine.flit.departures import BoardShort as Mutant
 
 RULE = "FLIT-BOARD-SIZE"
-
-
-class Mutant(Flit):
-    """The board is one row short: 32 x 31."""
-
-    def config(self, profile: Profile) -> FlitConfig:
-        return dataclasses.replace(FlitConfig.of(profile), height=31)
-
 
 ENGINE = Mutant
 

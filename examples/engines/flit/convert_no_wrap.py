@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit.departures import ConvertNoWrap as Mutant
 
 RULE = "FLIT-CONVERT"
-
-
-class Mutant(Flit):
-    """Conversion misses neutrals across the wrap."""
-
-    def convertible(self, state: FlitState, dest: int) -> tuple[int, ...]:
-        w, h = state.width, state.height
-        x, y = dest % w, dest // w
-        return tuple(ny * w + nx for nx, ny in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
-                     if 0 <= nx < w and 0 <= ny < h)
-
 
 ENGINE = Mutant
 

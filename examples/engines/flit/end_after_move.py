@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
-
-from gamecert.reference_engine.flit import Flit, FlitConfig
-from gamecert.spec import Profile
+from gamecert.reference_engine.flit.departures import EndAfterMove as Mutant
 
 RULE = "FLIT-END-TIMING"
-
-
-class Mutant(Flit):
-    """End conditions are checked right after the move."""
-
-    def config(self, profile: Profile) -> FlitConfig:
-        return dataclasses.replace(FlitConfig.of(profile), end_after_move=True)
-
 
 ENGINE = Mutant
 

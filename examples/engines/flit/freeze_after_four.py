@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit, FlitConfig
+from gamecert.reference_engine.flit.departures import FreezeAfterFour as Mutant
 
 RULE = "FLIT-FREEZE"
-
-
-class Mutant(Flit):
-    """Four time-outs in a row freeze a bot."""
-
-    def freezes(self, cfg: FlitConfig, run: int) -> bool:
-        return run >= cfg.freeze_after - 1
-
 
 ENGINE = Mutant
 

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit, FlitConfig
+from gamecert.reference_engine.flit.departures import InvalidDisqualifies as Mutant
 
 RULE = "FLIT-MOVE-INVALID"
-
-
-class Mutant(Flit):
-    """An invalid reply freezes the bot whatever the profile says."""
-
-    def invalid_disqualifies(self, cfg: FlitConfig) -> bool:
-        return True
-
 
 ENGINE = Mutant
 

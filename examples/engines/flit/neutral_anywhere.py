@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit.departures import NeutralAnywhere as Mutant
 
 RULE = "FLIT-NEUTRAL-ADD"
-
-
-class Mutant(Flit):
-    """A neutral may land on any empty square, available or not."""
-
-    def neutral_allowed(self, state: FlitState, square: int) -> bool:
-        return state.board[square] == 0
-
 
 ENGINE = Mutant
 

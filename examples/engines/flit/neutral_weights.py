@@ -5,26 +5,9 @@ are wrong. Breaks FLIT-NEUTRAL-ADD."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
-
-from gamecert.reference_engine.contract import Outcome
-from gamecert.reference_engine.flit import Flit
-from gamecert.reference_engine.flit.engine import FlitState
+from gamecert.reference_engine.flit.departures import NeutralWeights as Mutant
 
 RULE = "FLIT-NEUTRAL-ADD"
-
-
-class Mutant(Flit):
-    def chance(self, state: FlitState) -> list[Outcome[Any]]:
-        out = super().chance(state)
-        if not out or out[0].action[0] != "neutral":
-            return out
-        square = Fraction(1, len(state.board))
-        available = {o.action[1] for o in out if o.action[2]}
-        return [Outcome(o.action, o.probability if o.action[1] not in available
-                        else square / 8 if o.action[2] else square * 7 / 8) for o in out]
-
 
 ENGINE = Mutant
 

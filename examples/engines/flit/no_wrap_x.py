@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit.departures import NoWrapX as Mutant
 
 RULE = "FLIT-BOARD-TORUS"
-
-
-class Mutant(Flit):
-    """Move adjacency forgets to wrap left-right."""
-
-    def has_other_own_neighbour(self, state: FlitState, origin: int, dest: int, bot: int) -> bool:
-        w, board, x = state.width, state.board, dest % state.width
-        return any(n != origin and board[n] == bot and abs(n % w - x) <= 1
-                   for n in self.neighbours(state)[dest])
-
 
 ENGINE = Mutant
 

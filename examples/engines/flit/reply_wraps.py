@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit.departures import ReplyWraps as Mutant
 
 RULE = "FLIT-PROTO-REPLY"
-
-
-class Mutant(Flit):
-    """Reply coordinates off the board are wrapped onto it."""
-
-    def reply_squares(self, state: FlitState, x0: int, y0: int, x1: int,
-                      y1: int) -> tuple[int, int] | None:
-        w, h = state.width, state.height
-        return (y0 % h) * w + x0 % w, (y1 % h) * w + x1 % w
-
 
 ENGINE = Mutant
 

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit.departures import SelfNeighbour as Mutant
 
 RULE = "FLIT-MOVE-VALID"
-
-
-class Mutant(Flit):
-    """The moving piece counts as its own neighbour."""
-
-    def has_other_own_neighbour(self, state: FlitState, origin: int, dest: int, bot: int) -> bool:
-        return any(state.board[n] == bot for n in self.neighbours(state)[dest])
-
 
 ENGINE = Mutant
 

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit.departures import SetupAnyEmpty as Mutant
 
 RULE = "FLIT-SETUP-AVAILABLE"
-
-
-class Mutant(Flit):
-    """Initial pieces may go on any empty square."""
-
-    def setup_allowed(self, state: FlitState, square: int) -> bool:
-        return state.board[square] == 0
-
 
 ENGINE = Mutant
 

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit
+from gamecert.reference_engine.flit.departures import SetupSnake as Mutant
 
 RULE = "FLIT-SETUP-ORDER"
-
-
-class Mutant(Flit):
-    """Second initial pieces are dealt in reverse (snake) order."""
-
-    def setup_bot(self, placed: int) -> int:
-        return placed + 1 if placed < 4 else 8 - placed
-
 
 ENGINE = Mutant
 

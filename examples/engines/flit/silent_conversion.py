@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit.departures import SilentConversion as Mutant
 
 RULE = "FLIT-PROTO-UPDATES"
-
-
-class Mutant(Flit):
-    """Conversions happen but are not announced."""
-
-    def conversion_event(self, state: FlitState, bot: int, square: int) -> dict[str, Any] | None:
-        return None
-
 
 ENGINE = Mutant
 

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit
+from gamecert.reference_engine.flit.departures import TieLowestWins as Mutant
 
 RULE = "FLIT-WINNER-TIE"
-
-
-class Mutant(Flit):
-    """A tie for first goes to the lowest-numbered bot."""
-
-    def winner(self, counts: list[int]) -> int | None:
-        return counts.index(max(counts)) + 1
-
 
 ENGINE = Mutant
 

@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit
+from gamecert.reference_engine.flit.departures import TimeoutRunKept as Mutant
 
 RULE = "FLIT-TIME-LIMIT"
-
-
-class Mutant(Flit):
-    """A reply in time does not reset the run of time-outs."""
-
-    def answered_in_time(self, timeouts: tuple[int, int, int, int],
-                         bot: int) -> tuple[int, int, int, int]:
-        return timeouts
-
 
 ENGINE = Mutant
 

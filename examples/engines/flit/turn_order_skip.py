@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit
+from gamecert.reference_engine.flit.departures import TurnOrderSkip as Mutant
 
 RULE = "FLIT-TURN-ORDER"
-
-
-class Mutant(Flit):
-    """The turn goes 1, 2, 4, 3."""
-
-    def next_bot(self, bot: int) -> int:
-        return {1: 2, 2: 4, 4: 3, 3: 1}[bot]
-
 
 ENGINE = Mutant
 

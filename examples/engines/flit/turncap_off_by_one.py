@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit, FlitState
+from gamecert.reference_engine.flit.departures import TurncapOffByOne as Mutant
 
 RULE = "FLIT-END-TURNCAP"
-
-
-class Mutant(Flit):
-    """The game runs one turn past the cap."""
-
-    def turn_cap_reached(self, state: FlitState) -> bool:
-        return state.turn > state.cfg.max_turns
-
 
 ENGINE = Mutant
 

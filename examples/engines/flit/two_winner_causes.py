@@ -1,7 +1,8 @@
 """Mutant with two different departures under one rule, FLIT-WINNER: a game that ends with
 every bot passing reports the pieces counted in the wrong order, and any other game with a
-single leader names its winner by a 0-based index. A campaign must report both (issue 16:
-a rule found broken once is still hunted for its other departures)."""
+single leader names the bot after the leader its winner. A campaign must report both
+(issue 16: a rule found broken once is still hunted for its other departures). Neither is
+a model of the departure library, so the oracle's own causes name them."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ class Mutant(Flit):
         if "all-pass" in reasons:
             result["counts"] = list(reversed(result["counts"]))
         elif result["winner"] is not None:
-            result["winner"] -= 1
+            result["winner"] = result["winner"] % 4 + 1
         events[-1] = {**events[-1], **result}
         return ended._replace(result=result)
 

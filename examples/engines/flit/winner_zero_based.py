@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.flit import Flit
+from gamecert.reference_engine.flit.departures import WinnerZeroBased as Mutant
 
 RULE = "FLIT-WINNER"
-
-
-class Mutant(Flit):
-    """The winner is reported as a 0-based index."""
-
-    def winner(self, counts: list[int]) -> int | None:
-        best = max(counts)
-        return counts.index(best) if counts.count(best) == 1 else None
-
 
 ENGINE = Mutant
 
