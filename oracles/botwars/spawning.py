@@ -54,7 +54,9 @@ def first_botlets_check(t: Transition, profile: Profile) -> Verdict:
     problems = []
     if b["phase"] == "p1":
         return first_botlets_state(b, profile)
-    if m.is_resolution(b, t.action, r) and not r.on_field_at_start:
+    # turn 1 carried out (a late bot disqualified carries none: BOTWARS-TIME-LIMIT's)
+    if m.is_resolution(b, t.action, r) and not r.on_field_at_start and (
+            t.after["turnsElapsed"] == 1):
         if r.initial_energy >= r.cost:
             for side in (1, 2):
                 mine = m.squares(t.after["grid"], m.LIVE[side])
