@@ -37,6 +37,8 @@ SPAWN, COLLECT, CONTESTED = ("BOTWARS-SPAWN", "BOTWARS-ENERGY-COLLECT",
                              "BOTWARS-ENERGY-CONTESTED")
 # a square's occupant for `fits`: a marker stands for the botlet of its side that died there
 _SIDE_OF = {"1": "1", "x": "1", "2": "2", "X": "2"}
+_OCCUPANT_OF = {c: _SIDE_OF.get(c, ".") for c in ".12*xX"}
+_OCCUPANT = str.maketrans(_OCCUPANT_OF)
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,8 @@ class Account:
         grid = self.t.before["grid"]
         if f == to:
             return (STAY,)
+        if self.player == "p2" and self.resolution and to in {t for _, t in self._pending}:
+            return (COLLIDE,)  # p1 moves onto the same square: a collision's handling
         if grid[to] == self.own:
             if (to, f) in self.entries:
                 return (SWAP,)
@@ -143,6 +147,22 @@ class Account:
         rules_list = tn.moves_tuple(j.carried_out(r))
         valid = tn.moves_tuple(j.valid_moves)
         out = [Candidate((), "", "", self._with(rules_list))]
+        if self.resolution:  # another handling of a collision or a crowd first: a move
+            # dropped that collides is the same departure, named by how it is handled
+            wanted = self.wanted
+            if self._clash(wanted):
+                way = ("die-there" if r.collide_there else "both-die" if r.collide_kills
+                       else "bounce")
+                for other in tn.COLLIDE_WAYS:
+                    if other != way:
+                        out.append(Candidate((COLLIDE,), f"collide-{other}",
+                                             f"botlets of both bots moving onto one square: "
+                                             f"{other}, where the rules say {way}", wanted,
+                                             collide=other))
+            if self._crowd(wanted):
+                out.append(Candidate((SAME_TARGET,), "crowd-enters", "botlets of one bot "
+                                     "moving onto one square did not die there", wanted,
+                                     crowd_dies=False))
         if j.invalid and valid:
             if r.lose_turn:
                 out.append(Candidate((INVALID,), "drop-move", "only the invalid moves were "
@@ -188,25 +208,21 @@ class Account:
                           if not j.broken[i]})
             out.append(Candidate(tuple(why), "turn-lost", "the whole turn was lost, though "
                                  "every entry of the list is valid", self._with(())))
+        if self.submission and j.invalid:
+            # p1's list: what the engine carried is seen whole; a part of the valid moves,
+            # neither none nor all of them, is the invalid moves' handling
+            pending = tn.moves_tuple((x["from"], x["to"]) for x in self.t.after["pending"])
+            if pending and pending != valid and set(pending) <= set(valid):
+                out.append(Candidate((INVALID,), "part-carried", "a part of the valid "
+                                     "moves was carried out, for a list with invalid ones",
+                                     self._with(pending)))
         if self.resolution:
+            p2_into = {t for _, t in rules_list}
             for k, (f, to) in enumerate(self._pending):
                 lists = (tuple(mv for mv in self._pending if mv != (f, to)), rules_list)
-                out.append(Candidate((MOVE,), "pending-dropped", f"p1's pending move "
+                rule = COLLIDE if to in p2_into else MOVE
+                out.append(Candidate((rule,), "pending-dropped", f"p1's pending move "
                                      f"{f} -> {to} (entry {k}) was not carried out", lists))
-            wanted = self.wanted
-            if self._clash(wanted):
-                way = ("die-there" if r.collide_there else "both-die" if r.collide_kills
-                       else "bounce")
-                for other in tn.COLLIDE_WAYS:
-                    if other != way:
-                        out.append(Candidate((COLLIDE,), f"collide-{other}",
-                                             f"botlets of both bots moving onto one square: "
-                                             f"{other}, where the rules say {way}", wanted,
-                                             collide=other))
-            if self._crowd(wanted):
-                out.append(Candidate((SAME_TARGET,), "crowd-enters", "botlets of one bot "
-                                     "moving onto one square did not die there", wanted,
-                                     crowd_dies=False))
         return out
 
     @staticmethod
@@ -238,18 +254,30 @@ class Account:
         """Does a field after step 1 give the engine's field after the turn? (See the
         module docstring; energy is left to the energy rules.)"""
         field, r = self.field, self.r
-        spawn = {r.spawn[1]: "1", r.spawn[2]: "2"}
-        for sq, (c, g) in enumerate(zip(moved, field, strict=True)):
-            if _SIDE_OF.get(c) == _SIDE_OF.get(g):
-                continue
-            own = spawn.get(sq)
-            if own is not None and g == own and (
-                    c in ".*" or (r.markers_empty and c in "12xX")):
-                continue  # a botlet spawned there (over a marker, where markers are empty)
-            if sq in self.placed and r.markers_empty and c in "12xX":
-                continue  # energy placed over a marker of this turn
-            return False
-        return True
+        mine = list(moved.translate(_OCCUPANT))
+        for sq, c in self._special:
+            g = field[sq]
+            own = c  # the botlet a spawn point may hold, or "" for a placed square
+            if own and g == own and (moved[sq] in ".*" or (
+                    r.markers_empty and moved[sq] in "12xX")):
+                mine[sq] = _OCCUPANT_OF[g]  # a botlet spawned there (over a marker, where
+                # markers are empty squares)
+            elif not own and r.markers_empty and moved[sq] in "12xX":
+                mine[sq] = _OCCUPANT_OF[g]  # energy placed over a marker of this turn
+        return "".join(mine) == self._occupants
+
+    @cached_property
+    def _occupants(self) -> str:
+        return self.field.translate(_OCCUPANT)
+
+    @cached_property
+    def _special(self) -> list[tuple[int, str]]:
+        """The squares `fits` judges one by one: the spawn points (with the botlet each
+        may get in step 4) and the squares of energy placed after the turn."""
+        r = self.r
+        out = [(r.spawn[1], "1"), (r.spawn[2], "2")]
+        out += [(sq, "") for sq in sorted(self.placed) if sq not in r.spawn.values()]
+        return out
 
     @cached_property
     def fitting(self) -> list[Candidate]:
@@ -260,7 +288,19 @@ class Account:
             found = [c for c in self.candidates() if c.lists[0] == pending]
         elif self.resolution:
             found = []
-            for c in self.candidates():
+            first, *others = self.candidates()
+            moved, _, _ = tn.step_one(self.r, self.start, first.lists, first.collide,
+                                      first.crowd_dies)
+            if self.fits(moved):
+                return [first]
+            # a one-rule change of step 1 changes only the squares its moves (and the
+            # moves behind them) touch: the others need not be played
+            wrong = {sq for sq, (a, b) in enumerate(zip(
+                moved.translate(_OCCUPANT), self._occupants, strict=True)) if a != b}
+            wrong -= {sq for sq, _ in self._special}
+            for c in others:
+                if not wrong <= self._touched(first, c):
+                    continue
                 moved, _, _ = tn.step_one(self.r, self.start, c.lists, c.collide,
                                           c.crowd_dies)
                 if self.fits(moved):
@@ -270,6 +310,25 @@ class Account:
         if found and not found[0].rules:
             return found[:1]
         return found
+
+    def _touched(self, base: Candidate, other: Candidate) -> set[int]:
+        """The squares whose occupant `other`'s step 1 may give otherwise than `base`'s:
+        those of the moves one has and the other has not (all the moves into a square
+        both bots move onto, where a collision is handled otherwise), and of every move
+        that follows one of them into the square it leaves."""
+        moves = [mv for k in (0, 1) for mv in set(base.lists[k]) ^ set(other.lists[k])]
+        if (other.collide, other.crowd_dies) != (base.collide, base.crowd_dies):
+            moves += [mv for k in (0, 1) for mv in other.lists[k]]
+        out = {sq for mv in moves for sq in mv}
+        every = [mv for k in (0, 1) for mv in (*base.lists[k], *other.lists[k])]
+        grow = True
+        while grow:
+            grow = False
+            for f, t in every:
+                if t in out and f not in out:
+                    out.add(f)
+                    grow = True
+        return out
 
     @cached_property
     def start(self) -> str:
@@ -396,19 +455,28 @@ class Account:
                 not self.spawned(side) and gap == -r.cost
                 and turn.energy_at_spawn[k] >= r.cost):
             out.append(SPAWN)
-        contested = mine = 0
+        # what the energy taken off the field earns `side` by the rules, and how far a
+        # change of the collection (COLLECT: one-sided energy) or of the contested energy
+        # (CONTESTED) could move that
+        won = lost = extra = mine = 0
         for sq in self.energy_squares():
             if not self.vanished(sq):
                 continue
             n1, n2 = tn.touching(r, self.field, sq)
             ours = (n1, n2)[k]
-            if ours and (n1 and n2):
-                contested += 1
-            elif ours:
+            if not ours:
+                continue
+            if n1 and n2:
+                if tn.taker(r, n1, n2) == side:
+                    lost += 1  # it could have earned nothing
+                else:
+                    won += 1  # it could have earned this one
+            else:
                 mine += 1
-        if contested and -contested <= gap <= contested:
+                extra += ours - 1  # one per botlet, not one per energy
+        if (won and 0 < gap <= won) or (lost and -lost <= gap < 0):
             out.append(CONTESTED)
-        if mine and -mine <= gap:
+        if (mine and -mine <= gap < 0) or (extra and 0 < gap <= extra):
             out.append(COLLECT)
         return tuple(out)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gamecert.oracles.base import NA, OK, Transition, Verdict, ambiguous, cause
+from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, ambiguous, cause
 from gamecert.oracles.botwars import model as m
 from gamecert.oracles.botwars import turn as tn
 from gamecert.oracles.botwars.account import (
@@ -72,18 +72,17 @@ def entries(rule: str, plain: bool = False) -> Bare:
 
 
 def edge_deferred(form: Bare) -> Bare:
-    """`form`, except where the other reading of the field's edge (a torus for a field
-    with edges, or back) makes its violation go: that is BOTWARS-GRID's departure, not
-    this rule's (edges.grid_bare asks the plain forms)."""
+    """`form`, except on a step that BOTWARS-GRID's own state-only form finds read on a
+    field with the other edge (a torus for a field with edges, or back): that departure is
+    the grid's, not this rule's (edges.grid_bare asks the plain forms)."""
 
     def deferred(t: Transition, profile: Profile) -> Verdict:
         verdict = form(t, profile)
         if verdict is OK or verdict is NA:
             return verdict
-        from gamecert.oracles.botwars.edges import other_edge
+        from gamecert.oracles.botwars.edges import grid_bare
 
-        again = form(t, other_edge(profile))
-        return NA if again is OK or again is NA else verdict
+        return NA if isinstance(grid_bare(t, profile), Violation) else verdict
 
     deferred.__name__ = form.__name__
     deferred.__doc__ = form.__doc__

@@ -121,26 +121,43 @@ def energy_spawn_check(t: Transition, profile: Profile) -> Verdict:
         return NA
     # every turn carried out decides whether energy is due: the rule applies to each
     due, at, field = turn
+    turns = a["turnsElapsed"]
     if a["phase"] == "energy" or (a["phase"] != "p1" and at is None):
         if due != (a["phase"] == "energy"):
-            return cause("not-due" if not due else "due",
-                         f"after turn {a['turnsElapsed']} energy is {'' if due else 'not '}"
+            return cause(_schedule(r, turns, not due),
+                         f"after turn {turns} energy is {'' if due else 'not '}"
                          f"due, the engine goes to phase {a['phase']!r}")
         return OK
     if at is None:  # follow mode, nothing placed: due only when no pair is free
         pairs = _pairs(r, field)
         if due and pairs and not all(_on_spawn(r, s) for s in pairs):
-            return cause("due", f"after turn {a['turnsElapsed']} energy is due and "
-                         f"{len(pairs)} free mirror pairs exist, yet none was placed")
+            return cause(_schedule(r, turns, False), f"after turn {turns} energy is due "
+                         f"and {len(pairs)} free mirror pairs exist, yet none was placed")
         return OK
     if not due:
-        return cause("not-due", f"energy placed on {list(at)} after turn "
-                     f"{a['turnsElapsed']}, when none is due")
+        return cause(_schedule(r, turns, True), f"energy placed on {list(at)} after turn "
+                     f"{turns}, when none is due")
     if _on_spawn(r, at[0]):
         return OK  # on a spawn point: BOTWARS-ENERGY-SQUARES's question
     if at[0] not in _pairs(r, field):
         return cause("pair", f"energy placed on {list(at)}, not a free mirror pair")
     return OK
+
+
+def _schedule(r: m.Readings, turns: int, placed: bool) -> str:
+    """The kind of an energy schedule's departure: the other reading of the schedule, or
+    the interval one more or one less, when it places energy after turn `turns` exactly
+    when the engine did (named as fuzz.blame names that reading or parameter, so a step
+    it explains is the same cause whichever of the two finds it); else what differs."""
+    readings = [("reading-every-third" if r.from_first else "reading-from-first",
+                 not r.from_first, r.interval)]
+    readings += [(f"parameter-interval-{i}", r.from_first, i)
+                 for i in (r.interval - 1, r.interval + 1) if i >= 1]
+    for kind, first, interval in readings:
+        due = turns >= 1 and (turns - 1 if first else turns) % interval == 0
+        if due == placed:
+            return kind
+    return "not-due" if placed else "due"
 
 
 def _turn_end(t: Transition, r: m.Readings
