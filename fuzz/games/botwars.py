@@ -666,11 +666,13 @@ class BotWarsPlugin:
             pairs = GAME.free_pairs(state)
             s = pairs[data.draw(index(len(pairs)), label="pair")] if pairs else 0
             return {"type": "energy", "at": [s, cfg.size - 1 - s]}
-        if kind == "energy-none":
-            return {"type": "energy", "at": None}
         half = cfg.size // 2
+        taken = [s for s in range(half) if not GAME.free_pair(state, s)] \
+            if kind == "energy-taken" else []
+        if kind == "energy-none" or (kind == "energy-taken" and not taken):
+            # (every pair free: an empty field where spawn points take energy too)
+            return {"type": "energy", "at": None}
         if kind == "energy-taken":  # a mirror pair with something on it, or a spawn
-            taken = [s for s in range(half) if not GAME.free_pair(state, s)]
             s = taken[data.draw(index(len(taken)), label="taken pair")]
             return {"type": "energy", "at": [s, cfg.size - 1 - s]}
         a = data.draw(index(cfg.size), label="square")

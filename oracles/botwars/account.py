@@ -239,7 +239,11 @@ class Account:
         """Energy squares the state after shows that the state before had not: energy
         placed in this step (a chance step, or follow mode's draw inside a move's reply)."""
         before, after = self.t.before["grid"], self.t.after["grid"]
-        return frozenset(sq for sq in m.where(after, "*") if before[sq] != "*")
+        if not self.resolution:
+            return frozenset(sq for sq in m.where(after, "*") if before[sq] != "*")
+        pair = m.placed_pair(before, after)  # a pair may cover energy collected this turn
+        return frozenset(pair or ()) | frozenset(
+            sq for sq in m.where(after, "*") if before[sq] != "*")
 
     @cached_property
     def field(self) -> str:
@@ -398,6 +402,15 @@ class Account:
 
     def vanished(self, sq: int) -> bool:
         return self.field[sq] != "*"
+
+    def paid_by_collection(self, side: int) -> bool:
+        """Did `side` spawn with energy it had only from this turn's collection (step 5
+        before step 4: BOTWARS-TURN-ORDER's order, not BOTWARS-SPAWN's price)?"""
+        turn = self.turn
+        if turn is None or not self.spawned(side):
+            return False
+        energy = turn.energy_at_spawn[side - 1]
+        return energy < self.r.cost <= energy + self.credits()[side]
 
     def credits(self) -> dict[int, int]:
         """What the energy the engine took off the field in step 5 earns each bot by the

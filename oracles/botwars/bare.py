@@ -221,9 +221,11 @@ def _spawn(t: Transition, profile: Profile) -> Verdict:
         if got != want:
             why = ("razed" if razed else f"energy {energy}" if energy < r.cost else
                    f"its square holds {battled[sq]!r} after the battles")
-            kind = "spawned" if got else "not-spawned"
-            return cause(kind, f"{name} should {'' if want else 'not '}get a botlet on its "
-                               f"spawn ({why})")
+            text = f"{name} should {'' if want else 'not '}get a botlet on its spawn ({why})"
+            if acc.paid_by_collection(side) and not razed:
+                return _charged(SPAWN, ORDER_SPAWN, "paid-by-collection",
+                                text + ", yet spawned with energy collected this turn")
+            return cause("spawned" if got else "not-spawned", text)
     if not applies:
         return NA
     return _energy_verdict(acc, SPAWN, "payment") or OK
@@ -291,6 +293,11 @@ def _touch(acc: Account, sq: int) -> tuple[int, int]:
 
 
 # --- the turn, the protocol --------------------------------------------------------------
+# a spawn paid with energy collected in the same turn: step 5 before step 4 (the order), or
+# a botlet spawned without the price (the spawn rule); one step cannot tell
+ORDER_SPAWN = ("BOTWARS-TURN-ORDER", SPAWN)
+
+
 def turn_order(t: Transition, profile: Profile) -> Verdict:
     """BOTWARS-TURN-ORDER without events: p1's list changes nothing but the phase and the
     pending list; a turn carried out moves turnsElapsed on by one and ends in phase p1,
@@ -312,6 +319,12 @@ def turn_order(t: Transition, profile: Profile) -> Verdict:
                             f"{a['turnsElapsed']}")
         if a["phase"] not in ("p1", "energy", "over"):
             problems.append(f"after p2's list the phase is {a['phase']!r}")
+        acc = _account(t, profile)
+        early = [side for side in (1, 2) if acc.paid_by_collection(side)]
+        if not problems and early:
+            return _charged("BOTWARS-TURN-ORDER", ORDER_SPAWN, "paid-by-collection",
+                            f"{m.NAME[early[0]]} spawned with energy collected this turn "
+                            "(step 5 before step 4)")
     elif b["phase"] == "energy":
         if a["phase"] != "p1" or a["turnsElapsed"] != b["turnsElapsed"]:
             problems.append(f"after the energy step the phase is {a['phase']!r}, turn "

@@ -171,11 +171,12 @@ def _turn_end(t: Transition, r: m.Readings
         return None
     due = r.energy_due(a["turnsElapsed"]) and a["phase"] != "over"
     grid = a["grid"]
-    new = [sq for sq in m.where(grid, "*") if b["grid"][sq] != "*"]
-    if len(new) != 2 or new[0] + new[1] != r.size - 1:
+    pair = m.placed_pair(b["grid"], grid) if type(grid) is str else None
+    if pair is None:
         return due, None, grid
-    field = grid[:new[0]] + "." + grid[new[0] + 1:new[1]] + "." + grid[new[1] + 1:]
-    return due, (new[0], new[1]), field
+    low, high = pair
+    field = grid[:low] + "." + grid[low + 1:high] + "." + grid[high + 1:]
+    return due, pair, field
 
 
 def _pairs(r: m.Readings, grid: str) -> list[int]:
