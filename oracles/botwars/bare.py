@@ -80,7 +80,7 @@ def edge_deferred(form: Bare) -> Bare:
         verdict = form(t, profile)
         if verdict is OK or verdict is NA:
             return verdict
-        from gamecert.oracles.botwars.edges import grid_bare
+        from gamecert.oracles.botwars.edges import grid_bare  # edges imports this module
 
         return NA if isinstance(grid_bare(t, profile), Violation) else verdict
 

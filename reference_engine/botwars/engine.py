@@ -18,6 +18,7 @@ Each step of a turn is a small method, so a mutant that breaks one rule override
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -212,22 +213,22 @@ def _whole(literal: str) -> int | float:
     return value
 
 
-# The documents last found well formed, per schema: blame (fuzz.blame) loads one state, one
-# action and the draws after it into every departure model in turn, and the schema check
-# is most of a load's cost. Kept by identity and held (so an id is never another
-# document's), a few per schema; the harness never changes a document it has handed over.
-_WELL_FORMED: dict[str, list[Any]] = {}
+# The documents last found well formed, per schema, each with a copy: blame (fuzz.blame)
+# loads one state, one action and the draws after it into every departure model in turn,
+# and the schema check is most of a load's cost. A document met again (the same object,
+# still equal to its copy: nobody changed it since) is not checked again.
+_WELL_FORMED: dict[str, list[tuple[Any, Any]]] = {}
 _KEPT = 8
 
 
 def _schema_error(schema: str, doc: Any) -> str | None:
-    """`first_error(schema, doc)`, a document met again lately checked once."""
+    """`first_error(schema, doc)`, a document met lately and unchanged checked once."""
     seen = _WELL_FORMED.setdefault(schema, [])
-    if any(kept is doc for kept in seen):
+    if any(kept is doc and snap == doc for kept, snap in seen):
         return None
     problem = first_error(schema, doc)
     if problem is None:
-        seen.append(doc)
+        seen.append((doc, copy.deepcopy(doc)))
         if len(seen) > _KEPT:
             del seen[0]
     return problem
