@@ -40,6 +40,8 @@ NO_EVENTS = "no_events"
 # `load_state` that keeps its game from before a move (the adapter kit's `copy_before_play`)
 # offers it, so an example can go on after it accepted an action it should have refused.
 UNDO = "undo"
+# what an engine without events lacks, for the certificate ("needs events")
+EVENTS = "events"
 
 # A declared limit too (extension, adapters): the engine has no referee, so the actions
 # only a referee makes (a bot's failure recorded as an action, such as Kingdomino's `stop`)
@@ -49,6 +51,9 @@ NO_REFEREE = "no_referee"
 REFEREE_ACTIONS: dict[str, tuple[str, ...]] = {"kingdomino": ("stop", "invalid-put")}
 # The rules about those actions: with no referee action ever sent, nothing checks them, so
 # the certificate lists them as not checkable rather than passed on steps that never met them.
+# Named here: the rules whose oracles also look at other steps (a stopped king in a state);
+# a rule whose oracle judges only referee actions (`on` within REFEREE_ACTIONS, no state or
+# referee hook, such as KD-PROTO-LIMITS: a late reply is a `stop`) is found by `_referee_only`.
 REFEREE_RULES: dict[str, tuple[str, ...]] = {"kingdomino": ("KD-STOP", "KD-PUT-INVALID")}
 REFEREE = "a referee (the engine declares no_referee)"
 
@@ -128,12 +133,28 @@ def not_checkable(caps: frozenset[str], oracles: Iterable[Oracle],
         for rule in NEEDS_CHANCE.get(game, ()):
             out.setdefault(rule, CHANCE)
     if NO_REFEREE in caps:
-        for rule in REFEREE_RULES.get(game, ()):
+        for rule in (*REFEREE_RULES.get(game, ()), *_referee_only(oracles, game)):
             out.setdefault(rule, REFEREE)
+    if NO_EVENTS in caps:  # what only the step's events show is never seen
+        for rule in _event_only(oracles):
+            out.setdefault(rule, EVENTS)
     for rule, cap in HARNESS_NEEDS.items():
         if cap not in caps:
             out[rule] = cap
     return out
+
+
+def _referee_only(oracles: Iterable[Oracle], game: str) -> list[str]:
+    """Rules every oracle of which judges referee actions only: with no referee, no step of
+    the engine ever meets them."""
+    kinds = set(REFEREE_ACTIONS.get(game, ()))
+    by_rule: dict[str, list[Oracle]] = {}
+    for o in oracles:
+        by_rule.setdefault(o.rule, []).append(o)
+    return [rule for rule, these in by_rule.items()
+            if kinds and all(o.on is not None and o.on <= kinds and o.check is not None
+                             and not any((o.state, o.judge, o.referee, o.listed, o.weights))
+                             for o in these)]
 
 
 def checked_in_part(caps: frozenset[str], oracles: Iterable[Oracle], game: str = "",
@@ -175,7 +196,21 @@ def checked_in_part(caps: frozenset[str], oracles: Iterable[Oracle], game: str =
             add(o.rule, LEGAL)
         if o.referee and BOT_OUTPUT not in caps:
             add(o.rule, BOT_OUTPUT)
+        if o.reads_events and NO_EVENTS in caps:
+            add(o.rule, EVENTS)
     return {r: " and ".join(c) for r, c in out.items() if r not in skip}
+
+
+def _event_only(oracles: Iterable[Oracle]) -> list[str]:
+    """Rules whose every check reads the step's events with no state-only form, and that
+    have no other hook: an engine without events gives them nothing to judge."""
+    hooks: dict[str, list[bool]] = {}
+    for o in oracles:
+        blind = o.check is not None and o.reads_events and o.bare is None
+        other = any((o.state, o.judge, o.referee, o.listed, o.weights)) or (
+            o.check is not None and not blind)
+        hooks.setdefault(o.rule, []).append(blind and not other)
+    return [rule for rule, blind in hooks.items() if all(blind)]
 
 
 def seeded_new_games() -> st.SearchStrategy[JSON]:

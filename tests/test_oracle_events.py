@@ -11,6 +11,7 @@ violations, not only passes, are compared.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -33,8 +34,7 @@ def _verdict(check: Any, t: Transition, profile: Any) -> str:
 def _steps(game: str, profile_id: str) -> list[Transition]:
     steps = random_steps(game, profile_id, seed=7, games=2, limit=300)
     # each step again with the state after the next step: a state the rules do not give
-    skewed = [Transition(a.before, a.action, b.after, a.events)
-              for a, b in zip(steps, steps[1:], strict=False)]
+    skewed = [Transition(a.before, a.action, b.after, a.events) for a, b in pairwise(steps)]
     return steps + skewed[::3]
 
 

@@ -1,32 +1,43 @@
 """Carcassonne's bot protocol as SYNCS Bot Battle 2025 runs it (CARC-PROTO-FRAME,
-CARC-PROTO-REPLY, CARC-PROTO-LIMITS).
+CARC-PROTO-REPLY, CARC-PROTO-LIMITS), byte for byte as its public engine's `interface/io`
+package and its bot-side library `src/lib` define it (docs/bot-check.md lists each fact with
+its file and line).
 
-The bot runs in its own working folder, which holds `io/to_engine.pipe` and
-`io/from_engine.pipe` (named pipes). The bot opens `to_engine` for writing, then
-`from_engine` for reading; the engine side opens them in the matching order (`to_engine` for
-reading, then `from_engine` for writing), each open waiting at most `open_ms`, so a bot
-that opens them the other way round deadlocks and is banned, as it would be there. Every
-message both ways is `<character count>,<json>`, no newline; a bot message holds at most
-`max_chars` characters. Each turn the bot gets `query_place_tile`, then
-`query_place_meeple` (not when the tile ended the game), each with `update`: every event
-since its last query, keyed by global event index, other players' draws censored to counts.
-A reply later than `reply_ms`, a game total over `game_ms`, a malformed or illegal move and
-a broken pipe ban the bot, and the game ends.
+* Pipes. The bot runs in its own working folder, which holds `io/to_engine.pipe` and
+  `io/from_engine.pipe` (named pipes). The engine opens `to_engine` for reading, then
+  `from_engine` for writing, both within `open_ms`; the bot opens them in the matching order,
+  so a bot that opens them the other way round deadlocks and is banned, as it would be there.
+  The time the opening takes counts toward the game's `game_ms`.
+* Messages. `<character count>,<json>` both ways, nothing after; the engine reads a bot's
+  message as `protocol.message_end` says (a count of at most three characters read by int()),
+  and what follows a message is the start of the next one.
+* Queries. Each turn `query_place_tile`, then `query_place_meeple` (not when the tile ended the
+  game), each carrying `update`: every event since the bot's last query, keyed by global event
+  index, compact JSON with members in the library's declaration order. Every bot gets every
+  event; what is private is censored per bot (censor_event.py): a draw is
+  `event_player_drew_tiles` with the tiles to the drawer and `public_event_player_drew_tiles`
+  (a count) to the others; a placement is the mover's own `move_place_tile` (with its
+  `player_tile_index`) to the mover and `public_move_place_tile` to the others; the game
+  start is `public_event_game_started` with the bot as `you`.
+* Hands are indexed in the order dealt and drawn (a played tile taken out): this table keeps
+  that order for every player, since the canonical state keeps hands sorted.
+* The engine lays the spring and the lake: no bot is dealt the lake or asked to place it;
+  the river's end is told to all in `event_river_phase_completed` (with `end_tile`).
+* A freed meeple is one `event_player_meeple_freed` each (player, reward, the tile it stood on,
+  where on it).
+* Bans (TIMEOUT, CUMULATIVE_TIMEOUT, BROKEN_PIPE, INVALID_MESSAGE, INVALID_MOVE) end the game.
 
-Events gamecert adds where the 2025 protocol has none: `public_move_discard_tile` (the
-gamecert discard, CARC-HAND-NOFIT), and in the farms and tower stages the extension's
-(`schemas/carcassonne-bot-ext.schema.json`): a farmer is a `move_place_meeple` on a field
-named by a half-edge; `public_move_tower_floor`, `public_move_tower_cap`,
-`event_meeple_captured`, `event_prisoners_exchanged`, `public_move_pay_ransom` and
-`event_farm_scored`; `public_event_game_started` names the stage's `expansions` and its
-`you` also carries `num_floors` and `prisoners` in the tower stage. A ransom (and, under
-CARC-TOWER-EXCHANGE = on-request, an exchange) answers a query without ending it: the same
-query is sent again, with what the move did in its update. This module must not judge
-moves: the reference referee (`reference_engine/carcassonne/protocol.py`) does.
+Where the 2025 protocol has no message, the game stops as an "open point" (a hand with no tile
+that fits anywhere: the protocol has no discard), unless the variant `gamecert-discard` asks
+for gamecert's `move_discard_tile` and tells the others `public_move_discard_tile`. In the
+farms and tower stages gamecert's extension (`schemas/carcassonne-bot-ext.schema.json`) adds
+its messages in the same style. This module must not judge moves: the reference referee
+(`reference_engine/carcassonne/protocol.py`) does.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -42,13 +53,22 @@ from typing import Any
 from gamecert.fuzz.botcheck.findings import BAN
 from gamecert.fuzz.botcheck.process import Channel
 from gamecert.fuzz.botcheck.runner import GameContext, Limits
-from gamecert.fuzz.botcheck.seat import CLOSED, FLOOD, LATE, NO_REPLY, BotSeat
-from gamecert.reference_engine.carcassonne.engine import CLAIM, PLACE, CarcState, pack
+from gamecert.fuzz.botcheck.seat import CLOSED, FLOOD, LATE, NO_REPLY, UNJUDGED, BotSeat, Reply
+from gamecert.reference_engine.carcassonne.engine import (
+    CLAIM,
+    FEATURE_NAMES,
+    PASS,
+    PLACE,
+    CarcState,
+    unpack,
+)
 from gamecert.reference_engine.carcassonne.protocol import (
     FIELD_WIRE,
     SPOT_WIRE,
+    BadMessage,
     frame,
-    referee,
+    message_end,
+    read_reply,
     to_wire_pos,
 )
 from gamecert.reference_engine.contract import IllegalAction
@@ -57,22 +77,24 @@ from gamecert.spec import Profile
 JSON = Any
 View = Callable[[int], JSON]  # an event as one player (0-based id) sees it
 _RULE_IN_TEXT = re.compile(r"\((CARC-[A-Z-]+)")
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that were not UTF-8 (surrogateescape)
+DEFAULT = "syncs-2025"
+DISCARD = "gamecert-discard"
 
 
-def frame_complete(buf: bytes) -> int | None:
-    """CARC-PROTO-FRAME: the length of the first `<count>,<json>` message in `buf`; anything
-    that cannot start one is returned whole, as one malformed message."""
-    comma = buf.find(b",")
-    head = buf if comma < 0 else buf[:comma]
-    if not head.isdigit() or len(head) > 6:
-        return len(buf)
-    if comma < 0:
+def _compact(doc: JSON) -> str:
+    """JSON as pydantic's model_dump_json writes it: no spaces, UTF-8 as is."""
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def frame_end(buf: bytes, cfg: Any) -> int | None:
+    """CARC-PROTO-FRAME: how many bytes of `buf` the engine reads as the bot's next message
+    (it counts characters; an incomplete UTF-8 character waits for its last bytes)."""
+    text = codecs.getincrementaldecoder("utf-8")("surrogateescape").decode(buf, final=False)
+    n = message_end(text, cfg)
+    if n is None:
         return None
-    n = int(head)
-    text = buf[comma + 1:].decode("utf-8", "ignore")
-    if len(text) < n:
-        return None
-    return comma + 1 + len(text[:n].encode("utf-8"))
+    return len(text[:n].encode("utf-8", "surrogateescape"))
 
 
 def _open_within(path: Path, flags: int, deadline: float) -> int | None:
@@ -98,19 +120,47 @@ def _open_within(path: Path, flags: int, deadline: float) -> int | None:
     return None
 
 
+class _Placements:
+    """The game as the lake's placer sees it: its only moves are the lake's placements (the
+    competition's engine lays the lake; a chooser picks where among the legal places)."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def legal(self, state: CarcState) -> list[Any]:
+        return list(self.game.placements(state))
+
+    def random_action(self, state: CarcState, rng: Any) -> Any:
+        return rng.choice(self.legal(state))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+
 class CarcTable:
     def __init__(self, ctx: GameContext, state: CarcState) -> None:
         self.ctx = ctx
         self.game = ctx.game
         self.cfg = state.cfg
+        self.variant = ctx.options.variant or DEFAULT
         self.bots: dict[int, BotSeat] = {}
         self.folders: list[Path] = []
         self.stopped = False
+        self.note = ""
         self.log: list[View] = []
         self.cursor: dict[int, int] = {}
         self.turn_open = False
-        self.open_ms = float(ctx.options.profile.param("CARC-PROTO-LIMITS", "open_ms"))
+        self.turn_player = 0
         n = self.cfg.players
+        t = self.cfg.t
+        self.lake_id = t.ids[t.lake]
+        self.hands: dict[int, list[str]] = {p: [] for p in range(1, n + 1)}  # deal order
+        self.lake_turn = False  # the player to move holds the lake: the engine lays it
+        self.end_tile: JSON = None
+        self.moves: dict[int, JSON] = {}  # a bot's last move, as the engine keeps it
+        # node -> (player id, tile, the spot as the claim named it, its canonical spot)
+        self.meeples: dict[int, tuple[int, JSON, str, str]] = {}
+        self.open_ms = float(ctx.options.profile.param("CARC-PROTO-LIMITS", "open_ms"))
         try:
             for seat, command in ctx.options.commands.items():
                 folder = Path(tempfile.mkdtemp(prefix=f"gamecert-bot{seat}-"))
@@ -138,7 +188,7 @@ class CarcTable:
             "players": [{"player_id": i, "points": 0, "num_tiles": 0} for i in range(n)],
             "num_starting_meeples": meeples, **stages})
         centre = self.cfg.centre
-        spring = self.cfg.t.ids[self.cfg.t.spring]
+        spring = t.ids[t.spring]
         self.log.append(lambda pid: {
             "event_type": "event_starting_tile_placed",
             "tile_placed": {"tile_type": spring, "pos": [centre, centre], "rotation": 0}})
@@ -147,7 +197,12 @@ class CarcTable:
     def _connect(self, seat: int, bot: BotSeat) -> None:
         folder = bot.process.cwd
         assert folder is not None
-        deadline = time.monotonic() + self.open_ms / 1000
+        start = time.monotonic()
+        deadline = start + self.open_ms / 1000
+        cut = self.ctx.hard_end is not None and self.ctx.hard_end < deadline
+        if cut:
+            assert self.ctx.hard_end is not None
+            deadline = self.ctx.hard_end
         read_fd = _open_within(folder / "io" / "to_engine.pipe", os.O_RDONLY, deadline)
         write_fd = (None if read_fd is None else
                     _open_within(folder / "io" / "from_engine.pipe", os.O_WRONLY, deadline))
@@ -156,75 +211,167 @@ class CarcTable:
                 os.close(read_fd)
             bot.out = True
             self.stopped = True
+            if cut:
+                self.note = "budget: the time budget ended while the bot opened its pipes"
+                return
             bot.finding("CARC-PROTO-LIMITS", BAN, "pipes",
                         f"the bot did not open io/to_engine.pipe for writing, then "
                         f"io/from_engine.pipe for reading, within {self.open_ms:g} ms of its "
                         f"start: {bot.process.describe_exit(0.0)}",
-                        "the engine gives up on the bot: banned before the game starts", 0)
+                        "the engine gives up on the bot (TIMEOUT): banned before the game "
+                        "starts", 0)
             return
         bot.channel = Channel(write_fd, read_fd, bot.transcript)
         bot.started = True  # its start-up was the pipe opening
+        # the engine times the opening with its replies (time_limited on _open_pipes)
+        bot.timing.current_total += (time.monotonic() - start) * 1000
+
+    def frame_complete(self, buf: bytes) -> int | None:
+        return frame_end(buf, self.cfg)
+
+    # --- engine moves the protocol gives no player -----------------------------------------
+    def engine_move(self, player: int, state: CarcState) -> Any | None:
+        """The lake, laid by the engine (no bot holds it); a hand with no fitting tile, which
+        the 2025 protocol has no message for, stops the game as an open point."""
+        if self.lake_turn:
+            if state.step == PLACE:
+                if not self.game.placements(state):
+                    self._open_point(player, "the lake fits nowhere at the river's end")
+                    return None
+                chooser = self.ctx.chooser
+                assert chooser is not None
+                return chooser.pick(_Placements(self.game), state, False)
+            if state.step == CLAIM:
+                return PASS
+        if state.step == PLACE and self.variant == DEFAULT and not self.game.any_placement(
+                state):
+            self._open_point(player, "no tile of the hand fits anywhere (CARC-HAND-NOFIT)")
+        return None
+
+    def _open_point(self, player: int, what: str) -> None:
+        self.stopped = True
+        self.note = (f"open point: player {player}: {what}; the 2025 protocol has no message "
+                     f"for it (--variant {DISCARD} plays on with gamecert's discard)")
 
     # --- engine events -> protocol events ------------------------------------------------
-    def _tile(self, state: CarcState, xy: list[int]) -> JSON:
-        kind, rot = state.board[pack(xy[0], xy[1])]
-        return {"tile_type": self.cfg.t.ids[kind], "pos": to_wire_pos(self.cfg, xy),
+    def _tile(self, state: CarcState, cell: int) -> JSON:
+        kind, rot = state.board[cell]
+        return {"tile_type": self.cfg.t.ids[kind], "pos": to_wire_pos(self.cfg, unpack(cell)),
                 "rotation": rot}
 
     def after(self, before: CarcState, action: Any, after: CarcState,
               events: list[JSON]) -> None:
         for e in events:
-            self.log.extend(self._translate(after, e))
-        if after.step == PLACE and not self.turn_open:
-            self.turn_open = True
-            pid = after.to_move - 1
-            self.log.append(lambda _p: {"event_type": "event_player_turn_started",
-                                        "player_id": pid})
+            self.log.extend(self._translate(before, action, after, e))
+        if after.step == PLACE and (not self.turn_open or after.to_move != self.turn_player):
+            self.turn_open, self.turn_player = True, after.to_move
+            if not self.lake_turn:
+                pid = after.to_move - 1
+                self.log.append(lambda _p: {"event_type": "event_player_turn_started",
+                                            "player_id": pid})
 
-    def _translate(self, state: CarcState, e: JSON) -> list[View]:
+    def _translate(self, before: CarcState, action: Any, state: CarcState,
+                   e: JSON) -> list[View]:
         kind = e["type"]
-        pid = e.get("player", 0) - 1
+        player = e.get("player", 0)
+        pid = player - 1
         if kind == "tile-drawn":
             tile = e["tile"]
+            if tile == self.lake_id and e.get("pile") == "river":
+                self.lake_turn = True  # the engine lays it: nobody is dealt the lake
+                return []
+            self.hands[player].append(tile)
+            model = {"tile_type": tile, "pos": [0, 0], "rotation": 0}
             return [lambda p: {"event_type": "event_player_drew_tiles", "player_id": pid,
-                               "num_tiles": 1,
-                               "tiles": [{"tile_type": tile, "pos": [0, 0], "rotation": 0}]}
+                               "num_tiles": 1, "tiles": [model]}
                     if p == pid else {"event_type": "public_event_player_drew_tiles",
                                       "player_id": pid, "num_tiles": 1}]
         if kind == "tile-placed":
             tile = {"tile_type": e["tile"], "pos": to_wire_pos(self.cfg, e["at"]),
                     "rotation": e["rotation"]}
-            return [lambda _p: {"event_type": "public_move_place_tile", "player_id": pid,
-                                "tile": tile}]
-        if kind == "tile-discarded":
-            self.turn_open = False if state.step != PLACE else self.turn_open
+            if self.lake_turn:
+                self.end_tile = tile
+                return []
+            hand = self.hands[player]
+            sent = self.moves.pop(player, None)
+            index = (sent["player_tile_index"] if sent is not None
+                     and sent.get("event_type") == "move_place_tile" else hand.index(e["tile"]))
+            del hand[index]
+            private = {"event_type": "move_place_tile", "player_id": pid,
+                       "tile": sent["tile"] if sent is not None else tile,
+                       "player_tile_index": index}
+            public = {"event_type": "public_move_place_tile", "player_id": pid, "tile": tile}
+            return [lambda p: private if p == pid else public]
+        if kind == "tile-discarded":  # the turn goes on, or passes: `after` sees which
             gone = e["tile"]
+            self.moves.pop(player, None)
+            if gone in self.hands[player]:
+                self.hands[player].remove(gone)
             return [lambda _p: {"event_type": "public_move_discard_tile", "player_id": pid,
                                 "tile": {"tile_type": gone}}]
         if kind == "meeple-placed":
             self.turn_open = False
-            tile = self._tile(state, e["at"]) if pack(*e["at"]) in state.board else {}
-            on = _wire_spot(e["on"])
-            return [lambda _p: {"event_type": "move_place_meeple", "player_id": pid,
-                                "tile": tile, "placed_on": on}]
+            cell = before.placed
+            real = self._tile(state, cell)
+            sent = self.moves.pop(player, None)
+            on = sent["placed_on"] if sent is not None and "placed_on" in sent else _wire_spot(
+                e["on"])
+            # the claim is told to all, and its meeple freed, under the name its bot gave
+            self.meeples[cell * 8 + action[1]] = (pid, real, on, e["on"])
+            out = {"event_type": "move_place_meeple", "player_id": pid,
+                   "tile": sent["tile"] if sent is not None and "tile" in sent else real,
+                   "placed_on": on}
+            return [lambda _p: out]
         if kind == "claim-passed":
             self.turn_open = False
+            self.moves.pop(player, None)
+            if self.lake_turn:
+                return []
             return [lambda _p: {"event_type": "move_place_meeple_pass", "player_id": pid}]
         if kind in ("feature-completed", "feature-final"):
-            return [_freed(i, count, e["points"] if i + 1 in e["scorers"] else 0, e["feature"])
-                    for i, count in enumerate(e["meeples"]) if count]
+            return self._freed(state, e)
+        if kind == "meeple-captured":
+            e = {**e, "named": self._forget(e)}
         if kind in ("tower-built", "tower-capped", "meeple-captured", "prisoners-exchanged",
                     "ransom-paid", "farm-scored"):
             return self._translate_ext(e, pid)
         if kind == "river-phase-ended":
-            return [lambda _p: {"event_type": "event_river_phase_completed"}]
-        if kind == "game-ended":
-            name = ("event_game_ended_point_limit_reached" if e["reason"] == "points-limit"
-                    else "event_game_ended_stale_mate")
-            return [lambda _p: {"event_type": name, "scores": e["scores"]}]
-        if kind == "game-won":
-            return [_won(w - 1) for w in e["winners"]]
+            self.lake_turn = False
+            end_tile = self.end_tile
+            return [lambda _p: {"event_type": "event_river_phase_completed",
+                                "end_tile": end_tile}]
+        # the end of the game, turn skips, meeples returned: no query follows the end, and a
+        # returned meeple is told by event_player_meeple_freed
         return []
+
+    def _freed(self, state: CarcState, e: JSON) -> list[View]:
+        """One event_player_meeple_freed per meeple the scored feature held, each with the
+        tile it stood on and where; a scorer's points as the reward of its first one."""
+        want = (e["feature"], sorted(e["tiles"]))
+        out: list[View] = []
+        rewarded: set[int] = set()
+        for node in sorted(self.meeples):
+            if node in state.meeples:
+                continue
+            f = state.feats[state.owner[node]]
+            if (FEATURE_NAMES[f.kind], sorted(unpack(p) for p in f.tiles)) != want:
+                continue
+            pid, tile, spot, _ = self.meeples.pop(node)
+            reward = e["points"] if pid + 1 in e["scorers"] and pid not in rewarded else 0
+            rewarded.add(pid)
+            out.append(_same({"event_type": "event_player_meeple_freed", "player_id": pid,
+                              "reward": reward, "tile": tile, "placed_on": spot}))
+        return out
+
+    def _forget(self, e: JSON) -> str:
+        """A meeple taken off the board by a tower (the extension) no longer stands there;
+        the name its claim gave it."""
+        at = to_wire_pos(self.cfg, e["at"])
+        for node, (pid, tile, spot, canonical) in list(self.meeples.items()):
+            if pid == e["owner"] - 1 and tile["pos"] == at and canonical == e["on"]:
+                del self.meeples[node]
+                return spot
+        return _wire_spot(e["on"])
 
     def _translate_ext(self, e: JSON, pid: int) -> list[View]:
         """The extension's events (farms and tower stages): public, the same for every bot."""
@@ -232,20 +379,23 @@ class CarcTable:
         out: JSON
         if kind == "tower-built":
             self.turn_open = False
+            self.moves.pop(pid + 1, None)
             out = {"event_type": "public_move_tower_floor", "player_id": pid,
                    "tower_pos": to_wire_pos(self.cfg, e["at"]), "height": e["height"]}
         elif kind == "tower-capped":
             self.turn_open = False
+            self.moves.pop(pid + 1, None)
             out = {"event_type": "public_move_tower_cap", "player_id": pid,
                    "tower_pos": to_wire_pos(self.cfg, e["at"])}
         elif kind == "meeple-captured":
             out = {"event_type": "event_meeple_captured", "captor_id": pid,
                    "owner_id": e["owner"] - 1, "pos": to_wire_pos(self.cfg, e["at"]),
-                   "placed_on": _wire_spot(e["on"]), "to": e["to"]}
+                   "placed_on": e.get("named") or _wire_spot(e["on"]), "to": e["to"]}
         elif kind == "prisoners-exchanged":
             out = {"event_type": "event_prisoners_exchanged",
                    "player_ids": [q - 1 for q in e["players"]]}
         elif kind == "ransom-paid":
+            self.moves.pop(pid + 1, None)
             out = {"event_type": "public_move_pay_ransom", "player_id": pid,
                    "captor_id": e["captor"] - 1, "points": e["points"]}
         else:  # farm-scored
@@ -255,53 +405,76 @@ class CarcTable:
         return [lambda _p: out]
 
     # --- one query -----------------------------------------------------------------------
+    def query(self, player: int, state: CarcState) -> bytes:
+        """The framed query `player` gets now: its update is every event since its last."""
+        pid = player - 1
+        update = {str(i): self.log[i](pid) for i in range(self.cursor[player], len(self.log))}
+        self.cursor[player] = len(self.log)
+        kind = "query_place_tile" if state.step == PLACE else "query_place_meeple"
+        return frame(_compact({"query_type": kind, "update": update})).encode("utf-8")
+
     def ask(self, player: int, state: CarcState) -> Any | None:
         seat = self.bots[player]
         if seat.out or seat.channel is None:
             return None
-        pid = player - 1
-        update = {str(i): self.log[i](pid) for i in range(self.cursor[player], len(self.log))}
-        self.cursor[player] = len(self.log)
-        query = "query_place_tile" if state.step == PLACE else "query_place_meeple"
-        text = json.dumps({"query_type": query, "update": update}, separators=(",", ":"))
-        reply = seat.exchange(frame(text).encode(), frame_complete)
+        kind = "query_place_tile" if state.step == PLACE else "query_place_meeple"
+        reply = seat.exchange(self.query(player, state), self.frame_complete)
         limits = self.ctx.limits
+        if reply.status == UNJUDGED:
+            self.stopped = True
+            self.note = f"not judged: no reply within {reply.ms:.0f} ms under load"
+            return None
         if reply.status in (CLOSED, FLOOD, NO_REPLY, LATE):
-            what = {CLOSED: ("broken-pipe", "the pipe broke (the bot closed it, crashed or "
-                                            "exited): " + seat.process.describe_exit()),
-                    FLOOD: ("flood", "the bot sent a flood of bytes without a complete "
-                                     "message"),
-                    NO_REPLY: ("no-reply", f"no complete message within "
-                                           f"{limits.reply_ms + limits.grace_ms:g} ms"),
-                    LATE: ("late", f"the reply took {reply.ms:.0f} ms")}[reply.status]
-            self._ban(seat, "CARC-PROTO-LIMITS", what[0],
-                             f"{query}: {what[1]}; the limit is {limits.reply_ms:g} ms per "
-                             f"reply", reply.query)
-            return None
-        if seat.over_budget():
-            self._ban(seat, "CARC-PROTO-LIMITS", "game-budget",
-                             f"{query}: the bot's replies have taken "
-                             f"{seat.timing.current_total:.0f} ms in this game; the limit is "
-                             f"{limits.game_ms:g} ms in total", reply.query)
-            return None
-        message = reply.data.decode("utf-8", "replace")
-        try:
-            return referee(self.game, state, message)
-        except IllegalAction as exc:
-            why = str(exc)
-            self._ban(seat, _rule_of(why, state), "bad-move", f"{query}: {why}",
+            self._ban(seat, "CARC-PROTO-LIMITS", *self._no_answer(seat, reply, kind),
                       reply.query)
             return None
+        message = reply.data.decode("utf-8", "surrogateescape")
+        try:
+            if _NOT_UTF8.search(message):
+                raise BadMessage("the message is not UTF-8 text (CARC-PROTO-FRAME)")
+            action, move = read_reply(self.game, state, message, self.hands[player])
+        except IllegalAction as exc:
+            ban = "INVALID_MESSAGE" if isinstance(exc, BadMessage) else "INVALID_MOVE"
+            self._ban(seat, _rule_of(str(exc), state), "bad-move", f"{kind}: {exc}", ban,
+                      reply.query)
+            return None
+        if seat.over_budget(reply.query):
+            self._ban(seat, "CARC-PROTO-LIMITS", "game-budget",
+                      f"{kind}: the bot's replies (and its pipe opening) have taken "
+                      f"{seat.timing.current_total:.0f} ms in this game; the limit is "
+                      f"{limits.game_ms:g} ms in total", "CUMULATIVE_TIMEOUT", reply.query)
+            return None
+        seat.stdout_note(reply.query)
+        self.moves[player] = move
+        return action
 
-    def _ban(self, seat: BotSeat, rule: str, kind: str, message: str, query: int) -> None:
+    def _no_answer(self, seat: BotSeat, reply: Reply, kind: str) -> tuple[str, str, str]:
+        """(kind, message, ban type) for a query that got no usable message in time."""
+        limits = self.ctx.limits
+        limit = limits.reply_ms
+        if reply.status == CLOSED and reply.ms == 0.0:
+            return ("broken-pipe", f"{kind}: writing the query failed: the bot closed "
+                    f"io/from_engine.pipe or exited: {seat.process.describe_exit()}",
+                    "BROKEN_PIPE")
+        if reply.status == CLOSED:
+            return ("crash", f"{kind}: the bot closed its pipe or exited before replying: "
+                    f"{seat.process.describe_exit()}; the engine reads nothing more and waits "
+                    f"out its {limit:g} ms", "TIMEOUT")
+        if reply.status == FLOOD:
+            return ("flood", f"{kind}: the bot sent a flood of bytes without a complete "
+                    f"message", "INVALID_MESSAGE")
+        if reply.status == NO_REPLY:
+            return ("no-reply", f"{kind}: no complete message within {reply.ms:.0f} ms; the "
+                    f"limit is {limit:g} ms per reply", "TIMEOUT")
+        return ("late", f"{kind}: {reply.late_by(limit)}", "TIMEOUT")
+
+    def _ban(self, seat: BotSeat, rule: str, kind: str, message: str, ban: str,
+             query: int) -> None:
         seat.out = True
         self.stopped = True
-        pid = seat.seat - 1
-        self.log.append(lambda _p: {"event_type": "event_player_banned", "player_id": pid,
-                                    "reason": kind})
         seat.finding(rule, BAN, kind, message,
-                     "the bot is banned (CARC-PROTO-LIMITS) and its game ends; the other "
-                     "bots are told by event_player_banned", query)
+                     f"the bot is banned ({ban}) and the game ends for every player "
+                     f"(CARC-PROTO-LIMITS)", query)
 
     def finish(self, state: CarcState) -> None:
         pass  # no query follows the end: the last update is never read by anyone
@@ -317,6 +490,11 @@ class CarcTable:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+def _same(event: JSON) -> View:
+    """An event every player sees alike."""
+    return lambda _p: event
+
+
 def _wire_spot(on: str) -> str:
     """A canonical meeple spot as the protocol names it (a side, MONASTARY, a field by its
     half-edge, TOWER)."""
@@ -325,23 +503,11 @@ def _wire_spot(on: str) -> str:
     return SPOT_WIRE.get(on) or FIELD_WIRE[on]
 
 
-def _freed(pid: int, count: int, reward: int, feature: str) -> View:
-    event = {"event_type": "event_player_meeple_freed", "player_id": pid,
-             "num_meeples": count, "reward": reward, "feature": feature}
-    return lambda _p: event
-
-
-def _won(pid: int) -> View:
-    return lambda _p: {"event_type": "event_player_won", "player_id": pid}
-
-
 def _rule_of(why: str, state: CarcState) -> str:
     """The rule a refused reply breaks: the one the referee names, else by its place."""
     named = _RULE_IN_TEXT.findall(why)
     if named:
         return str(named[-1])
-    if ("JSON" in why or "characters" in why) and "event_type" not in why:
-        return "CARC-PROTO-FRAME"
     if state.step == PLACE and ": pos " in why:
         return "CARC-PLACE-MATCH"
     if state.step == CLAIM and "already" in why:
@@ -351,13 +517,18 @@ def _rule_of(why: str, state: CarcState) -> str:
 
 class CarcassonneCodec:
     game = "carcassonne"
-    variants = {"syncs-2025": "SYNCS Bot Battle 2025: named pipes in the bot's folder, "
-                              "'<count>,<json>' frames"}
+    variants = {
+        DEFAULT: "SYNCS Bot Battle 2025 as its public engine runs it: named pipes in the bot's "
+                 "folder, '<count>,<json>' frames, no discard message (a hand with nothing to "
+                 "place stops the game as an open point)",
+        DISCARD: "the same, with gamecert's move_discard_tile asked for a hand with nothing "
+                 "to place, and public_move_discard_tile told to the others",
+    }
 
     def seats(self, profile: Profile) -> tuple[int, ...]:
         return tuple(range(1, int(profile.param("CARC-PLAYERS", "players")) + 1))
 
-    def limits(self, profile: Profile) -> Limits:
+    def limits(self, profile: Profile, variant: str | None = None) -> Limits:
         p = profile.param
         return Limits(float(p("CARC-PROTO-LIMITS", "reply_ms")), "CARC-PROTO-LIMITS",
                       game_ms=float(p("CARC-PROTO-LIMITS", "game_ms")),

@@ -2,12 +2,19 @@
 
 Registered on the main parser by `add_parser`; exit codes as certify: 0 clean (warnings
 allowed), 1 findings, 2 bad usage or input, 3 bot unusable.
+
+Time is a promise: `--budget S` is spent on random games then the search, and nothing is
+started after it; a query already sent may run one reply limit past it, and shrinking what
+was found gets a stated allowance on top (`shrink_allowance`). The run prints the promise
+before it starts, and the time it took. The replay line repeats every option that changes
+the run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -32,6 +39,12 @@ from gamecert.spec import CatalogueError, games, load_catalogue
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
 
 
+def shrink_allowance(budget: float) -> float:
+    """Seconds for shrinking what was found, on top of the budget: a quarter of it, 5 to
+    30 s (as certify)."""
+    return min(30.0, max(5.0, budget / 4))
+
+
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("bot-check", help="run a competitor's bot over its game's real "
                                          "protocol, the reference engine as referee")
@@ -42,10 +55,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seat", type=int, default=1,
                    help="the seat of the bot under test (1-based; default 1); other seats "
                         "take the further --bot-cmd bots in order, then random legal players")
-    group = p.add_mutually_exclusive_group()
-    group.add_argument("--games", type=int, metavar="N", help="play exactly N games")
-    group.add_argument("--budget", type=float, default=20.0, metavar="SECONDS",
-                       help="play games until this long has passed (default 20)")
+    p.add_argument("--games", type=int, metavar="N",
+                   help="play exactly N random games (whole; the search then takes half of "
+                        "--budget)")
+    p.add_argument("--budget", type=float, default=20.0, metavar="SECONDS",
+                   help="play random games, then searched ones, until this long has passed "
+                        "(default 20); a query already sent may take one reply limit more, "
+                        "shrinking what was found a quarter of it more (5 to 30 s)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--profile", help="rule profile (default: the catalogue's)")
     p.add_argument("--variant", help="the arena's protocol variant: flit first-line (default) "
@@ -112,40 +128,61 @@ def cmd_bot_check(args: argparse.Namespace) -> int:
     if args.games is not None and args.games < 1:
         print("gamecert: error: --games must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.budget is not None and args.budget <= 0:
+        print("gamecert: error: --budget must be positive", file=sys.stderr)
+        return EXIT_BAD_INPUT
     options.games = args.games
     options.budget = None if args.games else args.budget
     if not args.quiet:
         options.progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
     codec = codec_for(options.game)
+    limits = scaled_limits(codec, options)
+    reply_s = max(limits.reply_ms, limits.first_reply_ms or 0) / 1000
+    # with --games the random games are played whole; the budget bounds the rest
+    timed_s = args.budget / 2 if options.games else args.budget
+    shrink_s = 0.0 if args.no_search else shrink_allowance(args.budget)
+    promise = None if options.games else timed_s + reply_s + shrink_s
     print(f"gamecert bot-check {options.game}: bot {args.bot_cmd[0]!r} in seat {args.seat}, "
           f"profile {options.profile.id}, protocol variant "
           f"{options.variant or next(iter(codec.variants))}, seed {options.seed}, "
-          + (f"{options.games} games" if options.games else f"budget {options.budget:g} s"),
-          flush=True)
+          + (f"{options.games} games" if options.games else f"budget {options.budget:g} s")
+          + ("" if promise is None else
+             f"; at most {promise:.1f} s in all ({timed_s:g} s of play, one reply limit "
+             f"{reply_s:g} s, {shrink_s:g} s to shrink findings)"), flush=True)
     started = time.monotonic()
-    if not args.no_search and options.budget is not None:
-        options.budget /= 2  # half for random games, half for the search
+    if options.budget is not None:
+        # half for random games, half for the search
+        options.deadline = started + (options.budget / 2 if not args.no_search
+                                      else options.budget)
     result = run(codec, options)
+    play_end = started + timed_s if options.games is None else time.monotonic() + timed_s
+    options.deadline = play_end
     if not args.no_search and not result.unusable:
         from gamecert.fuzz.botcheck.search import search  # Hypothesis: only when searching
 
         if options.progress:
             options.progress("search: Hypothesis chooses the games and shrinks failures")
-        # with --games, the search may take half of --budget (its default) for its games
-        # and its shrinking
-        left = (args.budget / 2 if options.games else
-                max(1.0, args.budget - (time.monotonic() - started)))
-        search(codec, options, result, options.games or 200, left)
+        left = play_end - time.monotonic()
+        if left > 0:
+            search(codec, options, result, options.games or 200, left)
         result.duration = time.monotonic() - started
     if not args.no_search and not result.unusable:
         from gamecert.fuzz.botcheck.shrink import shrink_finding
 
-        # what random play found and the search did not shorten: shrunk here, a few
-        # seconds each (the bot started afresh for every attempt)
-        for f in result.findings.failures:
-            if f.trace is not None and not f.trace.get("shrunk"):
-                shrink_finding(codec, options, f, budget=10.0)
+        # what random play found and the search did not shorten: shrunk here, within the
+        # stated allowance (the bot started afresh for every attempt)
+        shrink_end = play_end + shrink_s
+        todo = [f for f in result.findings.failures
+                if f.trace is not None and not f.trace.get("shrunk")]
+        for i, f in enumerate(todo):
+            left = shrink_end - time.monotonic()
+            if left <= 0:
+                break
+            shrink_finding(codec, options, f, budget=min(10.0, left / (len(todo) - i)),
+                           deadline=shrink_end)
         result.duration = time.monotonic() - started
+    result.promise_s = promise
+    result.replay = replay_command(args, options, len(result.games))
     if result.unusable:
         print(summary(result))
         return EXIT_UNUSABLE
@@ -154,10 +191,31 @@ def cmd_bot_check(args: argparse.Namespace) -> int:
         path = write_report(result, Path(args.report))
         print(f"\nreport: {path}")
     print("\n" + summary(result))
-    print(f"replay this run: gamecert bot-check {options.game} --bot-cmd "
-          f"{args.bot_cmd[0]!r} --seat {args.seat} --profile {options.profile.id} "
-          f"--seed {options.seed} --games {len(result.games)}")
+    print(f"replay this run: {result.replay}")
     return EXIT_FINDINGS if result.findings.failures else EXIT_OK
+
+
+def replay_command(args: argparse.Namespace, options: RunOptions, games: int) -> str:
+    """The command that plays this run again: every option that changes it, with the games
+    it played counted (the search, if any, gets the same share of --budget)."""
+    words = ["gamecert", "bot-check", options.game]
+    for command in args.bot_cmd:
+        words += ["--bot-cmd", command]
+    words += ["--seat", str(args.seat), "--profile", options.profile.id]
+    if options.variant is not None:
+        words += ["--variant", options.variant]
+    if options.bot_url is not None:
+        words += ["--bot-url", options.bot_url]
+    if options.max_queries is not None:
+        words += ["--max-queries", str(options.max_queries)]
+    if options.time_scale != 1.0:
+        words += ["--time-scale", f"{options.time_scale:g}"]
+    words += ["--seed", str(options.seed), "--games", str(games)]
+    if args.no_search:
+        words.append("--no-search")
+    elif args.budget is not None:
+        words += ["--budget", f"{args.budget:g}"]
+    return shlex.join(words)
 
 
 def cmd_replay_bot(args: argparse.Namespace) -> int:
@@ -172,7 +230,8 @@ def cmd_replay_bot(args: argparse.Namespace) -> int:
                 raise BadUsage(f"not a bot-check trace (schemas/bot-trace.schema.json): "
                                f"{problem}")
             options = _options(argparse.Namespace(seed=doc.get("seed", 0),
-                                                  variant=doc.get("variant")),
+                                                  variant=doc.get("variant"),
+                                                  time_scale=doc.get("time_scale", 1.0)),
                                doc["game"], doc["profile"], [args.bot_cmd], doc["seat"])
         except (OSError, ValueError, KeyError, TypeError, BadUsage, CatalogueError) as exc:
             print(f"gamecert: error: {path}: {exc}", file=sys.stderr)

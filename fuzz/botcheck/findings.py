@@ -15,6 +15,8 @@ FAIL, WARN = "fail", "warn"
 # the verdicts the competitions give
 BAN, FROZEN, LOST_TURN, DISQUALIFIED, NO_EFFECT = (
     "ban", "frozen", "lost turn", "disqualified", "none")
+# Bot Wars over HTTP: the original server waits for ever on a reply it reads as no answer
+STALLED = "game stalls"
 # CodinGame (Kingdomino): the bot's kings no longer act, its score counts; in Wood leagues an
 # invalid PUT only loses the tile in play
 DEACTIVATED, DISCARDED = "deactivated", "tile discarded"
@@ -70,14 +72,21 @@ class Timing:
     samples: list[float] = field(default_factory=list)
     game_totals: list[float] = field(default_factory=list)
     current_total: float = 0.0
+    # how much of each reply's time the machine's load explains (the bot and bot-check
+    # waiting for a CPU), in ms
+    excused: list[float] = field(default_factory=list)
+    current_excused: float = 0.0
 
-    def record(self, ms: float) -> None:
+    def record(self, ms: float, excused: float = 0.0) -> None:
         self.samples.append(ms)
+        self.excused.append(excused)
         self.current_total += ms
+        self.current_excused += excused
 
     def end_game(self) -> None:
         self.game_totals.append(self.current_total)
         self.current_total = 0.0
+        self.current_excused = 0.0
 
     def to_json(self) -> dict[str, Any]:
         s = self.samples
@@ -85,7 +94,8 @@ class Timing:
                 "p50_ms": round(percentile(s, 50), 3), "p99_ms": round(percentile(s, 99), 3),
                 "max_ms": round(max(s, default=0.0), 3),
                 "game_limit_ms": self.game_limit_ms,
-                "max_game_total_ms": round(max(self.game_totals, default=0.0), 3)}
+                "max_game_total_ms": round(max(self.game_totals, default=0.0), 3),
+                "max_load_ms": round(max(self.excused, default=0.0), 3)}
 
 
 class Findings:

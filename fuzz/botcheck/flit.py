@@ -27,7 +27,7 @@ from typing import Any
 from gamecert.fuzz.botcheck.findings import DISQUALIFIED, FROZEN, LOST_TURN
 from gamecert.fuzz.botcheck.process import line_complete
 from gamecert.fuzz.botcheck.runner import GameContext, Limits
-from gamecert.fuzz.botcheck.seat import CLOSED, FLOOD, LATE, NO_REPLY, BotSeat
+from gamecert.fuzz.botcheck.seat import CLOSED, FLOOD, LATE, NO_REPLY, UNJUDGED, BotSeat
 from gamecert.reference_engine.contract import IllegalAction
 from gamecert.reference_engine.flit.engine import _REPLY, INVALID, TIMEOUT, FlitState
 from gamecert.spec import Profile
@@ -43,6 +43,7 @@ class FlitTable:
         self.bots: dict[int, BotSeat] = {}
         self.pending: dict[int, list[bytes]] = {}
         self.stopped = False
+        self.note = ""
         try:
             for seat, command in ctx.options.commands.items():
                 extra = [str(seat)] if self.variant == "argument" else None
@@ -94,6 +95,10 @@ class FlitTable:
         self.pending[player] = []
         reply = seat.exchange(payload, line_complete)
         limit = self.ctx.limits.reply_ms
+        if reply.status == UNJUDGED:
+            self.stopped = True
+            self.note = f"not judged: no reply within {reply.ms:.0f} ms under load"
+            return None
         if reply.status in (CLOSED, FLOOD):
             seat.out = True
             what = ("closed its output (crashed or exited)" if reply.status == CLOSED
@@ -109,15 +114,14 @@ class FlitTable:
             return TIMEOUT
         if reply.status == NO_REPLY:
             seat.finding("FLIT-TIME-LIMIT", LOST_TURN, "no-reply",
-                         f"no complete line within {limit + self.ctx.limits.grace_ms:g} ms "
-                         f"(limit {limit:g} ms)",
+                         f"no complete line within {reply.ms:.0f} ms (limit {limit:g} ms; "
+                         f"{reply.load.describe() if reply.load else 'load not measured'})",
                          "no move this turn; the time-out run grows (frozen after "
                          f"{state.cfg.freeze_after} in a row); a line that arrives later is "
                          "read as the reply to the next request", reply.query)
             return TIMEOUT
         if reply.status == LATE:
-            seat.finding("FLIT-TIME-LIMIT", LOST_TURN, "late",
-                         f"the reply took {reply.ms:.1f} ms; the limit is {limit:g} ms",
+            seat.finding("FLIT-TIME-LIMIT", LOST_TURN, "late", reply.late_by(limit),
                          "no move this turn (the reply is too late to count); the time-out "
                          f"run grows, frozen after {state.cfg.freeze_after} in a row",
                          reply.query)
@@ -170,7 +174,7 @@ class FlitCodec:
     def seats(self, profile: Profile) -> tuple[int, ...]:
         return 1, 2, 3, 4
 
-    def limits(self, profile: Profile) -> Limits:
+    def limits(self, profile: Profile, variant: str | None = None) -> Limits:
         return Limits(float(profile.param("FLIT-TIME-LIMIT", "limit_ms")), "FLIT-TIME-LIMIT",
                       grace_ms=1000.0)
 

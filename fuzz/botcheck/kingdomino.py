@@ -22,7 +22,7 @@ from typing import Any
 
 from gamecert.fuzz.botcheck.findings import DEACTIVATED, DISCARDED, NO_EFFECT, WARN
 from gamecert.fuzz.botcheck.runner import GameContext, Limits
-from gamecert.fuzz.botcheck.seat import CLOSED, FLOOD, LATE, NO_REPLY, BotSeat
+from gamecert.fuzz.botcheck.seat import CLOSED, FLOOD, LATE, NO_REPLY, UNJUDGED, BotSeat
 from gamecert.reference_engine.kingdomino.protocol import (
     PICK_LINE,
     PUT_LINE,
@@ -51,6 +51,7 @@ class KingdominoTable:
         self.bots: dict[int, BotSeat] = {}
         self.greeted: set[int] = set()
         self.stopped = False
+        self.note = ""
         try:
             for seat, command in ctx.options.commands.items():
                 self.bots[seat] = BotSeat(ctx, seat, command)
@@ -85,6 +86,10 @@ class KingdominoTable:
         payload = (head + turn_input(self.game, state, player)).encode()
         reply = seat.exchange(payload, two_lines)
         limit = self.ctx.limits.for_query(reply.query)
+        if reply.status == UNJUDGED:
+            self.stopped = True
+            self.note = f"not judged: no reply within {reply.ms:.0f} ms under load"
+            return None
         then = ("the bot is deactivated: its kings no longer act, its score still counts "
                 "(KD-STOP)")
         if reply.status in (CLOSED, FLOOD):
@@ -107,14 +112,14 @@ class KingdominoTable:
                              + then, reply.query)
             else:
                 seat.finding("KD-PROTO-LIMITS", DEACTIVATED, "no-reply",
-                             f"no two complete lines within "
-                             f"{limit + self.ctx.limits.grace_ms:g} ms (limit {limit:g} ms)",
+                             f"no two complete lines within {reply.ms:.0f} ms (limit "
+                             f"{limit:g} ms; "
+                             f"{reply.load.describe() if reply.load else 'load not measured'})",
                              then, reply.query)
             return ("stop", "timeout")
         if reply.status == LATE:
             seat.finding("KD-PROTO-LIMITS", DEACTIVATED, "late",
-                         f"the reply took {reply.ms:.1f} ms; the limit is {limit:g} ms"
-                         + (" (first turn)" if reply.query == 1 else ""),
+                         reply.late_by(limit) + (" (first turn)" if reply.query == 1 else ""),
                          then, reply.query)
             return ("stop", "timeout")
         text = reply.data.decode("utf-8", "replace")
@@ -169,7 +174,7 @@ class KingdominoCodec:
     def seats(self, profile: Profile) -> tuple[int, ...]:
         return tuple(range(1, int(profile.param("KD-PLAYERS", "players")) + 1))
 
-    def limits(self, profile: Profile) -> Limits:
+    def limits(self, profile: Profile, variant: str | None = None) -> Limits:
         return Limits(float(profile.param("KD-PROTO-LIMITS", "turn_ms")), "KD-PROTO-LIMITS",
                       grace_ms=1000.0,
                       first_reply_ms=float(profile.param("KD-PROTO-LIMITS", "first_ms")))

@@ -27,6 +27,23 @@ Complete = Callable[[bytes], int | None]
 """Given the bytes received so far, the length of the first complete message, or None."""
 
 
+def read_schedstat(path: str) -> tuple[int, int] | None:
+    """(ns on a CPU, ns runnable but waiting for a CPU) of one task, from Linux's
+    /proc/.../schedstat; None where the kernel does not keep them."""
+    try:
+        with open(path, "rb") as f:
+            run, wait, _ = f.read().split()
+        return int(run), int(wait)
+    except (OSError, ValueError):
+        return None
+
+
+def own_schedstat() -> tuple[int, int] | None:
+    """This thread's schedstat: how long bot-check itself waited for a CPU (its own
+    scheduling delay) is the second figure's growth."""
+    return read_schedstat("/proc/thread-self/schedstat")
+
+
 class BotUnusable(Exception):
     """The bot cannot be started at all (no such program, not executable, no pipes)."""
 
@@ -157,6 +174,7 @@ class BotProcess:
                          and Path(a).exists() else a for a in self.args]
         self.cwd = cwd
         self.stderr_tail = b""
+        self.stdout_bytes = 0  # what the bot printed on stdout when stdout is not the protocol
         self._stderr_lock = threading.Lock()
         try:
             self.proc = subprocess.Popen(
@@ -171,20 +189,24 @@ class BotProcess:
             raise BotUnusable(f"cannot start the bot {self.args[0]!r}: {exc.strerror}") from None
         # stderr is the bot's own log (and stdout too when the protocol is not on stdio):
         # drained all the time, so it never blocks the bot; only its tail is kept
-        self._drain = threading.Thread(target=self._drain_log, args=(self.proc.stderr,),
+        self._drain = threading.Thread(target=self._drain_log, args=(self.proc.stderr, False),
                                        daemon=True)
         self._drain.start()
         self._drain_out: threading.Thread | None = None
         if not stdio:
             self._drain_out = threading.Thread(target=self._drain_log,
-                                               args=(self.proc.stdout,), daemon=True)
+                                               args=(self.proc.stdout, True), daemon=True)
             self._drain_out.start()
+
+    def schedstat(self) -> tuple[int, int] | None:
+        """The bot's main thread: (ns on a CPU, ns waiting for one); None off Linux."""
+        return read_schedstat(f"/proc/{self.proc.pid}/schedstat")
 
     @property
     def name(self) -> str:
         return " ".join(shlex.quote(a) for a in self.args)
 
-    def _drain_log(self, stream: IO[bytes] | None) -> None:
+    def _drain_log(self, stream: IO[bytes] | None, stdout: bool) -> None:
         assert stream is not None
         with contextlib.suppress(OSError, ValueError):
             while True:
@@ -193,6 +215,8 @@ class BotProcess:
                     return
                 with self._stderr_lock:
                     self.stderr_tail = (self.stderr_tail + chunk)[-4096:]
+                    if stdout:
+                        self.stdout_bytes += len(chunk)
 
     def settle(self, limit: float = 5.0) -> None:
         """Wait until the freshly started bot is idle (blocked, waiting for input), so its

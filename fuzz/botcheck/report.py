@@ -86,9 +86,16 @@ def render(result: RunResult) -> str:
         if t.game_limit_ms:
             line += (f"; most used in one game {j['max_game_total_ms']:.0f} of "
                      f"{t.game_limit_ms:g} ms")
+        if j.get("max_load_ms"):
+            line += f"; the machine's load explained up to {j['max_load_ms']:.1f} ms of a reply"
         lines.append(line)
     lines.append(SPEED_NOTE)
     lines.append(machine_note())
+    early = [g for g in result.games if g.note]
+    for g in early[:5]:
+        lines.append(f"game {g.number} ended early ({g.ended}): {g.note}")
+    if len(early) > 5:
+        lines.append(f"... and {len(early) - 5} more games ended early")
     for i, f in enumerate(result.findings.items, 1):
         lines.append("")
         lines.append(describe(i, f))
@@ -111,8 +118,10 @@ def summary(result: RunResult) -> str:
     fails, warns = result.findings.failures, result.findings.warnings
     head = "PROTOCOL FINDINGS" if fails else "CLEAN"
     queries = sum(g.queries for g in result.games)
+    promise = ("" if result.promise_s is None else
+               f" (at most {result.promise_s:.1f} s promised)")
     return (f"{head}: {len(fails)} findings, {len(warns)} warnings; {len(result.games)} games, "
-            f"{queries} queries to the bot in {result.duration:.1f} s")
+            f"{queries} queries to the bot in {result.duration:.1f} s{promise}")
 
 
 def report_document(result: RunResult, traces: list[str | None]) -> dict[str, Any]:
@@ -122,8 +131,11 @@ def report_document(result: RunResult, traces: list[str | None]) -> dict[str, An
         "bots": {str(k): v for k, v in result.commands.items()},
         "status": result.status, "unusable": result.unusable,
         "duration_s": round(result.duration, 3),
+        "promise_s": None if result.promise_s is None else round(result.promise_s, 3),
+        "replay": result.replay,
         "games": [{"number": g.number, "steps": g.steps, "queries": g.queries,
-                   "ended": g.ended, "scores": g.scores} for g in result.games],
+                   "ended": g.ended, "scores": g.scores, "note": g.note}
+                  for g in result.games],
         "timing": {str(k): t.to_json() for k, t in result.timings.items()},
         "speed_note": SPEED_NOTE + " " + machine_note(),
         "rules": rule_rows(result),

@@ -6,6 +6,10 @@ protocol, see `protocols`) opens a `Table` per game: it starts the bots, turns e
 and events into the protocol's bytes, reads the replies with the protocol's limits, and asks
 the reference referee what each reply amounts to. Everything the runner picks goes through a
 `Chooser`, so a game is replayed exactly from its recorded choices.
+
+A run's time is a promise: with a budget, no query is sent and no game started after its
+deadline, and a query already sent waits at most one reply limit past it (the grace used to
+measure a late reply shrinks, the limit never does). A game stopped there says where.
 """
 
 from __future__ import annotations
@@ -99,6 +103,7 @@ class RunOptions:
     bot_url: str | None = None
     time_scale: float = 1.0  # limits multiplied by this (a machine slower than the arena's)
     progress: Callable[[str], None] | None = None
+    deadline: float | None = None  # monotonic time: nothing new starts after it
 
 
 @dataclass
@@ -106,11 +111,14 @@ class GameRecord:
     number: int
     steps: int
     queries: int
-    ended: str  # "over", "stopped" (a bot out), "cut" (max queries)
+    ended: str  # "over", "stopped" (a bot out), "cut" (max queries), "budget" (the run's
+    # deadline), "open point" (a position the protocol has no message for)
     scores: list[int]
     choices: list[JSON]
     final_state: Any = None
     startup_s: float = 0.0  # starting the bots until each waits for its first query
+    note: str = ""  # where and why the game stopped early
+    failures: int = 0  # the bot's failures in this game (before merging by cause)
 
 
 @dataclass
@@ -126,6 +134,8 @@ class RunResult:
     unusable: str | None = None
     duration: float = 0.0
     limits: Limits | None = None
+    promise_s: float | None = None  # the most the run may take: budget + reply + shrinking
+    replay: str = ""  # the command that replays the run
 
     @property
     def status(self) -> str:
@@ -139,6 +149,13 @@ class Table(Protocol):
 
     bots: dict[int, Any]
     stopped: bool  # the bot under test is out (frozen, banned): the game ends here for it
+    # set with `stopped` when the game stops for want of a protocol message ("open point")
+    # rather than because of a bot
+    note: str
+
+    def engine_move(self, player: int, state: Any) -> Any | None:
+        """A move the competition's engine makes itself where the player would otherwise be
+        asked (Carcassonne: the lake); None: the player moves."""
 
     def ask(self, player: int, state: Any) -> Any | None:
         """The bot's action as the referee reads it; None when the game stops here."""
@@ -153,7 +170,7 @@ class Codec(Protocol):
     variants: dict[str, str]  # protocol variants a competition may use, the first the default
 
     def seats(self, profile: Profile) -> tuple[int, ...]: ...
-    def limits(self, profile: Profile) -> Limits: ...
+    def limits(self, profile: Profile, variant: str | None = None) -> Limits: ...
     def open_table(self, ctx: GameContext, state: Any) -> Table: ...
 
 
@@ -170,6 +187,7 @@ class GameContext:
     chooser: Chooser | None = None
     queries: dict[int, int] = field(default_factory=dict)
     new_findings: list[Finding] = field(default_factory=list)
+    hard_end: float | None = None  # no wait of ours lasts past this (deadline + one reply)
 
     def report(self, f: Finding) -> None:
         f.at_choice = len(getattr(self.chooser, "record", []))
@@ -182,7 +200,7 @@ class GameContext:
 
 
 def scaled_limits(codec: Codec, options: RunOptions) -> Limits:
-    limits = codec.limits(options.profile)
+    limits = codec.limits(options.profile, options.variant)
     k = options.time_scale
     if k != 1.0:
         limits.reply_ms *= k
@@ -194,43 +212,64 @@ def scaled_limits(codec: Codec, options: RunOptions) -> Limits:
 def play_game(codec: Codec, options: RunOptions, number: int, chooser: Chooser,
               findings: Findings, timings: dict[int, Timing], *,
               stop_at_failure: bool = False, start: Any = None,
-              watch: Callable[[Any], None] | None = None) -> tuple[GameRecord, list[Finding]]:
+              watch: Callable[[Any], None] | None = None,
+              steps_out: list[tuple[int, JSON]] | None = None) -> tuple[GameRecord, list[Finding]]:
     """One game from the start (or from `start`, a mid-game position, where the protocol
-    can deliver one); the bots are started fresh for it."""
+    can deliver one); the bots are started fresh for it. Past `options.deadline` no query is
+    sent: the game stops there ("budget"). `steps_out` collects (player, action) for every
+    move a player made (0: one the engine made itself)."""
     game = reference_game(options.game)
     limits = scaled_limits(codec, options)
     ctx = GameContext(options, limits, number, findings, timings, game, chooser)
+    deadline = options.deadline
+    if deadline is not None:
+        ctx.hard_end = deadline + max(limits.reply_ms, limits.first_reply_ms or 0) / 1000
     state = game.initial(options.profile) if start is None else start
     t0 = time.monotonic()
     table = codec.open_table(ctx, state)
     for bot in table.bots.values():  # start-up is not the first reply's time
         if not bot.started:
-            bot.started = True
-            bot.process.settle()
+            bot.settle()
     startup = time.monotonic() - t0
     if start is not None:  # what the bots must learn of the position first
         table.after(game.initial(options.profile), None, start, [])
-    steps, ended = 0, "over"
+    steps, ended, note = 0, "over", ""
+    engine_move = getattr(table, "engine_move", None)
     try:
         while game.current(state) != TERMINAL:
             if table.stopped:
-                ended = "stopped"
+                ended, note = _stopped(table, ctx)
+                break
+            if deadline is not None and time.monotonic() > deadline:
+                ended = "budget"
+                note = (f"stopped at the time budget after {steps} steps and "
+                        f"{ctx.queries.get(options.seat, 0)} queries to the bot")
                 break
             who = game.current(state)
+            mover = who
             if who == CHANCE:
                 action = chooser.pick(game, state, True)
-            elif who in table.bots:
-                if watch is not None:  # the positions the bot was asked about
-                    watch(state)
-                action = table.ask(who, state)
-                if action is None:
-                    ended = "stopped"
-                    break
-                if stop_at_failure and any(f.severity == FAIL for f in ctx.new_findings):
-                    ended = "stopped"
-                    break
             else:
-                action = chooser.pick(game, state, False)
+                action = engine_move(who, state) if engine_move is not None else None
+                if table.stopped:
+                    ended, note = _stopped(table, ctx)
+                    break
+                if action is not None:
+                    mover = 0
+                elif who in table.bots:
+                    if watch is not None:  # the positions the bot was asked about
+                        watch(state)
+                    action = table.ask(who, state)
+                    if action is None:
+                        ended, note = _stopped(table, ctx)
+                        break
+                    if stop_at_failure and any(f.severity == FAIL for f in ctx.new_findings):
+                        ended = "stopped"
+                        break
+                else:
+                    action = chooser.pick(game, state, False)
+            if steps_out is not None and who != CHANCE:
+                steps_out.append((mover, game.action_to_json(state, action)))
             new, events = game.apply(state, action)
             table.after(state, action, new, events)
             state = new
@@ -247,24 +286,38 @@ def play_game(codec: Codec, options: RunOptions, number: int, chooser: Chooser,
                 timings[seat].end_game()
     record = GameRecord(number, steps, ctx.queries.get(options.seat, 0), ended,
                         game.scores(state), list(getattr(chooser, "record", [])), state,
-                        startup)
+                        startup, note)
     return record, ctx.new_findings
 
 
+def _stopped(table: Table, ctx: GameContext) -> tuple[str, str]:
+    """Why the game stopped before its end: a bot out ("stopped"), the run's time promise
+    ("budget") or a position the protocol has no message for ("open point")."""
+    note = getattr(table, "note", "")
+    if note.startswith("open point"):
+        return "open point", note
+    if note.startswith("budget"):
+        return "budget", note
+    return "stopped", note
+
+
 def run(codec: Codec, options: RunOptions) -> RunResult:
-    """Games until the count or the budget is reached (at least one)."""
+    """Games until the count or the budget is reached (at least one, unless the deadline
+    has passed already)."""
     limits = scaled_limits(codec, options)
     result = RunResult(options.game, options.profile.id, options.seed, options.seat,
                        options.commands, limits=limits)
     for seat in options.commands:
         result.timings[seat] = Timing(limits.reply_ms, limits.game_ms)
     start = time.monotonic()
+    if options.deadline is None and options.games is None and options.budget is not None:
+        options.deadline = start + options.budget
     number = 0
     while True:
         if options.games is not None and number >= options.games:
             break
-        if (options.games is None and number > 0 and options.budget is not None
-                and time.monotonic() - start >= options.budget):
+        if options.deadline is not None and time.monotonic() >= options.deadline and (
+                number > 0 or options.games is None):
             break
         number += 1
         chooser = RandomChooser(f"{options.seed}:{number}")
@@ -277,11 +330,13 @@ def run(codec: Codec, options: RunOptions) -> RunResult:
         for f in new:
             if f.trace is None:
                 f.trace = trace_document(options, number, record.choices, f)
+        record.failures = sum(1 for f in new if f.severity == FAIL)
         result.games.append(record)
         if options.progress:
             options.progress(f"game {number}: {record.steps} steps, {record.queries} queries "
-                             f"to the bot, {record.ended}; findings so far "
-                             f"{len(result.findings.failures)}")
+                             f"to the bot, {record.ended}"
+                             + (f" ({record.note})" if record.note else "")
+                             + f"; findings so far {len(result.findings.failures)}")
     result.duration = time.monotonic() - start
     return result
 
@@ -292,6 +347,7 @@ def trace_document(options: RunOptions, number: int, choices: list[JSON],
     return {"format": "gamecert-bot-trace/1", "game": options.game,
             "profile": options.profile.id, "seat": options.seat, "seed": options.seed,
             "game_number": number, "variant": options.variant, "start": None, "shrunk": False,
+            "time_scale": options.time_scale,
             "choices": choices[:f.at_choice],
             "finding": {"rule": f.rule, "kind": f.kind, "verdict": f.verdict,
                         "query": f.query, "message": f.message}}

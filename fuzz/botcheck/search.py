@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -32,6 +32,8 @@ from gamecert.fuzz.botcheck.runner import (
     scaled_limits,
     trace_document,
 )
+from gamecert.fuzz.campaign import cache_dir
+from gamecert.fuzz.rounds import hypothesis_home
 from gamecert.reference_engine import reference_game
 
 JSON = Any
@@ -133,7 +135,8 @@ def search(codec: Codec, options: RunOptions, result: RunResult, examples: int,
     game = reference_game(options.game)
     cap = getattr(codec, "search_queries", None)
     if cap and not options.max_queries:  # long games overflow what Hypothesis can shrink
-        options = RunOptions(**{**options.__dict__, "max_queries": cap})
+        options = replace(options, max_queries=cap)
+    options = replace(options, deadline=stop_at)  # no game goes on past the budget
     found: dict[tuple[str, str], Found] = {}
     scratch = Findings()  # shrinking attempts must not count as findings of the run
     timings: dict[int, Timing] = {}
@@ -172,8 +175,10 @@ def search(codec: Codec, options: RunOptions, result: RunResult, examples: int,
                 found[key] = Found(f, failed.choices, failed.start)
             raise failed
 
-    # what each failure shrank to is in `found`; Hypothesis's own report is not needed
-    with contextlib.suppress(BotFailed, Flaky, HypothesisException, BaseExceptionGroup):
+    # what each failure shrank to is in `found`; Hypothesis's own report is not needed.
+    # Its files (caches) go where the campaigns' go, never into the current folder.
+    with contextlib.suppress(BotFailed, Flaky, HypothesisException, BaseExceptionGroup), \
+            hypothesis_home(cache_dir() / "hypothesis"):
         one_game()
     if unusable and not found:
         result.unusable = unusable[0]

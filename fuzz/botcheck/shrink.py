@@ -41,16 +41,22 @@ def attempt(codec: Codec, options: RunOptions, script: list[JSON], start: JSON |
     return None
 
 
-def shrink_finding(codec: Codec, options: RunOptions, f: Finding, budget: float) -> bool:
-    """Shorten `f`'s trace in place (within `budget` seconds); True when it got shorter."""
+def shrink_finding(codec: Codec, options: RunOptions, f: Finding, budget: float,
+                   deadline: float | None = None) -> bool:
+    """Shorten `f`'s trace in place (within `budget` seconds, and no game of it goes on past
+    `deadline`); True when it got shorter."""
     trace = f.trace
     if trace is None or f.kind in TIMING_KINDS or not trace.get("choices"):
         return False
     key = (f.rule, f.kind)
     best: list[JSON] = list(trace["choices"])
     start = trace.get("start")
-    opts = replace(options, max_queries=f.query, progress=None)  # no longer than it was
-    deadline = time.monotonic() + budget
+    end = time.monotonic() + budget
+    if deadline is not None:
+        end = min(end, deadline)
+    # no longer than it was, and no game past the allowance
+    opts = replace(options, max_queries=f.query, progress=None, deadline=end)
+    deadline = end
     parts = 2
     while best and time.monotonic() < deadline:
         size = max(1, len(best) // parts)

@@ -886,6 +886,12 @@ class CarcassonnePlugin:
     def _probe_malformed(self, data: st.DataObject, state: CarcState) -> JSON:
         return data.draw(MALFORMED, label="malformed")
 
+    def rule_probes(self, ls: Lockstep) -> list[tuple[str, JSON]]:
+        """Actions that each break one judged rule and no other here (carcassonne_probes)."""
+        from gamecert.fuzz.games.carcassonne_probes import rule_probes
+
+        return rule_probes(ls)
+
     def bot_texts(self, profile: Profile) -> st.SearchStrategy[str]:
         return bot_text_strategy(profile)
 

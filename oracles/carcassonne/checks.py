@@ -10,7 +10,17 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from gamecert.oracles.base import (
+    NA,
+    OK,
+    Oracle,
+    Transition,
+    Verdict,
+    Violation,
+    cause,
+    expect,
+)
+from gamecert.oracles.carcassonne import bare, bare_scoring
 from gamecert.oracles.carcassonne.board import (
     FIELD_SPOTS,
     SIDES,
@@ -163,8 +173,21 @@ def spring(s: JSON, p: Profile) -> Verdict:
 
 # --- the river -------------------------------------------------------------------------------
 def river_draw(t: Transition, p: Profile) -> Verdict:
+    """A river turn draws one river tile for the player to move, and lays it: no other tile
+    goes on the board in any step of the river phase (the lake laid inside another player's
+    turn, by the engine, is not a turn of its own)."""
     b = t.before
-    if b["phase"] != "river" or not _is(t, "draw"):
+    if b["phase"] != "river":
+        return NA
+    extra = len(t.after["board"]) - len(b["board"]) - _is(t, "place")
+    if extra > 0:
+        added = [e for e in t.after["board"] if e not in b["board"]
+                 and not (_is(t, "place") and e["at"] == t.action["at"])]
+        laid = ", ".join(f"{e['tile']} at {e['at']}" for e in added)
+        return cause("tile-laid-without-turn",
+                     f"after a {t.action.get('type')}, {laid or f'{extra} more tiles'} went "
+                     f"on the board in the same step: a river turn draws one tile and lays it")
+    if not _is(t, "draw"):
         return NA
     tile = t.action["tile"]
     if catalogue()[tile].set != "river":
@@ -174,6 +197,18 @@ def river_draw(t: Transition, p: Profile) -> Verdict:
                          f"{b['pending']}")
     return expect(t.after["hands"][b["to_move"] - 1] == [tile],
                   f"player {b['to_move']} should hold just the drawn {tile}")
+
+
+def river_draw_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
+    """A draw of a land tile accepted while the river phase lasts (land tiles are not dealt
+    yet)."""
+    if (not accepted or not _action_of(action, "draw") or state["phase"] != "river"
+            or state["step"] != "draw" or action["tile"] not in catalogue()):
+        return NA
+    tile = action["tile"]
+    return OK if catalogue()[tile].set == "river" else cause(
+        "land-tile-in-river-phase", f"the engine drew the land tile {tile} while the river "
+                                    f"phase lasts")
 
 
 def _river_place(t: Transition) -> bool:
@@ -901,21 +936,46 @@ def winner(s: JSON, p: Profile) -> Verdict:
 
 
 # --- the protocol ----------------------------------------------------------------------------
-FRAME = re.compile(r"(\d+),(.*)", re.DOTALL)
+_LAX_INT = re.compile(r"\s*[+-]?[0-9]+(?:_[0-9]+)*(?:\.0*)?\s*")
 
 
 def _frame(text: str, p: Profile) -> JSON:
-    m = FRAME.fullmatch(text)
-    limit = p.param("CARC-PROTO-FRAME", "max_chars")
-    if not m or int(m.group(1)) != len(m.group(2)) or len(text) > limit:
+    """The JSON of one message as CARC-PROTO-FRAME reads it: a count of at most count_chars - 1
+    characters read as int() reads them, a comma, exactly that many characters."""
+    head = p.param("CARC-PROTO-FRAME", "count_chars")
+    comma = text.find(",", 0, head)
+    if comma < 0:
         return None
     try:
-        return json.loads(m.group(2))
+        count = int(text[:comma])
+    except ValueError:
+        return None
+    if count > p.param("CARC-PROTO-FRAME", "max_chars") or len(text) - comma - 1 != max(count,
+                                                                                        0):
+        return None
+    try:
+        return json.loads(text[comma + 1:], parse_constant=_no_constant)
     except ValueError:
         return None
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _lax(value: Any) -> Any:
+    """An integer member as CARC-PROTO-REPLY reads it (lax: 1, 1.0, "1", true); else as is."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and _LAX_INT.fullmatch(value):
+        return int(float(value.strip().replace("_", ""))) if "." in value else int(value)
+    return value
+
+
 INVALID = {"type": "invalid"}  # the referee's verdict on a reply that bans its bot
+_2025_MOVES = ("move_place_tile", "move_place_meeple", "move_place_meeple_pass")
 
 
 def proto_frame(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
@@ -937,15 +997,17 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
     centre = p.param("CARC-PROTO-REPLY", "centre")
     kind = data.get("event_type")
     player_id = data.get("player_id")
-    if isinstance(player_id, bool) or player_id != (state["to_move"] or 0) - 1:
+    if kind not in _2025_MOVES and isinstance(player_id, bool):
+        player_id = None  # the extension's members are read strictly
+    if (_lax(player_id) if kind in _2025_MOVES else player_id) != (state["to_move"] or 0) - 1:
         return Violation(f"accepted a reply with player_id {data.get('player_id')!r} for player "
                          f"{state['to_move']}")
     raw = data.get("tile")
     tile: dict[str, Any] = raw if isinstance(raw, dict) else {}
     if kind == "move_place_tile":
-        pos = tile.get("pos") or [0, 0]
+        pos = [_lax(v) for v in tile.get("pos") or [0, 0]]
         want = {"type": "place", "tile": tile.get("tile_type"),
-                "at": [pos[0] - centre, pos[1] - centre], "rotation": tile.get("rotation")}
+                "at": [pos[0] - centre, pos[1] - centre], "rotation": _lax(tile.get("rotation"))}
         return expect(action == want, f"the reply asked for {want}, the referee made {action}")
     if kind == "move_discard_tile":
         return expect(action == {"type": "discard", "tile": tile.get("tile_type")},
@@ -1007,47 +1069,59 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
 ORACLES: list[Oracle] = [
     Oracle("CARC-TILES", state=tiles_conserved),
     Oracle("CARC-PLAYERS", state=players_sized),
-    Oracle("CARC-TURN-ORDER", check=turn_order),
-    Oracle("CARC-BOARD-COORDS", check=coords, on=PLACE),
+    Oracle("CARC-TURN-ORDER", state=bare.first_river_turn, check=turn_order,
+           reads_events=True, bare=bare.turn_order),
+    Oracle("CARC-BOARD-COORDS", check=coords, on=PLACE, reads_events=True, bare=bare.coords),
     Oracle("CARC-RIVER-SPRING", state=spring),
-    Oracle("CARC-RIVER-DRAW", check=river_draw,
+    # asked at every step of the river phase: a tile laid outside a placement is seen at
+    # whatever step it is laid
+    Oracle("CARC-RIVER-DRAW", check=river_draw, judge=river_draw_judge,
            weights=by_copies("draw", "tile", lambda s: s["river_pile"] if s["phase"] == "river"
-                             else None, "river tiles"), on=DRAW),
+                             else None, "river tiles")),
     Oracle("CARC-RIVER-CONTIGUOUS", check=river_contiguous,
            judge=_place_judge(_river_cell_problem), on=PLACE),
     Oracle("CARC-RIVER-MEETS-RIVER", check=river_meets_river,
            judge=_place_judge(lambda s, a, p: _edge_problem(s, a, river=True)), on=PLACE),
     Oracle("CARC-RIVER-NO-UTURN", check=river_no_uturn, judge=_place_judge(_uturn_problem),
            on=PLACE),
-    Oracle("CARC-RIVER-LAKE-ENDS", check=lake_ends, judge=lake_judge),
+    Oracle("CARC-RIVER-LAKE-ENDS", check=lake_ends, judge=lake_judge, reads_events=True,
+           bare=bare.lake_ends),
     Oracle("CARC-DECK-DRAW", check=deck_draw,
            weights=by_copies("draw", "tile", lambda s: s["deck"] if s["phase"] != "river"
                              else None, "land tiles"), on=DRAW),
-    Oracle("CARC-HAND-DEAL", check=opening_deal),
-    Oracle("CARC-HAND-SIZE", state=hand_bound, check=hand_size),
+    Oracle("CARC-HAND-DEAL", check=opening_deal, reads_events=True, bare=bare.hand_deal),
+    Oracle("CARC-HAND-SIZE", state=hand_bound, check=hand_size, reads_events=True,
+           bare=bare.hand_size),
     Oracle("CARC-HAND-NOFIT", check=nofit, judge=nofit_judge, on=frozenset({"discard"})),
     Oracle("CARC-PLACE-ADJACENT", check=adjacent,
            judge=_place_judge(lambda s, a, p: _adjacent_problem(s, a)), on=PLACE),
     Oracle("CARC-PLACE-MATCH", check=match,
            judge=_place_judge(lambda s, a, p: _match_problem(s, a)), on=PLACE),
-    Oracle("CARC-FEATURE-JOIN", check=feature_join),
-    Oracle("CARC-CLAIM-ONE", check=claim_one),
+    # how features join shows in canonical JSON only through what they score: no state-only
+    # form (the departure library's join models explain such steps)
+    Oracle("CARC-FEATURE-JOIN", check=feature_join, reads_events=True),
+    Oracle("CARC-CLAIM-ONE", check=claim_one, reads_events=True, bare=bare.claim_one),
     Oracle("CARC-CLAIM-PLACED-TILE", check=claim_placed_tile,
-           judge=_claim_judge(_placed_tile_problem), on=CLAIM),
+           judge=_claim_judge(_placed_tile_problem), on=CLAIM, reads_events=True,
+           bare=bare.claim_placed_tile),
     Oracle("CARC-CLAIM-UNCLAIMED", check=claim_unclaimed,
            judge=_claim_judge(_unclaimed_problem), on=CLAIM),
     Oracle("CARC-MEEPLE-SUPPLY", state=supply_state, check=supply, judge=supply_judge,
            on=CLAIM),
-    Oracle("CARC-MEEPLE-RETURN", check=meeple_return),
-    Oracle("CARC-ROAD-COMPLETE", check=_completion("road")),
-    Oracle("CARC-TOWN-COMPLETE", check=_completion("city")),
-    Oracle("CARC-MONASTERY-COMPLETE", check=_completion("monastery")),
-    Oracle("CARC-SCORE-MAJORITY", check=majority),
+    Oracle("CARC-MEEPLE-RETURN", check=meeple_return, reads_events=True,
+           bare=bare.meeple_return),
+    *(Oracle(rule, check=_completion(kind), reads_events=True,
+             bare=bare_scoring.COMPLETION_FORMS[rule]) for rule, kind in COMPLETE_KIND.items()),
+    Oracle("CARC-SCORE-MAJORITY", check=majority, reads_events=True, bare=bare_scoring.majority),
     # a turn's scoring is judged at its placement and at the end of its claim step
-    Oracle("CARC-SCORE-TIMING", check=score_timing, on=frozenset({"place", "claim", "pass"})),
-    Oracle("CARC-SCORE-INCOMPLETE", check=incomplete),
-    Oracle("CARC-END-POINTS", state=points_open, check=end_points),
-    Oracle("CARC-END-TILES", state=tiles_left, check=end_tiles),
+    Oracle("CARC-SCORE-TIMING", check=score_timing, on=frozenset({"place", "claim", "pass"}),
+           reads_events=True, bare=bare.score_timing),
+    Oracle("CARC-SCORE-INCOMPLETE", check=incomplete, reads_events=True,
+           bare=bare_scoring.incomplete),
+    Oracle("CARC-END-POINTS", state=points_open, check=end_points, reads_events=True,
+           bare=bare.end_points),
+    Oracle("CARC-END-TILES", state=tiles_left, check=end_tiles, reads_events=True,
+           bare=bare.end_tiles),
     Oracle("CARC-WINNER", state=winner),
     Oracle("CARC-PROTO-FRAME", referee=proto_frame),
     Oracle("CARC-PROTO-REPLY", referee=proto_reply),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from gamecert.oracles.carcassonne import bare, bare_scoring
 from gamecert.oracles.carcassonne.board import FIELD_SPOTS, Board, Feature
 from gamecert.oracles.carcassonne.checks import _action_of, _cell, _events, _is, board, farms
 from gamecert.spec import Profile
@@ -175,9 +176,15 @@ def farm_majority(t: Transition, p: Profile) -> Verdict:
 
 
 FARM_ORACLES: list[Oracle] = [
-    Oracle("CARC-FARM-FIELDS", check=fields_scored, judge=fields_judge, within=farms),
+    # how fields join shows only in what farms score: no state-only form (the departure
+    # library's field models explain such steps)
+    Oracle("CARC-FARM-FIELDS", check=fields_scored, judge=fields_judge, within=farms,
+           reads_events=True),
     Oracle("CARC-FARM-CLAIM", check=farm_claim, judge=farm_claim_judge, on=frozenset({"claim"})),
-    Oracle("CARC-FARM-STAYS", check=farmers_stay, within=farms),
-    Oracle("CARC-FARM-SCORE", check=farm_score, within=farms),
-    Oracle("CARC-FARM-MAJORITY", check=farm_majority, within=farms),
+    Oracle("CARC-FARM-STAYS", check=farmers_stay, within=farms, reads_events=True,
+           bare=bare.farmers_stay),
+    Oracle("CARC-FARM-SCORE", check=farm_score, within=farms, reads_events=True,
+           bare=bare_scoring.farm_score),
+    Oracle("CARC-FARM-MAJORITY", check=farm_majority, within=farms, reads_events=True,
+           bare=bare_scoring.farm_majority),
 ]

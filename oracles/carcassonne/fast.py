@@ -278,7 +278,13 @@ def step_verdicts(t: Transition, p: Profile) -> tuple[Answer, ...]:
         else:
             want = (bm + types.count("turn-skipped")) % checks._n(p) + 1
         turn = OK if am == want else None
-    river_draw: Answer = NA if b_phase != "river" or kind != "draw" else None
+    # CARC-RIVER-DRAW: NA off the river phase, and at any other step than a draw that lays
+    # no more tiles than its placement
+    if b_phase != "river" or (kind != "draw" and len(a["board"]) - len(b["board"])
+                              <= (kind == "place")):
+        river_draw: Answer = NA
+    else:
+        river_draw = None
     river_place: Answer = NA if kind != "place" or b_phase != "river" else None
     lake: Answer = NA if b_phase != "river" and a_phase != "river" else None
     deal: Answer = None if river_ended else NA

@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
+from gamecert.oracles.carcassonne import bare
 from gamecert.oracles.carcassonne.board import (
     STEP,
     Cell,
@@ -333,6 +334,11 @@ def ransom_check(t: Transition, p: Profile) -> Verdict:
     return expect(ended or t.after["ransom_paid"], "the ransom was not recorded for the turn")
 
 
+def ransom_bare(t: Transition, p: Profile) -> Verdict:
+    """CARC-TOWER-RANSOM's state-only form, with the rule's own test of when one may pay."""
+    return bare.tower_ransom(t, p, _ransom_problem)
+
+
 def ransom_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
     if not accepted or not tower_stage(p) or not _action_of(action, "ransom"):
         return NA
@@ -366,11 +372,13 @@ TOWER_ORACLES: list[Oracle] = [
            on=frozenset({"tower"}), within=tower_stage),
     Oracle("CARC-TOWER-ACTION", check=action_check, judge=action_judge,
            on=frozenset({"tower", "cap"}), within=tower_stage),
-    Oracle("CARC-TOWER-REACH", check=reach_check, judge=reach_judge, within=tower_stage),
+    Oracle("CARC-TOWER-REACH", check=reach_check, judge=reach_judge, within=tower_stage,
+           reads_events=True, bare=bare.tower_reach),
     Oracle("CARC-TOWER-CAPTURE", check=capture_check, on=frozenset({"tower"}),
-           within=tower_stage),
+           within=tower_stage, reads_events=True, bare=bare.tower_capture),
     Oracle("CARC-TOWER-EXCHANGE", state=exchange_state, check=exchange_check,
-           judge=exchange_judge),
-    Oracle("CARC-TOWER-RANSOM", check=ransom_check, judge=ransom_judge, within=tower_stage),
+           judge=exchange_judge, reads_events=True, bare=bare.tower_exchange),
+    Oracle("CARC-TOWER-RANSOM", check=ransom_check, judge=ransom_judge, within=tower_stage,
+           reads_events=True, bare=ransom_bare),
     Oracle("CARC-TOWER-MEEPLES", state=meeples_state, within=tower_stage),
 ]

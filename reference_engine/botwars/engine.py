@@ -873,6 +873,16 @@ class BotWars:
         return {"state": view, "player": player}
 
     def load(self, profile: Profile, observed: Any) -> BotWarsState:
+        return self._load(profile, observed, strict=True)
+
+    def adopt(self, profile: Profile, observed: Any) -> BotWarsState:
+        """An engine's state as it is, for the harness to go on from after a departure:
+        any well-formed state of the profile's field, whether or not the rules could have
+        reached it (energy on a turn it is not due, a start without botlets, a pending list
+        the rules call invalid)."""
+        return self._load(profile, observed, strict=False)
+
+    def _load(self, profile: Profile, observed: Any, strict: bool) -> BotWarsState:
         problem = _schema_error("botwars-state", observed)
         if problem:
             raise BadState(f"not a Bot Wars state: {problem}")
@@ -890,7 +900,7 @@ class BotWars:
         if o["maxTurns"] != cfg.max_turns:
             raise BadState(f"maxTurns is {o['maxTurns']}, the profile says {cfg.max_turns}")
         turns, phase = o["turnsElapsed"], o["phase"]
-        if turns > cfg.max_turns or (turns == cfg.max_turns and phase != OVER):
+        if strict and (turns > cfg.max_turns or (turns == cfg.max_turns and phase != OVER)):
             raise BadState(f"turnsElapsed {turns} is past the turn limit but the game goes on")
         reason, winner_name = o["endReason"], o["winner"]
         if (phase == OVER) != (reason is not None):
@@ -905,20 +915,21 @@ class BotWars:
             raise BadState("the bot that was not disqualified must be the winner")
         if (phase == P2) != (o["pending"] is not None):
             raise BadState("pending is a list in phase 'p2' and null otherwise")
-        if phase == ENERGY_STEP and not self.energy_due(cfg, turns):
+        if strict and phase == ENERGY_STEP and not self.energy_due(cfg, turns):
             raise BadState(f"energy is not due after turn {turns}")
         grid = o["grid"].encode("ascii")
         state = BotWarsState(
             cfg, grid, phase, turns, (o["p1"]["energy"], o["p2"]["energy"]),
             (o["p1"]["spawnDisabled"], o["p2"]["spawnDisabled"]), dq, (),
             {None: 0, "p1": 1, "p2": 2}[winner_name], reason)
-        if turns == 0 and not self._may_start(cfg, grid, state.razed):
-            # What every reading says of a start (BOTWARS-FIRST-BOTLETS); which botlets and
-            # how much energy is the reading's, for the rule's oracle to judge: the
-            # reference can then take on an engine's own start and play on from it.
-            raise BadState("with turnsElapsed 0 the field holds no energy, no dead marker and "
-                           "no botlet off the spawn points, and no spawn is razed "
-                           "(BOTWARS-FIRST-BOTLETS)")
+        if not strict:
+            return state._replace(pending=() if o["pending"] is None else tuple(
+                (m["from"], m["to"]) for m in o["pending"]))
+        if turns == 0:
+            start = self.initial(profile)
+            if (grid, state.energy, state.razed) != (start.grid, start.energy, start.razed):
+                raise BadState("with turnsElapsed 0 the field and energy must be the start's "
+                               "(BOTWARS-FIRST-BOTLETS)")
         for side in (1, 2):
             if grid[cfg.spawns[side]] == BOT[3 - side] and not state.razed[side - 1]:
                 raise BadState(f"a {NAMES[3 - side]} botlet stands on {NAMES[side]}'s spawn "
@@ -930,32 +941,11 @@ class BotWars:
                                f"field {list(counts)}")
         if phase == P2:
             moves = tuple((m["from"], m["to"]) for m in o["pending"])
-            if not self._steps_of(cfg, grid, moves):
-                raise BadState("pending must list steps of p1's botlets onto adjacent squares, "
-                               "one per botlet, sorted by from")
+            checked = self.check_moves(state._replace(phase=P1), 1, moves)
+            if checked.invalid or list(moves) != sorted(set(moves)) or checked.stays:
+                raise BadState("pending must list valid moves of p1, sorted by from")
             state = state._replace(pending=moves)
         return state
-
-    def _may_start(self, cfg: BotWarsConfig, grid: bytes, razed: tuple[bool, bool]) -> bool:
-        """Is `grid` a field a game may start with: botlets only on their own spawn
-        points, no energy, no dead marker, no spawn razed?"""
-        spawns = cfg.spawns
-        off = bytearray(grid)
-        for side in (1, 2):
-            if off[spawns[side]] == BOT[side]:
-                off[spawns[side]] = EMPTY
-        return not any(razed) and off.count(EMPTY) == len(off)
-
-    def _steps_of(self, cfg: BotWarsConfig, grid: bytes, moves: tuple[Move, ...]) -> bool:
-        """Is `moves` p1's list as an engine carries it out: sorted by from, each a step of
-        one of p1's live botlets onto an adjacent square, each botlet at most once? Whether
-        each step is valid by the rules is for the move rules' oracles to judge: the
-        reference takes on an engine's own pending list and carries it out as it stands."""
-        froms = [f for f, _ in moves]
-        if list(moves) != sorted(moves) or len(set(froms)) != len(froms):
-            return False
-        return all(0 <= f < cfg.size and grid[f] == BOT[1] and t in cfg.nbrs[f]
-                   for f, t in moves)
 
     def action_to_json(self, state: BotWarsState, action: Action) -> dict[str, Any]:
         kind = action[0]

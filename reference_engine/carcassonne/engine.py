@@ -1023,6 +1023,13 @@ class Carcassonne:
     def load(self, profile: Profile, observed: Any) -> CarcState:
         return load_state(profile, observed)
 
+    def adopt(self, profile: Profile, observed: Any) -> CarcState:
+        """An engine's state as it is, for the harness to go on from after a departure:
+        any well-formed state whose tiles lie connected and matching from the origin,
+        whether or not the rules could have reached it (a turned spring, a U-turn, a tile
+        short, meeples kept on a completed feature, a score past the limit)."""
+        return load_state(profile, observed, strict=False)
+
     def action_to_json(self, state: CarcState, action: Action) -> dict[str, Any]:
         t, kind = state.cfg.t, action[0]
         if kind == "place":

@@ -57,22 +57,27 @@ def _kind(t: Tables, tile_id: str, where: str) -> int:
     return t.index[tile_id]
 
 
-def _trace_river(cfg: CarcConfig, board: dict[int, tuple[int, int]]) -> tuple[River, int]:
-    """Follow the river from the spring; return its state and how many tiles it crosses."""
+def _trace_river(cfg: CarcConfig, board: dict[int, tuple[int, int]], strict: bool = True
+                 ) -> tuple[River, int]:
+    """Follow the river from the spring; return its state and how many tiles it crosses
+    (`strict`: a curve the rules forbid is refused)."""
     t = cfg.t
     origin = pack(0, 0)
-    flow = t.rot[t.spring][0].river[0]
+    # the spring's own rotation: 0 in any game the rules reach, another in an engine's
+    flow = t.rot[t.spring][board[origin][1]].river[0]
     river = River(origin + DELTA[flow], flow, STRAIGHT, STRAIGHT)
     length = 1
     while river.open_pos >= 0 and river.open_pos in board:
         pos = river.open_pos
         k, r = board[pos]
         if k not in t.river:
+            if not strict:
+                break  # the engine's river ends here, against a land tile
             raise BadState(f"the river flows into the land tile {t.ids[k]} at {_where(pos)}")
         before = river
         river, turn = river_step(t, river, k, r, pos)
         length += 1
-        if turn != STRAIGHT:
+        if turn != STRAIGHT and strict:
             if cfg.uturn == "alternate" and turn == before.last_curve:
                 raise BadState(f"the river curves the same way twice at {_where(pos)} "
                                f"(CARC-RIVER-NO-UTURN alternate)")
@@ -162,7 +167,9 @@ def shape_ok(o: Any) -> bool:
                                and all(_int(w, 1, 5) for w in r["winners"]))))
 
 
-def load_state(profile: Profile, o: Any) -> CarcState:
+def load_state(profile: Profile, o: Any, strict: bool = True) -> CarcState:
+    """A canonical state as the engine's; `strict`: refused unless a game under the profile
+    could reach it (off: any well-formed state the engine can go on from, for adoption)."""
     if isinstance(o, dict) and "view" in o:
         raise BadState("this is a player's view (hands and piles hidden); only a full "
                        "canonical state can be loaded")
@@ -235,13 +242,13 @@ def load_state(profile: Profile, o: Any) -> CarcState:
         raise BadState("discarded must be sorted by tile id")
     used.update(discarded)
     for k, tid in enumerate(t.ids):
-        if used[k] != t.counts[k]:
+        if strict and used[k] != t.counts[k]:
             raise BadState(f"tile {tid}: {used[k]} found on the board, in hands, piles and "
                            f"discards, but the game has {t.counts[k]}")
 
     # the board, laid out from the spring so it must be connected and matching
     origin = pack(0, 0)
-    if board_items.get(origin) != (t.spring, 0):
+    if board_items.get(origin) != (t.spring, 0) and (strict or origin not in board_items):
         raise BadState("the spring must lie at [0, 0] with rotation 0 (CARC-RIVER-SPRING)")
     board: dict[int, tuple[int, int]] = {}
     cells: dict[int, tuple[int, int]] = {}
@@ -271,15 +278,17 @@ def load_state(profile: Profile, o: Any) -> CarcState:
         stray = min(set(board_items) - set(board))
         raise BadState(f"the tile at {_where(stray)} is not connected to the spring")
 
-    river, length = _trace_river(cfg, board)
+    river, length = _trace_river(cfg, board, strict)
     river_on_board = sum(1 for k, _ in board.values() if k in t.river)
-    if river_on_board != length:
+    if strict and river_on_board != length:
         raise BadState(f"{river_on_board - length} river tile(s) lie off the river's course "
                        f"(CARC-RIVER-CONTIGUOUS)")
 
     # phase bookkeeping
     land_total = sum(t.counts[k] for k in t.land)
-    if phase == RIVER_PHASE:
+    if not strict:
+        pass
+    elif phase == RIVER_PHASE:
         if sum(deck) != land_total:
             raise BadState("no land tile leaves the deck during the river phase")
         for p, hand in enumerate(hands, start=1):
@@ -357,12 +366,12 @@ def load_state(profile: Profile, o: Any) -> CarcState:
         f = feats[fid]
         feats[fid] = f._replace(meeples=tuple(c + (j == m["player"] - 1)
                                               for j, c in enumerate(f.meeples)))
-    towers, floors, prisoners, ransomed = _load_towers(cfg, board, o)
+    towers, floors, prisoners, ransomed = _load_towers(cfg, board, o, strict)
     for p in range(1, n + 1):
         held = sum(row[p - 1] for row in prisoners) if prisoners else 0
         caps = sum(1 for _, cap in towers.values() if cap == p)
         total = on_board[p - 1] + o["supply"][p - 1] + held + caps
-        if total != cfg.meeples:
+        if strict and total != cfg.meeples:
             where = f", {held} imprisoned, {caps} on towers" if cfg.tower else ""
             raise BadState(f"player {p} has {total} meeples ({on_board[p - 1]} on the board, "
                            f"{o['supply'][p - 1]} in the supply{where}); CARC-MEEPLE-SUPPLY "
@@ -377,17 +386,17 @@ def load_state(profile: Profile, o: Any) -> CarcState:
                 completed_now.add(owner[(placed + d) * 8 + t.rot[there[0]][there[1]].monastery])
     for fid, f in feats.items():
         waiting = fid in completed_now and not cfg.score_at_placement  # scored after the claim
-        if any(f.meeples) and f.open == 0 and not waiting and f.kind != FIELD:
+        if strict and any(f.meeples) and f.open == 0 and not waiting and f.kind != FIELD:
             where = _where(min(f.tiles))
             name = "monastery" if f.kind == MONASTERY else ("road" if f.kind == 1 else "town")
             raise BadState(f"a completed {name} at {where} still holds meeples: they would "
                            f"have returned (CARC-MEEPLE-RETURN)")
-        if fid in {owner[placed * 8 + i] for i in blocked} and any(f.meeples):
+        if strict and fid in {owner[placed * 8 + i] for i in blocked} and any(f.meeples):
             raise BadState("a feature scored at placement cannot hold meeples again")
 
     # scores and the result
     scores = tuple(o["scores"])
-    if phase != OVER and any(s >= cfg.end_points for s in scores):
+    if strict and phase != OVER and any(s >= cfg.end_points for s in scores):
         raise BadState(f"a score of {max(scores)} reaches {cfg.end_points}: the game would be "
                        f"over (CARC-END-POINTS)")
     result = o["result"]
@@ -399,7 +408,7 @@ def load_state(profile: Profile, o: Any) -> CarcState:
         winners = [i + 1 for i in range(n) if is_winner(scores, i)]
         if not cfg.shared_win and len(winners) > 1:
             winners = []
-        if list(result["winners"]) != winners:
+        if strict and list(result["winners"]) != winners:
             raise BadState(f"result winners {result['winners']} but the scores give {winners} "
                            f"(CARC-WINNER)")
     return CarcState(cfg, phase, step, to_move, pending, then_next, board, cells, owner, feats,
@@ -411,8 +420,8 @@ def load_state(profile: Profile, o: Any) -> CarcState:
                      ransomed)
 
 
-def _load_towers(cfg: CarcConfig, board: dict[int, tuple[int, int]], o: Any
-                 ) -> tuple[dict[int, tuple[int, int]], tuple[int, ...],
+def _load_towers(cfg: CarcConfig, board: dict[int, tuple[int, int]], o: Any,
+                 strict: bool = True) -> tuple[dict[int, tuple[int, int]], tuple[int, ...],
                             tuple[tuple[int, ...], ...], bool]:
     """The tower stage's part of a state: towers on foundations, floors, prisoners."""
     n, t = cfg.players, cfg.t
@@ -433,11 +442,11 @@ def _load_towers(cfg: CarcConfig, board: dict[int, tuple[int, int]], o: Any
         if w["cap"] is not None and not 1 <= w["cap"] <= n:
             raise BadState(f"towers[{i}]: cap {w['cap']} is not a player 1-{n}")
         towers[pos] = (w["height"], w["cap"] or 0)
-    if len(o["floors"]) != n or any(f > cfg.floors for f in o["floors"]):
+    if len(o["floors"]) != n or (strict and any(f > cfg.floors for f in o["floors"])):
         raise BadState(f"floors must list {n} players with at most {cfg.floors} each "
                        f"(CARC-TOWER-FLOORS)")
     used = sum(h for h, _ in towers.values())
-    if used != n * cfg.floors - sum(o["floors"]):
+    if strict and used != n * cfg.floors - sum(o["floors"]):
         raise BadState(f"the towers hold {used} floors but the players have used "
                        f"{n * cfg.floors - sum(o['floors'])} (CARC-TOWER-FLOORS)")
     rows = o["prisoners"]
@@ -447,7 +456,7 @@ def _load_towers(cfg: CarcConfig, board: dict[int, tuple[int, int]], o: Any
         if rows[a][a]:
             raise BadState(f"player {a + 1} holds their own meeple as a prisoner")
         for b in range(a + 1, n):
-            if rows[a][b] and rows[b][a] and cfg.exchange_now:
+            if strict and rows[a][b] and rows[b][a] and cfg.exchange_now:
                 raise BadState(f"players {a + 1} and {b + 1} hold each other's meeples: they "
                                f"would have been exchanged (CARC-TOWER-EXCHANGE)")
     return (towers, tuple(o["floors"]), tuple(tuple(r) for r in rows),

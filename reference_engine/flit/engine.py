@@ -526,6 +526,15 @@ class Flit:
         }
 
     def load(self, profile: Profile, observed: Any) -> FlitState:
+        return self._load(profile, observed, strict=True)
+
+    def adopt(self, profile: Profile, observed: Any) -> FlitState:
+        """An engine's state as it is, for the harness to go on from after a departure:
+        any well-formed state of the profile's board, whether or not the rules could have
+        reached it (a neutral that should have converted, a frozen bot to move)."""
+        return self._load(profile, observed, strict=False)
+
+    def _load(self, profile: Profile, observed: Any, strict: bool) -> FlitState:
         problem = _state_shape_error(observed)
         if problem:
             raise BadState(f"not a Flit state: {problem}")
@@ -546,6 +555,8 @@ class Flit:
         state = FlitState(cfg, board, phase, o["to_move"] or 0, o["turn"],
                           o["passes"], tuple(o["timeouts"]),
                           tuple(o["frozen"]), o["result"])
+        if not strict:
+            return state
         if phase == SETUP:
             placed = len(board) - board.count(EMPTY)
             if board.count(NEUTRAL) or placed >= 8 or o["to_move"] != self.setup_bot(placed):

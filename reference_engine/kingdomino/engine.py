@@ -554,6 +554,12 @@ class Kingdomino:
     def load(self, profile: Profile, observed: Any) -> KdState:
         return load_state(self, profile, observed)
 
+    def adopt(self, profile: Profile, observed: Any) -> KdState:
+        """An engine's state as it is, for the harness to go on from after a departure:
+        any well-formed state of the profile's players, whether or not the rules could have
+        reached it (a castle off centre, a line of the wrong length, a turn past the last)."""
+        return load_state(self, profile, observed, strict=False)
+
     def action_to_json(self, state: KdState, action: Action) -> dict[str, Any]:
         kind = action[0]
         if kind == "deal":

@@ -23,7 +23,9 @@ class Game(Protocol):
     def line_size(self, cfg: KdConfig) -> int: ...
 
 
-def load_state(game: Game, profile: Profile, o: Any) -> KdState:
+def load_state(game: Game, profile: Profile, o: Any, strict: bool = True) -> KdState:
+    """A canonical state as the engine's; `strict`: refused unless a game under the profile
+    could reach it (off: any well-formed state the engine can go on from, for adoption)."""
     problem = first_error("kingdomino-state", o)
     if problem:
         raise BadState(f"not a Kingdomino state: {problem}")
@@ -36,12 +38,13 @@ def load_state(game: Game, profile: Profile, o: Any) -> KdState:
         if len(o[key]) != n:
             raise BadState(f"{key} must have one entry per player ({n})")
     phase, turn = o["phase"], o["turn"]
-    if turn > cfg.turns:
+    if strict and turn > cfg.turns:
         raise BadState(f"turn {turn} is past the last turn ({cfg.turns})")
     grids = tuple("".join(rows) for rows in o["grids"])
     castle = 2 * (4 * N + 4)
     for p, g in enumerate(grids, 1):
-        if g[castle] != "*" or g.count("*") != 1 or "*" in g[1::2] or g[castle + 1] != "0":
+        if strict and (g[castle] != "*" or g.count("*") != 1 or "*" in g[1::2]
+                       or g[castle + 1] != "0"):
             raise BadState(f"player {p}'s grid must hold the castle (*0) on (4, 4) and only there")
         if any(g[i] == "_" and g[i + 1] != "0" for i in range(0, len(g), 2)):
             raise BadState(f"player {p}'s grid has crowns on an empty square")
@@ -52,7 +55,7 @@ def load_state(game: Game, profile: Profile, o: Any) -> KdState:
         raise BadState("bag must list tile ids of the tile set in ascending order")
     if [t for t, _ in line] != sorted({t for t, _ in line}):
         raise BadState("the line's tiles are distinct and in ascending id")
-    if any(t in bag for t, _ in line) or any(t in bag for t, _ in placing if t):
+    if strict and (any(t in bag for t, _ in line) or any(t in bag for t, _ in placing if t)):
         raise BadState("a tile in the line or being placed is still in the bag")
     if any(o_ > n for _, o_ in line) or any(p > n for _, p in placing):
         raise BadState(f"a king belongs to a player above {n}")
@@ -60,14 +63,18 @@ def load_state(game: Game, profile: Profile, o: Any) -> KdState:
         raise BadState("result must be set exactly when the game is over")
     if phase in (ORDER, DEAL, OVER) and o["to_move"] is not None:
         raise BadState(f"nobody is to move in phase {phase}")
-    if phase == ORDER and (turn != 1 or line or placing or len(bag) != len(cfg.tiles)):
+    if strict and phase == ORDER and (turn != 1 or line or placing
+                                      or len(bag) != len(cfg.tiles)):
         raise BadState("the order step comes first: turn 1, nothing drawn, no kings placed")
     if phase == PLAY:
         if o["next"] >= len(placing):
             raise BadState("next must index a king of this turn")
         owner = placing[o["next"]][1]
-        if o["to_move"] != owner or o["stopped"][owner - 1]:
+        if strict and (o["to_move"] != owner or o["stopped"][owner - 1]):
             raise BadState("to_move must be the player of the next king, and not stopped")
+    if not strict:
+        return KdState(cfg, phase, turn, tuple(o["kings"]), bag, line, placing, o["next"],
+                       grids, tuple(o["stopped"]), tuple(o["discarded"]), o["result"])
     if phase in (DEAL, PLAY) and turn > 1 and any(t == 0 for t, _ in placing):
         raise BadState("after the first turn every king places a tile")
     if phase in (DEAL, PLAY) and turn == 1 and any(t for t, _ in placing):

@@ -1,9 +1,11 @@
-"""bot-check on Bot Wars, over stdio and over HTTP POST to a bot that is a local web server:
-the correct bots (Python over stdio, JavaScript over HTTP) pass, each faulty bot gets the
-verdict and rule id its docstring promises."""
+"""bot-check on Bot Wars, over stdio and over HTTP as the original server posts (a form field
+`data`, players r and b): the correct bots (Python over stdio, Python and JavaScript over
+HTTP) pass in both seats, each faulty bot gets the verdict and rule id its docstring promises
+in both seats."""
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -16,21 +18,17 @@ def require_node() -> None:
         pytest.fail("node is needed for the JavaScript bot")
 
 
-def test_correct_stdio_bot_passes_in_both_seats() -> None:
-    for seat in (1, 2):
-        result = check("botwars", "good.py", seat=seat, max_queries=None, time_scale=4)
-        assert result.status == "clean", [f.message for f in result.findings.items]
-        assert result.games[0].ended == "over" and result.games[0].queries > 20
-
-
-def test_correct_http_bot_passes() -> None:
-    require_node()
-    result = check("botwars", "good_http.js", variant="http", max_queries=None, time_scale=4,
-                   games=2)
+@pytest.mark.parametrize("seat", (1, 2))
+@pytest.mark.parametrize(("name", "variant"), [("good.py", None), ("good_http.py", "http"),
+                                               ("good_http.js", "http")])
+def test_correct_bots_pass_in_both_seats(name: str, variant: str | None, seat: int) -> None:
+    if name.endswith(".js"):
+        require_node()
+    result = check("botwars", name, seat=seat, variant=variant, max_queries=None,
+                   time_scale=4)
     assert result.status == "clean", [f.message for f in result.findings.items]
-    assert all(g.ended == "over" for g in result.games)
-    # the POST bodies and the HTTP replies are in the transcript of a finding-free run too
-    assert result.timings[1].to_json()["queries"] == sum(g.queries for g in result.games)
+    assert result.games[0].ended == "over" and result.games[0].queries > 20
+    assert result.timings[seat].to_json()["queries"] == result.games[0].queries
 
 
 def test_two_bots_play_each_other() -> None:
@@ -38,26 +36,44 @@ def test_two_bots_play_each_other() -> None:
     assert result.status == "clean" and set(result.timings) == {1, 2}
 
 
-@pytest.mark.parametrize(("name", "seat", "variant", "rule", "verdict", "query"), [
-    ("slow_once.py", 1, None, "BOTWARS-TIME-LIMIT", "disqualified", 5),
-    ("pretty.py", 1, None, "BOTWARS-FORMAT-DQ", "disqualified", 2),
-    ("debug_print.py", 1, None, "BOTWARS-FORMAT-DQ", "disqualified", 4),
-    ("onto_energy.py", 1, None, "BOTWARS-MOVE-ENERGY", "lost turn", None),
-    ("crash.py", 1, None, "BOT-ALIVE", "disqualified", 8),
-    ("wrong_player.py", 2, None, "BOTWARS-MOVE-INVALID", "lost turn", 2),
-    ("http_error.py", 1, "http", "BOTWARS-FORMAT-DQ", "disqualified", 3),
+@pytest.mark.parametrize("seat", (1, 2))
+@pytest.mark.parametrize(("name", "variant", "scale", "rule", "kind", "verdict", "query"), [
+    ("slow_once.py", None, 1, "BOTWARS-TIME-LIMIT", "late", "disqualified", 5),
+    ("pretty.py", None, 4, "BOTWARS-FORMAT-DQ", "bad-format", "disqualified", None),
+    ("debug_print.py", None, 4, "BOTWARS-FORMAT-DQ", "bad-format", "disqualified", 4),
+    ("crash.py", None, 4, "BOT-ALIVE", "crash", "disqualified", 8),
+    ("diagonal.py", None, 4, "BOTWARS-MOVE-INVALID", "invalid-move:not-adjacent", "lost turn",
+     3),
+    ("http_error.py", "http", 4, "BOTWARS-FORMAT-DQ", "not-json", "lost turn", 3),
+    ("http_faulty.py slow 0.8", "http", 0.1, "BOTWARS-TIME-LIMIT", "late", "disqualified", 3),
+    ("http_faulty.py crash", "http", 4, "BOT-ALIVE", "crash", "disqualified", 3),
+    ("http_faulty.py print", "http", 4, "BOTWARS-FORMAT-DQ", "not-json", "lost turn", 3),
+    ("http_faulty.py null", "http", 4, "BOTWARS-FORMAT-DQ", "falsy-reply", "game stalls", 3),
+    ("http_faulty.py diagonal", "http", 4, "BOTWARS-MOVE-INVALID",
+     "invalid-move:not-adjacent", "lost turn", 3),
 ])
-def test_faulty_bots(name: str, seat: int, variant: str | None, rule: str, verdict: str,
-                     query: int | None) -> None:
-    result = check("botwars", name, seat=seat, variant=variant, max_queries=None)
+def test_faulty_bots_get_their_own_rule_and_verdict_in_both_seats(
+        name: str, variant: str | None, scale: float, rule: str, kind: str, verdict: str,
+        query: int | None, seat: int) -> None:
+    result = check("botwars", name, seat=seat, variant=variant, max_queries=None,
+                   time_scale=scale)
+    (f,) = result.findings.failures
+    assert (f.rule, f.kind, f.verdict) == (rule, kind, verdict), f.message
+    if query is not None:
+        assert f.query == query
+    assert f.exchange and result.status == "findings"
+
+
+@pytest.mark.parametrize(("name", "seat", "rule", "verdict"), [
+    ("onto_energy.py", 1, "BOTWARS-MOVE-ENERGY", "lost turn"),
+    ("wrong_player.py", 2, "BOTWARS-MOVE-INVALID", "lost turn"),
+])
+def test_bots_wrong_only_in_some_positions(name: str, seat: int, rule: str,
+                                           verdict: str) -> None:
+    result = check("botwars", name, seat=seat, max_queries=None)
     found = [f for f in result.findings.failures if f.rule == rule]
     assert found, [(f.rule, f.kind) for f in result.findings.items]
     assert found[0].verdict == verdict
-    if query is not None:
-        assert found[0].query == query
-    else:  # a rare position: many good turns first
-        assert found[0].query > 10
-    assert found[0].exchange and result.status == "findings"
 
 
 def test_disqualification_ends_the_game() -> None:
@@ -75,6 +91,34 @@ def test_lenient_profile_turns_a_time_out_into_an_empty_turn() -> None:
     result = check("botwars", "crash.py", profile="lenient", max_queries=None)
     (f,) = result.findings.failures
     assert (f.rule, f.verdict) == ("BOT-ALIVE", "lost turn")
+
+
+def test_the_http_request_is_the_original_servers_form() -> None:
+    """start_game.js posts form {data: JSON.stringify({player, state, gameId}) + "\\n"}, the
+    state as utils.buildGameState orders it, GameId added from the second turn on."""
+    from urllib.parse import parse_qs
+
+    from gamecert.fuzz.botcheck.botwars import form_body, form_document, js_parse
+    from gamecert.reference_engine import reference_game
+    from gamecert.spec import load_catalogue
+
+    game = reference_game("botwars")
+    state = game.observe(game.initial(load_catalogue("botwars").profile()))
+    state["grid"] = "1X2x*" + state["grid"][5:]
+    first = form_document(state, 2, 17, 1)
+    assert first.endswith("\n") and first.startswith('{"player":"b","state":{"rows":20,')
+    doc = json.loads(first)
+    assert list(doc) == ["player", "state", "gameId"] and doc["gameId"] == 17
+    assert list(doc["state"]) == ["rows", "cols", "maxTurns", "turnsElapsed", "grid", "p1",
+                                  "p2", "winner"]
+    assert doc["state"]["grid"].startswith("rxbx*")
+    assert list(json.loads(form_document(state, 1, 17, 2))["state"])[-1] == "GameId"
+    body = form_body(first)
+    assert body.startswith(b"data=%7B%22player%22%3A%22b%22") and b"%0A" in body
+    assert parse_qs(body.decode())["data"] == [first]
+    # the reply: JSON.parse, numbers by value; what it refuses is no moves at all
+    assert js_parse(b'[{"from": 1e2, "to": 101.0}]') == [{"from": 100, "to": 101}]
+    assert js_parse(b"NaN") is js_parse(b"<html>") is js_parse(b"\xff")
 
 
 def test_http_bot_with_a_url_that_does_not_listen_is_unusable() -> None:

@@ -1,5 +1,9 @@
 """bot-check on Carcassonne as SYNCS 2025 runs it: named pipes in the bot's own folder,
-'<count>,<json>' frames, censored updates, per-reply and per-game time limits, bans."""
+'<count>,<json>' frames read as the engine reads them, censored updates, per-reply and
+per-game time limits, bans. Bots written on the starter kit (examples/bots/carcassonne/kit,
+shaped as the competition's library) pass in every seat; each faulty one is named by its own
+rule, with the competition's verdict, in every seat. (The 40-game run of every bot in every
+seat is `python benchmarks/bot_check_bench.py --matrix 40`.)"""
 
 from __future__ import annotations
 
@@ -10,48 +14,96 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.botcheck.carcassonne import frame_complete
+from gamecert.fuzz.botcheck.carcassonne import CarcTable, frame_end
 from gamecert.reference_engine.carcassonne.engine import EDGE_KINDS, CarcConfig
 from gamecert.spec import load_catalogue
 from tests.botcheck.helpers import BOTS, check
 
 sys.path.insert(0, str(BOTS / "carcassonne"))
+from kit import tiles as kit_tiles
 from syncsbot import EDGES, edges
 
+CFG = CarcConfig.of(load_catalogue("carcassonne").profile())
+KIT_BOTS = ["random_player.py", "greedy_scorer.py", "meeple_hoarder.py"]
+SEATS = (1, 2, 3, 4)
 
-def test_example_bot_knows_the_tiles_as_the_engine_does() -> None:
-    t = CarcConfig.of(load_catalogue("carcassonne").profile()).t
+
+def test_example_bots_know_the_tiles_as_the_engine_does() -> None:
+    t = CFG.t
     short = {"field": "F", "road": "R", "city": "C", "river": "W"}
     in_game = [(k, name) for k, name in enumerate(t.ids) if t.counts[k]]  # not the Tower's
     for k, name in in_game:
         for r in range(4):
             want = "".join(short[EDGE_KINDS[e]] for e in t.rot[k][r].edges)
             assert edges(name, r) == want, (name, r)
+            assert kit_tiles.edges(name, r) == want, (name, r)
+            rt = t.rot[k][r]
+            mine = {(f.kind, f.sides) for f in kit_tiles.features(name, r)}
+            theirs = {("M", ()) if rt.monastery == i else
+                      ({1: "R", 2: "C"}.get(seg.kind, "?"),
+                       tuple(s for s in range(4) if rt.side_seg[s] == i))
+                      for i, seg in enumerate(rt.segs)}
+            assert mine == theirs, (name, r, mine, theirs)
     assert set(EDGES) == {name for _, name in in_game}
 
 
-def test_frame_reader() -> None:
-    assert frame_complete(b"2,{}") == 4
-    assert frame_complete(b"2,{") is None and frame_complete(b"12") is None
-    assert frame_complete(b'3,"\xc3\xa9"rest') == 6  # a count of characters, not bytes
-    assert frame_complete(b"debug: 2,{}") == 11  # garbage is one malformed message
-    assert frame_complete(b"\n2,{}") == 5
+def test_messages_are_cut_where_the_engine_cuts_them() -> None:
+    assert frame_end(b"2,{}", CFG) == 4
+    assert frame_end(b"2,{", CFG) is None and frame_end(b"12", CFG) is None
+    assert frame_end(b'3,"\xc3\xa9"rest', CFG) == 6  # a count of characters, not bytes
+    assert frame_end(b'3,"\xc3', CFG) is None  # half a character: more must come
+    assert frame_end(b"debug: 2,{}", CFG) == 4  # no comma in 4 characters: malformed there
+    assert frame_end(b"\n2,{}", CFG) == 5  # int("\n2") is 2: the engine reads on
+    assert frame_end(b"\n121,{", CFG) == 4  # but "\n121" has no room for the comma
+    assert frame_end(b"1000,{}", CFG) == 4  # a four-digit count is never read
 
 
-def test_correct_bot_passes_full_games_in_any_seat() -> None:
-    for seat in (1, 3):
-        result = check("carcassonne", "good.py", seat=seat, games=3, max_queries=None,
-                       time_scale=4)
-        assert result.status == "clean", [f.message for f in result.findings.items]
-        assert all(g.ended == "over" for g in result.games)
-        assert result.timings[seat].to_json()["max_game_total_ms"] > 0
+@pytest.mark.parametrize("seat", SEATS)
+@pytest.mark.parametrize("name", KIT_BOTS)
+def test_starter_kit_bots_pass_in_every_seat(name: str, seat: int) -> None:
+    result = check("carcassonne", name, seat=seat, games=2, max_queries=None, time_scale=4,
+                   seed=seat)
+    assert result.status == "clean", [f.message for f in result.findings.failures]
+    assert all(g.ended in ("over", "open point") for g in result.games)
+    assert any(g.ended == "over" for g in result.games)
 
 
-def test_four_bots_through_real_pipes() -> None:
-    result = check("carcassonne", "good.py", others=["good.py"] * 3, games=2,
-                   max_queries=None, time_scale=4)
-    assert result.status == "clean" and set(result.timings) == {1, 2, 3, 4}
-    assert all(g.ended == "over" for g in result.games)
+@pytest.mark.parametrize("seat", SEATS)
+@pytest.mark.parametrize(("name", "rule", "kind", "query", "scale"), [
+    ("river_unconnected.py", "CARC-RIVER-CONTIGUOUS", "bad-move", 1, 4.0),
+    ("late_reply.py 0.8", "CARC-PROTO-LIMITS", "late", 3, 0.25),
+    ("crash_mid_game.py", "CARC-PROTO-LIMITS", "crash", 7, 4.0),
+    ("debug_to_pipe.py", "CARC-PROTO-FRAME", "bad-move", 6, 4.0),  # a print into the pipe
+])
+def test_faulty_kit_bots_are_banned_by_their_own_rule_in_every_seat(
+        name: str, rule: str, kind: str, query: int, scale: float, seat: int) -> None:
+    result = check("carcassonne", name, seat=seat, max_queries=None, time_scale=scale)
+    (f,) = result.findings.failures
+    assert (f.rule, f.kind, f.verdict, f.query) == (rule, kind, "ban", query), f.message
+    assert result.games[0].ended == "stopped" and "banned" in f.next_step
+
+
+@pytest.mark.parametrize("seat", SEATS)
+def test_printing_to_stdout_is_harmless_in_every_seat(seat: int) -> None:
+    """Stdout is not the SYNCS protocol (the competition's own helper prints there)."""
+    result = check("carcassonne", "stdout_chatter.py", seat=seat, max_queries=None,
+                   time_scale=4)
+    assert result.status == "clean" and not result.findings.items
+
+
+def test_printing_more_than_a_pipe_holds_is_a_warning() -> None:
+    result = check("carcassonne", "stdout_chatter.py 70000", max_queries=None, time_scale=4)
+    assert result.status == "clean"
+    assert [(w.rule, w.kind) for w in result.findings.warnings] == [("BOT-ALIVE",
+                                                                     "stdout-volume")]
+
+
+def test_four_kit_bots_through_real_pipes() -> None:
+    result = check("carcassonne", "greedy_scorer.py",
+                   others=["random_player.py", "meeple_hoarder.py", "stdout_chatter.py"],
+                   games=2, max_queries=None, time_scale=4)
+    assert result.status == "clean" and set(result.timings) == set(SEATS)
+    assert any(g.ended == "over" for g in result.games)
 
 
 @pytest.mark.parametrize(("name", "rule", "kind", "query", "scale"), [
@@ -59,7 +111,7 @@ def test_four_bots_through_real_pipes() -> None:
     ("over_budget.py", "CARC-PROTO-LIMITS", "game-budget", None, 0.25),
     ("short_count.py", "CARC-PROTO-FRAME", "bad-move", 4, 1.0),
     ("debug_to_pipe.py", "CARC-PROTO-FRAME", "bad-move", 6, 1.0),
-    ("crash.py", "CARC-PROTO-LIMITS", "broken-pipe", 12, 1.0),
+    ("crash.py", "CARC-PROTO-LIMITS", "crash", 12, 1.0),
     ("wrong_query.py", "CARC-PROTO-REPLY", "bad-move", 5, 1.0),
     ("pipes_reversed.py", "CARC-PROTO-LIMITS", "pipes", 0, 1.0),
 ])
@@ -86,6 +138,25 @@ def test_rare_illegal_moves_are_found_over_several_games(name: str, rule: str) -
     assert any(g.ended == "over" for g in result.games), [g.ended for g in result.games]
 
 
+def test_a_kit_bot_fails_when_the_mover_is_sent_the_public_placement(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the issue saw: sent its own placement as the public event, a bot on the kit
+    keeps the tile in its hand (as the real library does) and plays it again."""
+    real = CarcTable._translate
+
+    def public_to_all(self: CarcTable, before: object, action: object, state: object,
+                      e: dict[str, object]) -> list[object]:
+        views = real(self, before, action, state, e)  # type: ignore[arg-type]
+        if e["type"] != "tile-placed" or self.lake_turn or not views:
+            return views  # type: ignore[return-value]
+        public = views[0](-1)  # what a player other than the mover sees
+        return [lambda _p: public]
+
+    monkeypatch.setattr(CarcTable, "_translate", public_to_all)
+    result = check("carcassonne", "greedy_scorer.py", max_queries=None, time_scale=4)
+    assert result.findings.failures, "the kit bot should have stumbled"
+
+
 def test_updates_are_censored_and_indexed(tmp_path: Path) -> None:
     record = tmp_path / "seen.jsonl"
     os.environ["RECORD"] = str(record)
@@ -108,8 +179,17 @@ def test_updates_are_censored_and_indexed(tmp_path: Path) -> None:
     others = [e for e in seen if e["event_type"] == "public_event_player_drew_tiles"]
     assert own and all(e["player_id"] == 1 and e["tiles"] for e in own)
     assert others and all(e["player_id"] != 1 and "tiles" not in e for e in others)
-    assert "event_river_phase_completed" in kinds and "event_player_turn_started" in kinds
-    assert {"public_move_place_tile", "move_place_meeple_pass"} <= set(kinds)
+    assert all(t["tile_type"] != "RE" for e in own for t in e["tiles"])  # the engine's lake
+    mine = [e for e in seen if e["event_type"] == "move_place_tile"]
+    theirs = [e for e in seen if e["event_type"] == "public_move_place_tile"]
+    assert mine and all(e["player_id"] == 1 and "player_tile_index" in e for e in mine)
+    assert theirs and all(e["player_id"] != 1 for e in theirs)
+    (river,) = [e for e in seen if e["event_type"] == "event_river_phase_completed"]
+    assert river["end_tile"]["tile_type"] == "RE"
+    freed = [e for e in seen if e["event_type"] == "event_player_meeple_freed"]
+    assert all(set(e) == {"event_type", "player_id", "reward", "tile", "placed_on"}
+               for e in freed)
+    assert "event_player_turn_started" in kinds and "move_place_meeple_pass" in kinds
 
 
 def test_every_event_sent_matches_the_protocol_schema(tmp_path: Path) -> None:

@@ -69,7 +69,7 @@ def test_the_correct_bot_under_the_placed_tile_readings() -> None:
     ("farmer_anywhere.py", "syncs-2025-farms", "CARC-FARM-CLAIM", 4),
     ("farmer_anywhere.py", "syncs-2025-tower", "CARC-FARM-CLAIM", 4),
     ("floor_on_capped.py", "syncs-2025-tower", "CARC-TOWER-ACTION", 20),
-    ("ransom_broke.py", "syncs-2025-tower", "CARC-TOWER-RANSOM", 13),
+    ("ransom_broke.py", "syncs-2025-tower", "CARC-TOWER-RANSOM", 15),
     ("exchange_one_sided.py --placed", "syncs-2025-tower-placed", "CARC-TOWER-EXCHANGE", None),
 ])
 def test_faulty_extension_bots_are_banned(name: str, profile: str, rule: str,

@@ -86,7 +86,11 @@ def test_the_original_profile_follows_the_readme() -> None:
     assert {rid: ORIGINAL.variant(rid) for rid in want} == want
     assert ORIGINAL.param("BOTWARS-TIME-LIMIT", "limit_ms") == 2000
     readme = CAT.sources["original-readme"]
-    assert readme["url"] == "https://github.com/method-inc/bots"
+    # pinned: the early revision (2 s, invalid moves simply ignored), not the later HTTP one
+    assert readme["url"] == ("https://github.com/method-inc/bots/blob/"
+                             "2e7edd99586d629502c2354ca31191c1d8be81c2/README.md")
+    assert "5 s" not in readme["edition"] and "two seconds" in readme["edition"]
+    assert "five seconds" in CAT.sources["original-readme-http"]["edition"]
     for rid in ("BOTWARS-MOVE-SAME-TARGET", "BOTWARS-MOVE-COLLIDE", "BOTWARS-TIME-LIMIT"):
         assert CAT.rule(rid).source_doc == "original-readme"
 

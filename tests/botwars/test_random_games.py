@@ -115,7 +115,7 @@ def test_bots_never_see_pending_moves() -> None:
     (lambda d: d.update(grid="." * 399), "grid has 399 squares"),
     (lambda d: d.update(rows=10), "the field is 10x20"),
     (lambda d: d.update(phase="p1"), "pending is a list in phase 'p2'"),
-    (lambda d: d.update(pending=[{"from": 5, "to": 6}]), "pending must list steps of p1's botlets"),
+    (lambda d: d.update(pending=[{"from": 5, "to": 6}]), "pending must list valid moves"),
     (lambda d: d["p2"].update(spawn=377), "p2.spawn is 377"),
     (lambda d: d.update(grid=put(d["grid"], s21="2")), "stands on p1's spawn"),
     (lambda d: d.update(phase="energy", pending=None), "energy is not due after turn 10"),

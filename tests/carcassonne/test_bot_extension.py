@@ -86,7 +86,8 @@ def test_tower_replies_become_floors_caps_and_ransoms() -> None:
 def test_tower_replies_are_unknown_before_the_tower_stage() -> None:
     s = seed_picture("syncs-2025-farms")
     cap = msg({"event_type": "move_tower_cap", "player_id": 0, "tower_pos": [C + 1, C - 1]})
-    with pytest.raises(IllegalAction, match="event_type 'move_tower_cap' is not one of"):
+    with pytest.raises(IllegalAction,
+                       match="event_type 'move_tower_cap': query_place_meeple is answered"):
         referee(ENGINE, s, cap)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.reference_engine.carcassonne.engine import INVALID, CarcState, pack
+from gamecert.reference_engine.carcassonne.engine import INVALID, PASS, CarcState, pack
 from gamecert.reference_engine.carcassonne.protocol import (
     frame,
     from_wire_pos,
@@ -47,9 +47,9 @@ def refused(state: CarcState, text: str, message: str) -> None:
     assert ENGINE.action_to_json(state, INVALID) == {"type": "invalid"}
 
 
-def meeple(on: str, pos: list[int] | None = None) -> str:
+def meeple(on: str, pos: list[int] | None = None, rotation: int = 1, tile: str = "U") -> str:
     return msg({"event_type": "move_place_meeple", "player_id": 0,
-                "tile": {"tile_type": "U", "pos": pos or [87, 84], "rotation": 1},
+                "tile": {"tile_type": tile, "pos": pos or [87, 84], "rotation": rotation},
                 "placed_on": on})
 
 
@@ -68,6 +68,34 @@ def test_good_replies_become_actions() -> None:
     assert ENGINE.referee(CLAIM_STATE, passing) == ("pass",)
 
 
+def test_replies_are_read_as_the_competition_reads_them() -> None:
+    """Its engine reads the count with int() and the JSON into pydantic models in lax mode:
+    these odd but readable replies are the same moves there, so they must be here."""
+    want = ("place", T.index["U"], pack(2, -1), 1)
+    body = ('{"event_type":"move_place_tile","player_id":"0","tile":{"tile_type":"U",'
+            '"pos":[87.0,84],"rotation":true},"player_tile_index":1.0,"note":"extra"}')
+    assert referee(ENGINE, PLACE_STATE, frame(body)) == want
+    passing = frame('{"event_type":"move_place_meeple_pass","player_id":0}')
+    assert passing.startswith("53,")
+    for text in (" " + passing, "+" + passing, "0" + passing, "\n" + passing, "5_3" + passing[2:]):
+        assert referee(ENGINE, CLAIM_STATE, text) == PASS, text
+    with pytest.raises(IllegalAction, match="at most 3 characters of count"):
+        referee(ENGINE, PLACE_STATE, "\n" + place())  # a 3-digit count after a stray newline
+    # the claim names the placed tile by pos and rotation; its tile_type is not compared
+    assert ENGINE.referee(CLAIM_STATE, meeple("left_edge", tile="X")) == ("claim", 0)
+
+
+def test_the_hand_is_indexed_in_the_order_dealt_and_drawn() -> None:
+    """The competition's engine indexes the hand as it was dealt and drawn; the state keeps
+    it sorted, so the caller passes the deal order (bot-check's codec does)."""
+    want = ("place", T.index["U"], pack(2, -1), 1)
+    assert referee(ENGINE, PLACE_STATE, place(index=0), hand=["U", "A", "U"]) == want
+    with pytest.raises(IllegalAction, match=r"player_tile_index 1 is A in your hand \(U, A, U"):
+        referee(ENGINE, PLACE_STATE, place(index=1), hand=["U", "A", "U"])
+    with pytest.raises(IllegalAction, match=r"index 2 is past the end of your hand"):
+        referee(ENGINE, PLACE_STATE, place(index=2), hand=["U", "A"])
+
+
 def test_the_example_reply_of_the_rules_file_frames_correctly() -> None:
     text = ('{"event_type":"move_place_tile","player_id":0,"tile":{"tile_type":"R2",'
             '"pos":[85,83],"rotation":0},"player_tile_index":0}')
@@ -75,29 +103,34 @@ def test_the_example_reply_of_the_rules_file_frames_correctly() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("hello", r"expected '<length>,<json>'"),
-    ("5,{}", r"length prefix says 5 characters but 2 follow"),
-    ("2,{}\n", r"length prefix says 2 characters but 3 follow"),
+    ("hello", r"reads at most 3 characters of count before the comma"),
+    ("1000," + "x" * 1000, r"reads at most 3 characters of count"),  # 4 digits: never read
+    ("5,{}", r"count says 5 characters but only 2 follow"),
+    ("2,{}\n", r"count says 2 characters but 3 follow the comma: the engine reads the rest"),
+    ("x1,{}", r"the count 'x1' before the comma is not a number"),
     ("3,{x}", r"not valid JSON"),
     ("2,[]", r"must be a JSON object"),
-    ("4097," + "x" * 4097, r"at most 4096"),
-    (msg({"event_type": "move_fly"}), r"event_type 'move_fly' is not one of"),
+    ("3,NaN", r"not valid JSON"),
+    (msg({"event_type": "move_fly"}), r"event_type 'move_fly': query_place_tile is answered"),
     (place(player=1), r"player_id 1, but player_id 0 is to move"),
-    (place(player=True), r"player_id True"),
+    (place(player="x"), r"player_id 'x' is not an integer"),
     (place(tile="C", index=0), r"tile C is not in your hand \(hand: A, U, U\)"),
-    (place(tile="Z9"), r"'Z9' is not a tile type"),
-    (place(index=0), r"player_tile_index 0 is A in your hand, not U"),
+    (place(tile="Z9"), r"'Z9' is not a tile type a bot may place"),
+    (place(tile="RE"), r"'RE' is not a tile type a bot may place"),
+    (place(tile=7), r"tile_type 7 is not a string"),
+    (place(index=0), r"player_tile_index 0 is A in your hand \(A, U, U, in the order dealt"),
     (place(index=3), r"player_tile_index 3 is not 0-2"),
     (place(rotation=7), r"rotation 7 is not 0, 1, 2 or 3"),
-    (place(rotation="1"), r"rotation '1' is not 0, 1, 2 or 3"),
+    (place(rotation="x"), r"rotation 'x' is not an integer"),
     (place(pos=[120, 30]), r"touches no placed tile \(CARC-PLACE-ADJACENT\)"),
     (place(pos=[85, 85]), r"already holds a tile"),
     (place(pos=[87, 84], rotation=0), r"faces a .* edge \(CARC-PLACE-MATCH\)"),
-    (place(pos=[1, 2, 3]), r"is not \[x, y\] with two integers"),
+    (place(pos=[1, 2, 3]), r"pos \[1, 2, 3\] is not \[x, y\]"),
+    (place(pos=[1, 2.5]), r"is not \[x, y\] with two integers"),
     (place(pos=[10**6, 85]), r"far from every placed tile"),
     (msg({"event_type": "move_place_tile", "player_id": 0}), r"has no 'tile'"),
     (msg({"event_type": "move_place_meeple_pass", "player_id": 0}),
-     r"a tile placement is expected now"),
+     r"query_place_tile is answered with move_place_tile"),
     (msg({"event_type": "move_discard_tile", "player_id": 0,
           "tile": {"tile_type": "A"}, "player_tile_index": 0}), r"a tile of your hand can be"),
 ])
@@ -109,8 +142,11 @@ def test_bad_place_replies_are_refused_clearly(text: str, message: str) -> None:
     (meeple("north_edge"), r"placed_on 'north_edge' is not one of"),
     (meeple("top_edge"), r"top edge is a field: nothing to claim"),
     (meeple("MONASTARY"), r"no monastery"),
-    (meeple("left_edge", pos=[86, 84]), r"must be the one just placed, U at \[87, 84\]"),
-    (place(), r"a claim or a pass is expected now"),
+    (meeple("left_edge", pos=[86, 84]), r"must be the one just placed, at \[87, 84\] with "
+                                        r"rotation 1"),
+    (meeple("left_edge", rotation=2), r"at \[87, 84\] with rotation 1, not at \[87, 84\] with "
+                                      r"rotation 2"),
+    (place(), r"query_place_meeple is answered with move_place_meeple or"),
 ])
 def test_bad_claim_replies_are_refused_clearly(text: str, message: str) -> None:
     refused(CLAIM_STATE, text, message)

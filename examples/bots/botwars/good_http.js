@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// A correct Bot Wars bot in JavaScript, as a web server (the original deployment): each turn
-// the state is POSTed to it and it answers with a JSON list of valid moves, each botlet one
-// step toward the enemy spawn onto a free square. It prints its URL as its first stdout
-// line. Expected verdict: clean.
+// A correct Bot Wars bot in JavaScript, as a web server on the original server's protocol:
+// each turn the form field `data` (the game state as JSON, players "r" and "b", botlets "r"
+// and "b" on the grid) is POSTed to it, and it answers with a JSON list of valid moves, each
+// botlet one step toward the enemy spawn onto a free square. It prints its URL as its first
+// stdout line. Expected verdict: clean, in either seat.
 "use strict";
 const http = require("http");
 
 function plan(doc) {
-  const st = doc.state, mine = doc.player === "p1" ? "1" : "2";
+  const st = doc.state, mine = doc.player;
   const rows = st.rows, cols = st.cols, grid = st.grid;
-  const target = st[mine === "1" ? "p2" : "p1"].spawn;
+  const target = st[mine === "r" ? "p2" : "p1"].spawn;
   const tr = Math.floor(target / cols), tc = target % cols;
   const taken = new Set(), moves = [];
   for (let i = 0; i < grid.length; i++) {
@@ -19,7 +20,7 @@ function plan(doc) {
     for (const [dr, dc] of [[-1, 0], [1, 0], [0, -1], [0, 1]]) {
       const nr = r + dr, nc = c + dc, t = nr * cols + nc;
       if (nr < 0 || nr >= rows || nc < 0 || nc >= cols) continue;
-      if (!".xX".includes(grid[t]) || taken.has(t)) continue;
+      if (!".x".includes(grid[t]) || taken.has(t)) continue;
       const d = Math.abs(nr - tr) + Math.abs(nc - tc);
       if (best === null || d < best[0] || (d === best[0] && t < best[1])) best = [d, t];
     }
@@ -32,9 +33,9 @@ const server = http.createServer((req, res) => {
   let body = "";
   req.on("data", (c) => { body += c; });
   req.on("end", () => {
-    const out = JSON.stringify(plan(JSON.parse(body)));
+    const doc = JSON.parse(new URLSearchParams(body).get("data"));
     res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(out);
+    res.end(JSON.stringify(plan(doc)));
   });
 });
 server.listen(0, "127.0.0.1", () => {

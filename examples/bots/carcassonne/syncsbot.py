@@ -1,5 +1,7 @@
 """A small SYNCS Bot Battle 2025 Carcassonne bot: named pipes, `<count>,<json>` frames, its
-own board and river tracking, legal placements only, a claim only on a fresh monastery.
+own board and river tracking, legal placements only, a claim only on a fresh monastery. Its
+hand is kept as the engine keeps it, in the order dealt and drawn: its own placement comes
+back as move_place_tile with the index it sent, the lake as the river's end.
 
 The example bots in this folder import it; each faulty bot overrides one method. It knows
 the tiles as a competitor would: their edges, top/right/bottom/left, unrotated (F field,
@@ -102,18 +104,20 @@ class Bot:
             self.put(t["tile_type"], tuple(t["pos"]), t["rotation"])
         elif kind == "event_player_drew_tiles" and e["player_id"] == self.me:
             self.hand += [t["tile_type"] for t in e["tiles"]]
-        elif kind == "public_move_place_tile":
+        elif kind in ("public_move_place_tile", "move_place_tile"):
             t = e["tile"]
             self.put(t["tile_type"], tuple(t["pos"]), t["rotation"])
-            if e["player_id"] == self.me:
-                self.hand.remove(t["tile_type"])
+            if kind == "move_place_tile":  # our own: the engine echoes the index we sent
+                self.hand.pop(e["player_tile_index"])
         elif kind == "public_move_discard_tile" and e["player_id"] == self.me:
             self.hand.remove(e["tile"]["tile_type"])
         elif kind == "move_place_meeple" and e["player_id"] == self.me:
             self.meeples -= 1
         elif kind == "event_player_meeple_freed" and e["player_id"] == self.me:
-            self.meeples += e["num_meeples"]
+            self.meeples += 1
         elif kind == "event_river_phase_completed":
+            t = e["end_tile"]  # the engine lays the lake
+            self.put(t["tile_type"], tuple(t["pos"]), t["rotation"])
             self.river_phase = False
 
     def put(self, tile: str, pos: Any, rotation: int) -> None:
@@ -166,17 +170,17 @@ class Bot:
         return sorted(c for c in around if c not in self.board)
 
     def place(self) -> Msg:
-        hand = sorted(self.hand)
-        for tile in hand:
+        for index, tile in enumerate(self.hand):  # the engine's order: as dealt and drawn
             for pos in self.cells():
                 for rotation in range(4):
                     if self.fits(tile, pos, rotation):
                         self.placed = {"tile_type": tile, "pos": list(pos),
                                        "rotation": rotation}
                         return {"event_type": "move_place_tile", "player_id": self.me,
-                                "tile": self.placed, "player_tile_index": hand.index(tile)}
+                                "tile": self.placed, "player_tile_index": index}
+        # nothing fits: only under bot-check's --variant gamecert-discard is this asked
         return {"event_type": "move_discard_tile", "player_id": self.me,
-                "tile": {"tile_type": hand[0]}, "player_tile_index": 0}
+                "tile": {"tile_type": self.hand[0]}, "player_tile_index": 0}
 
     def claim(self) -> Msg:
         p = self.placed

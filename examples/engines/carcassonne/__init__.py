@@ -64,3 +64,12 @@ MUTANTS = (
     "ransom_pays_2",
     "cap_from_nowhere",
 )
+
+# Compound mutants: three departures at once (the first on every game's first steps, two
+# later), each module's RULES in that order; run them behind `bare:` (minimum capabilities,
+# their own draws, no events), as real engines are.
+COMPOUNDS = (
+    ("compound_lake_banners", ("CARC-RIVER-DRAW", "CARC-SCORE-INCOMPLETE", "CARC-TOWN-COMPLETE")),
+    ("compound_order_ties", ("CARC-TURN-ORDER", "CARC-SCORE-MAJORITY", "CARC-END-TILES")),
+)
+

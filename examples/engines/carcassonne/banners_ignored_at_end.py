@@ -3,18 +3,9 @@ INCOMPLETE."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcConfig
-from gamecert.reference_engine.carcassonne.engine import Feat
+from gamecert.reference_engine.carcassonne.departures.scoring import BannersIgnoredAtEnd as Mutant
 
 RULE = "CARC-SCORE-INCOMPLETE"
-
-
-class Mutant(Carcassonne):
-    """Banners of towns left open at the end are not counted."""
-
-    def final_points(self, cfg: CarcConfig, f: Feat) -> int:
-        return super().final_points(cfg, f._replace(banners=0))
-
 
 ENGINE = Mutant
 

@@ -3,18 +3,9 @@ CLAIM-UNCLAIMED."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne
-from gamecert.reference_engine.carcassonne.engine import Feat
+from gamecert.reference_engine.carcassonne.departures.claims import ClaimJoinedOpponent as Mutant
 
 RULE = "CARC-CLAIM-UNCLAIMED"
-
-
-class Mutant(Carcassonne):
-    """A feature may be claimed when only other players' meeples are on it."""
-
-    def feature_free(self, f: Feat, player: int) -> bool:
-        return f.meeples[player - 1] == 0
-
 
 ENGINE = Mutant
 

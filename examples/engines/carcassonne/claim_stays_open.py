@@ -3,23 +3,9 @@ is allowed. Breaks CARC-CLAIM-ONE."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.claims import ClaimStaysOpen as Mutant
 
 RULE = "CARC-CLAIM-ONE"
-
-
-class Mutant(Carcassonne):
-    """After a claim on a feature that stays open, the claim step goes on: a second claim is
-    allowed."""
-
-    def _end_claim(self, state: CarcState, events: list[Any]) -> CarcState:
-        if events and events[-1]["type"] == "meeple-placed" and not self._completed_by(
-                state, state.placed):
-            return state  # still the claim step
-        return super()._end_claim(state, events)
-
 
 ENGINE = Mutant
 

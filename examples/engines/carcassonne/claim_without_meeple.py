@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.claims import ClaimWithoutMeeple as Mutant
 
 RULE = "CARC-MEEPLE-SUPPLY"
-
-
-class Mutant(Carcassonne):
-    """A player with no meeple left may still claim."""
-
-    def has_meeple(self, state: CarcState, player: int) -> bool:
-        return True
-
 
 ENGINE = Mutant
 

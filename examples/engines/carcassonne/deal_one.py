@@ -3,21 +3,9 @@ DEAL."""
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
-
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.turns import DealOne as Mutant
 
 RULE = "CARC-HAND-DEAL"
-
-
-class Mutant(Carcassonne):
-    """The opening deal gives each player one land tile instead of two."""
-
-    def _end_river(self, state: CarcState, events: list[Any]) -> CarcState:
-        short = dataclasses.replace(state.cfg, opening_deal=state.cfg.opening_deal - 1)
-        return super()._end_river(state._replace(cfg=short), events)._replace(cfg=state.cfg)
-
 
 ENGINE = Mutant
 

@@ -3,20 +3,9 @@ hand. Breaks CARC-DECK-DRAW."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.turns import DealToMover as Mutant
 
 RULE = "CARC-DECK-DRAW"
-
-
-class Mutant(Carcassonne):
-    """Every draw goes to the player whose turn it is, so the opening deal lands in one hand."""
-
-    def _draw(self, state: CarcState, k: Any) -> tuple[CarcState, list[Any]]:
-        pending = (state.to_move,) * len(state.pending)
-        return super()._draw(state._replace(pending=pending), k)
-
 
 ENGINE = Mutant
 

@@ -7,25 +7,9 @@ difference is its legal listing's probabilities; it is the statistical checks' m
 
 from __future__ import annotations
 
-from typing import Any
-
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
-from gamecert.reference_engine.contract import Outcome
+from gamecert.reference_engine.carcassonne.departures.turns import DeckBiased as Mutant
 
 RULE = "CARC-DECK-DRAW"
-FAVOURED = "V"
-
-
-class Mutant(Carcassonne):
-    """Draws weigh the favoured kind double."""
-
-    def chance(self, state: CarcState) -> list[Outcome[Any]]:
-        outcomes = super().chance(state)
-        favoured = state.cfg.t.ids.index(FAVOURED)
-        weights = [o.probability * (2 if o.action[1] == favoured else 1) for o in outcomes]
-        total = sum(weights)
-        return [Outcome(o.action, w / total) for o, w in zip(outcomes, weights, strict=True)]
-
 
 ENGINE = Mutant
 

@@ -5,23 +5,9 @@ CARC-DECK-DRAW."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
-
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
-from gamecert.reference_engine.carcassonne.engine import RIVER_PHASE
-from gamecert.reference_engine.contract import Outcome
+from gamecert.reference_engine.carcassonne.departures.turns import DrawByKind as Mutant
 
 RULE = "CARC-DECK-DRAW"
-
-
-class Mutant(Carcassonne):
-    def chance(self, state: CarcState) -> list[Outcome[Any]]:
-        out = super().chance(state)
-        if not out or state.phase == RIVER_PHASE:
-            return out
-        return [Outcome(o.action, Fraction(1, len(out))) for o in out]
-
 
 ENGINE = Mutant
 

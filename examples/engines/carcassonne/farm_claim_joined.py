@@ -3,19 +3,10 @@ CARC-FARM-CLAIM (farms stage)."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne
-from gamecert.reference_engine.carcassonne.engine import Feat
+from gamecert.reference_engine.carcassonne.departures.farms import FarmClaimJoined as Mutant
 
 RULE = "CARC-FARM-CLAIM"
 PROFILE = "syncs-2025-farms"
-
-
-class Mutant(Carcassonne):
-    """A farmer may go on a field that, as joined, already holds farmers."""
-
-    def field_free(self, f: Feat, player: int) -> bool:
-        return True
-
 
 ENGINE = Mutant
 

@@ -3,19 +3,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcConfig
-from gamecert.reference_engine.carcassonne.engine import Feat
+from gamecert.reference_engine.carcassonne.departures.farms import FarmIncompleteTowns as Mutant
 
 RULE = "CARC-FARM-SCORE"
 PROFILE = "syncs-2025-farms"
-
-
-class Mutant(Carcassonne):
-    """A farm scores every town it borders, completed or not."""
-
-    def farm_points(self, cfg: CarcConfig, towns: list[Feat]) -> int:
-        return cfg.farm_town_pts * len(towns)
-
 
 ENGINE = Mutant
 

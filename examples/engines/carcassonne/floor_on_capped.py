@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.tower import FloorOnCapped as Mutant
 
 RULE = "CARC-TOWER-ACTION"
 PROFILE = "syncs-2025-tower"
-
-
-class Mutant(Carcassonne):
-    """A capped tower still takes floors."""
-
-    def tower_sites(self, state: CarcState) -> list[int]:
-        t = state.cfg.t
-        return sorted(pos for pos, (k, r) in state.board.items() if t.rot[k][r].tower)
 
 ENGINE = Mutant
 

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.tower import FloorsUnlimited as Mutant
 
 RULE = "CARC-TOWER-FLOORS"
 PROFILE = "syncs-2025-tower"
-
-
-class Mutant(Carcassonne):
-    """A player with no floor left may still build."""
-
-    def floors_left(self, state: CarcState, player: int) -> bool:
-        return True
 
 ENGINE = Mutant
 

@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
-from gamecert.reference_engine.carcassonne.engine import Action
-from gamecert.reference_engine.carcassonne.protocol import FRAME, frame
+from gamecert.reference_engine.carcassonne.departures.claims import FrameLengthUnchecked as Mutant
 
 RULE = "CARC-PROTO-FRAME"
-
-
-class Mutant(Carcassonne):
-    """The referee ignores the length prefix of a bot's message."""
-
-    def referee(self, state: CarcState, text: str) -> Action:
-        m = FRAME.fullmatch(text)
-        return super().referee(state, frame(m.group(2)) if m else text)
-
 
 ENGINE = Mutant
 

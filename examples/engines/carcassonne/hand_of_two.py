@@ -3,22 +3,9 @@ HAND-SIZE."""
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
-
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.turns import HandOfTwo as Mutant
 
 RULE = "CARC-HAND-SIZE"
-
-
-class Mutant(Carcassonne):
-    """Hands are topped up to two tiles at the start of a turn, not three."""
-
-    def _start_turn(self, state: CarcState, player: int, events: list[Any]) -> CarcState:
-        small = dataclasses.replace(state.cfg, hand_max=state.cfg.hand_max - 1)
-        out = super()._start_turn(state._replace(cfg=small), player, events)
-        return out._replace(cfg=state.cfg)
-
 
 ENGINE = Mutant
 

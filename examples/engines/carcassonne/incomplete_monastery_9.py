@@ -3,18 +3,9 @@ SCORE-INCOMPLETE."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcConfig
-from gamecert.reference_engine.carcassonne.engine import MONASTERY, Feat
+from gamecert.reference_engine.carcassonne.departures.scoring import IncompleteMonastery9 as Mutant
 
 RULE = "CARC-SCORE-INCOMPLETE"
-
-
-class Mutant(Carcassonne):
-    """A monastery left open at the end scores 9, as if it were complete."""
-
-    def final_points(self, cfg: CarcConfig, f: Feat) -> int:
-        return 9 if f.kind == MONASTERY else super().final_points(cfg, f)
-
 
 ENGINE = Mutant
 

@@ -3,17 +3,9 @@ ENDS."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.river import LakeAnyTime as Mutant
 
 RULE = "CARC-RIVER-LAKE-ENDS"
-
-
-class Mutant(Carcassonne):
-    """The lake can be drawn while other river tiles are left."""
-
-    def _drawable(self, state: CarcState) -> tuple[int, ...]:
-        return self._pile(state)
-
 
 ENGINE = Mutant
 

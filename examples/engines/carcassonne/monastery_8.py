@@ -3,18 +3,9 @@ MONASTERY-COMPLETE."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcConfig
-from gamecert.reference_engine.carcassonne.engine import MONASTERY, Feat
+from gamecert.reference_engine.carcassonne.departures.scoring import Monastery8 as Mutant
 
 RULE = "CARC-MONASTERY-COMPLETE"
-
-
-class Mutant(Carcassonne):
-    """A completed monastery scores 8 (its neighbours only), not 9."""
-
-    def completed_points(self, cfg: CarcConfig, f: Feat) -> int:
-        return 8 if f.kind == MONASTERY else super().completed_points(cfg, f)
-
 
 ENGINE = Mutant
 

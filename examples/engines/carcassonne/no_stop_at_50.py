@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.turns import NoStopAt50 as Mutant
 
 RULE = "CARC-END-POINTS"
-
-
-class Mutant(Carcassonne):
-    """The game goes on after a player reaches 50 points."""
-
-    def _limit_reached(self, state: CarcState) -> bool:
-        return False
-
 
 ENGINE = Mutant
 

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.tower import RansomPays2 as Mutant
 
 RULE = "CARC-TOWER-RANSOM"
 PROFILE = "syncs-2025-tower"
-
-
-class Mutant(Carcassonne):
-    """The ransom moves 2 points instead of 3."""
-
-    def ransom_points(self, state: CarcState) -> tuple[int, int]:
-        return state.cfg.ransom - 1, state.cfg.ransom - 1
 
 ENGINE = Mutant
 

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
-from gamecert.reference_engine.carcassonne.engine import ROW
+from gamecert.reference_engine.carcassonne.departures.tower import ReachDiagonal as Mutant
 
 RULE = "CARC-TOWER-REACH"
 PROFILE = "syncs-2025-tower"
-
-
-class Mutant(Carcassonne):
-    """A tower also reaches along the diagonals."""
-
-    def reach_cells(self, state: CarcState, pos: int, height: int) -> list[int]:
-        cells = super().reach_cells(state, pos, height)
-        for d in (-ROW - 1, -ROW + 1, ROW - 1, ROW + 1):
-            cells += [pos + k * d for k in range(1, height + 1)]
-        return cells
 
 ENGINE = Mutant
 

@@ -2,24 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
-from gamecert.reference_engine.carcassonne.engine import DELTA
+from gamecert.reference_engine.carcassonne.departures.tower import ReachStopsAtGap as Mutant
 
 RULE = "CARC-TOWER-REACH"
 PROFILE = "syncs-2025-tower"
-
-
-class Mutant(Carcassonne):
-    """A tower's reach stops at the first empty cell."""
-
-    def reach_cells(self, state: CarcState, pos: int, height: int) -> list[int]:
-        cells = [pos]
-        for d in DELTA:
-            for k in range(1, height + 1):
-                if pos + k * d not in state.board:
-                    break
-                cells.append(pos + k * d)
-        return cells
 
 ENGINE = Mutant
 

@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
-from gamecert.spec import Profile
+from gamecert.reference_engine.carcassonne.departures.turns import TilesShort as Mutant
 
 RULE = "CARC-TILES"
-
-
-class Mutant(Carcassonne):
-    """The land deck is one tile (a D) short."""
-
-    def initial(self, profile: Profile, seed: int | None = None) -> CarcState:
-        state = super().initial(profile, seed)
-        deck = list(state.deck)
-        deck[state.cfg.t.index["D"]] -= 1
-        return state._replace(deck=tuple(deck))
-
 
 ENGINE = Mutant
 

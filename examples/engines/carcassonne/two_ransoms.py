@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.tower import TwoRansoms as Mutant
 
 RULE = "CARC-TOWER-RANSOM"
 PROFILE = "syncs-2025-tower"
-
-
-class Mutant(Carcassonne):
-    """A player may pay a ransom twice in one turn."""
-
-    def ransom_allowed(self, state: CarcState, payer: int, captor: int) -> str | None:
-        return super().ransom_allowed(state._replace(ransomed=False), payer, captor)
 
 ENGINE = Mutant
 

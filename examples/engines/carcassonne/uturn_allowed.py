@@ -3,17 +3,9 @@ RIVER-NO-UTURN."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.carcassonne import Carcassonne, CarcState
+from gamecert.reference_engine.carcassonne.departures.river import UturnAllowed as Mutant
 
 RULE = "CARC-RIVER-NO-UTURN"
-
-
-class Mutant(Carcassonne):
-    """A river tile may turn the same way as the one before it (a U-turn)."""
-
-    def river_problem(self, state: CarcState, k: int, rot: int, pos: int) -> str | None:
-        return None
-
 
 ENGINE = Mutant
 

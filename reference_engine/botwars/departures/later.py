@@ -65,8 +65,8 @@ class NoMarkers(_Markers):
     def initial(self, profile: Profile, seed: int | None = None) -> BotWarsState:
         return _markers_empty(super().initial(profile, seed))
 
-    def load(self, profile: Profile, observed: Any) -> BotWarsState:
-        return _markers_empty(super().load(profile, observed))
+    def _load(self, profile: Profile, observed: Any, strict: bool) -> BotWarsState:
+        return _markers_empty(super()._load(profile, observed, strict))
 
     def marked(self, before: bytes, after: bytes) -> bytes:
         return after.translate(_NO_MARKERS)

@@ -210,8 +210,8 @@ class WrapEdges(BotWars):
     def initial(self, profile: Profile, seed: int | None = None) -> BotWarsState:
         return wrapped(super().initial(profile, seed))
 
-    def load(self, profile: Profile, observed: Any) -> BotWarsState:
-        return wrapped(super().load(profile, observed))
+    def _load(self, profile: Profile, observed: Any, strict: bool) -> BotWarsState:
+        return wrapped(super()._load(profile, observed, strict))
 
 
 __all__ = ["CollectDiagonal", "ContestedToP1", "EnergyEvery2", "EnergyOnSpawn",
