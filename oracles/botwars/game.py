@@ -247,13 +247,15 @@ def elimination_check(t: Transition, profile: Profile) -> Verdict:
     if n1 and n2 and not says:
         return NA
     if n1 and n2:
-        return Violation(f"the game ended by elimination with {n1} and {n2} botlets left")
+        return cause("ended-early", f"the game ended by elimination with {n1} and {n2} "
+                     "botlets left")
     want = None if not (n1 or n2) else ("p1" if n1 else "p2")
     if a["phase"] != "over" or not says:
-        return Violation(f"a bot has no botlets left ({n1} vs {n2}): the game must end")
+        return cause("not-ended", f"a bot has no botlets left ({n1} vs {n2}): the game "
+                     "must end")
     if a["winner"] != want:
-        return Violation(f"after elimination ({n1} vs {n2}) the winner is {want}, not "
-                         f"{a['winner']}")
+        return cause("winner", f"after elimination ({n1} vs {n2}) the winner is {want}, "
+                     f"not {a['winner']}")
     return OK
 
 
@@ -265,14 +267,16 @@ def turn_limit_check(t: Transition, profile: Profile) -> Verdict:
     if not (says or at_limit) or (not m.is_resolution(t.before, t.action, r) and not says):
         return NA
     if a["turnsElapsed"] > r.max_turns:
-        return Violation(f"turn {a['turnsElapsed']} was played; the limit is {r.max_turns}")
+        return cause("past-limit", f"turn {a['turnsElapsed']} was played; the limit is "
+                     f"{r.max_turns}")
     if says and not at_limit:
-        return Violation(f"the game ended by the turn limit after turn {a['turnsElapsed']} "
-                         f"of {r.max_turns}")
+        return cause("early", f"the game ended by the turn limit after turn "
+                     f"{a['turnsElapsed']} of {r.max_turns}")
     if at_limit and a["phase"] != "over":
-        return Violation(f"turn {r.max_turns} was played and the game goes on")
+        return cause("goes-on", f"turn {r.max_turns} was played and the game goes on")
     if at_limit and 0 not in m.live_counts(a["grid"]) and not says:
-        return Violation("the game reached the turn limit but ended for another reason")
+        return cause("reason", "the game reached the turn limit but ended for another "
+                     "reason")
     return OK
 
 
