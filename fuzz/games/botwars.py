@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 from hypothesis import strategies as st
 
+from gamecert.fuzz.games.botwars_probes import MALFORMED, rule_probes
 from gamecert.oracles.botwars.battle_z3 import KINDS, crowded_board, dead_set
 from gamecert.reference_engine.botwars import BotWars, BotWarsConfig, BotWarsState, rules
 from gamecert.reference_engine.botwars.engine import BOT, DEAD, EMPTY, ENERGY, Move
@@ -481,14 +482,6 @@ def _moves_json(moves: Sequence[Move]) -> JSON:
 
 
 # --- probes ----------------------------------------------------------------------------------
-MALFORMED: tuple[JSON, ...] = (
-    {"type": "pass"}, {"type": "moves"}, {"type": "moves", "moves": [{"from": 21}]},
-    {"type": "moves", "moves": [{"from": True, "to": 22}]},
-    {"type": "moves", "moves": [{"from": 21.0, "to": 22}]},
-    {"type": "moves", "moves": [{"from": 21, "to": 22, "why": "extra"}]},
-    {"type": "moves", "moves": [[21, 22]]}, {"type": "energy"}, {"type": "energy", "at": [5]},
-    {"type": "energy", "at": [-1, 400]}, {"type": "timeout", "player": "p1"},
-)
 MALFORMED_ACTIONS = st.sampled_from(MALFORMED)
 BOT_ACTIONS = st.sampled_from([_moves_json([]), {"type": "timeout"}, {"type": "bad-format"}])
 COIN = st.booleans()
@@ -673,17 +666,23 @@ class BotWarsPlugin:
             pairs = GAME.free_pairs(state)
             s = pairs[data.draw(index(len(pairs)), label="pair")] if pairs else 0
             return {"type": "energy", "at": [s, cfg.size - 1 - s]}
-        if kind == "energy-none":
-            return {"type": "energy", "at": None}
         half = cfg.size // 2
+        taken = [s for s in range(half) if not GAME.free_pair(state, s)] \
+            if kind == "energy-taken" else []
+        if kind == "energy-none" or (kind == "energy-taken" and not taken):
+            # (every pair free: an empty field where spawn points take energy too)
+            return {"type": "energy", "at": None}
         if kind == "energy-taken":  # a mirror pair with something on it, or a spawn
-            taken = [s for s in range(half) if not GAME.free_pair(state, s)]
             s = taken[data.draw(index(len(taken)), label="taken pair")]
             return {"type": "energy", "at": [s, cfg.size - 1 - s]}
         a = data.draw(index(cfg.size), label="square")
         b = data.draw(OTHER_END, label="other end")(a, cfg.size)
         return {"type": "energy", "at": [a, b] if a + b != cfg.size - 1 else [max(a, b),
                                                                                min(a, b)]}
+
+    def rule_probes(self, ls: Lockstep) -> list[tuple[str, JSON]]:
+        """Actions that each break one rule and no other here (botwars_probes)."""
+        return rule_probes(ls)
 
     def bot_texts(self, profile: Profile) -> st.SearchStrategy[str]:
         return _texts(profile)

@@ -17,7 +17,7 @@ from functools import cache
 from operator import itemgetter
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
-from gamecert.oracles.botwars import battle, energy, game, moves, steps
+from gamecert.oracles.botwars import bare, battle, energy, game, moves, steps
 from gamecert.oracles.botwars import model as m
 from gamecert.spec import Profile
 
@@ -199,3 +199,36 @@ def grid_listed(state: m.JSON, action: m.JSON, shown: bool, profile: Profile) ->
     return Violation(f"{f} -> {to} crosses the edge: the engine "
                      f"{'lists' if shown else 'leaves out'} it as on a field that "
                      f"{_kind(profile)}")
+
+
+_COLLECT, _CONTESTED = bare.collection(False, plain=True), bare.collection(True, plain=True)
+
+
+def grid_bare(t: Transition, profile: Profile) -> Verdict:
+    """`grid_check` without events (`Oracle.bare`): the field's shape, then a list's step
+    across the edge, a fight or an energy taken across it, judged as `grid_check` does but
+    by the state-only forms of the move, battle and energy checks."""
+    for doc in (t.before, t.after):
+        verdict = game.grid_state(doc, profile)
+        if verdict is not OK:
+            return verdict
+    edge = edge_map(profile, False)
+    if not edge or t.action.get("type") != "moves":
+        return OK
+    r = m.readings(profile)
+    entries = m.moves_of(t.action)
+    if any(isinstance(f, int) and to in edge.get(f, ()) for f, to in entries) and _explained(
+            t, profile, [bare.entries("BOTWARS-MOVE", plain=True)]):
+        return Violation(f"{t.before['phase']}'s list has a step across the edge, which the "
+                         f"engine judges as on a field that {_kind(profile)}")
+    if not m.is_resolution(t.before, t.action, r):
+        return OK
+    if _field_crossings(profile, t.after["grid"], ("1x", "2X")) and _explained(
+            t, profile, [bare.battle_plain]):
+        return Violation("botlets fight across the edge of the field as on a field that "
+                         f"{_kind(profile)}")
+    if _energy_taken_at_edge(t, profile, r.diagonal_energy) and _explained(
+            t, profile, [_COLLECT, _CONTESTED]):
+        return Violation("energy is collected across the edge of the field as on a field "
+                         f"that {_kind(profile)}")
+    return OK

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from itertools import compress
 
-from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
+from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, cause
 from gamecert.oracles.botwars import model as m
 from gamecert.oracles.botwars import steps
 from gamecert.spec import Profile
@@ -109,20 +109,65 @@ def contested_check(t: Transition, profile: Profile) -> Verdict:
 
 
 def energy_spawn_check(t: Transition, profile: Profile) -> Verdict:
-    """When energy is due it is placed (phase energy), and a placement is a free mirror
-    pair, the only change to the field."""
+    """When energy is due it is placed (phase energy; or, for an engine that draws for
+    itself, in the same reply as the turn: a new mirror pair on the field), and a placement
+    is a free mirror pair, the only change to the field."""
     r = m.readings(profile)
     b, a = t.before, t.after
     if b["phase"] == "energy":
         return _placement(t, r)
-    if not m.is_resolution(b, t.action, r):
+    turn = _turn_end(t, r)
+    if turn is None:
         return NA
     # every turn carried out decides whether energy is due: the rule applies to each
-    due = r.energy_due(a["turnsElapsed"]) and a["phase"] != "over"
-    if due != (a["phase"] == "energy"):
-        return Violation(f"after turn {a['turnsElapsed']} energy is "
-                         f"{'' if due else 'not '}due, the engine goes to phase {a['phase']!r}")
+    due, at, field = turn
+    turns = a["turnsElapsed"]
+    if a["phase"] == "energy" or (a["phase"] != "p1" and at is None):
+        if due != (a["phase"] == "energy"):
+            return cause(_schedule(r, turns, not due),
+                         f"after turn {turns} energy is {'' if due else 'not '}"
+                         f"due, the engine goes to phase {a['phase']!r}")
+        return OK
+    if at is None:  # follow mode, nothing placed: due only when no pair is free
+        pairs = _pairs(r, field)
+        if due and pairs and not all(_on_spawn(r, s) for s in pairs):
+            return cause(_schedule(r, turns, False), f"after turn {turns} energy is due "
+                         f"and {len(pairs)} free mirror pairs exist, yet none was placed")
+        return OK
+    if not due:
+        return cause(_schedule(r, turns, True), f"energy placed on {list(at)} after turn "
+                     f"{turns}, when none is due")
+    if _on_spawn(r, at[0]):
+        return OK  # on a spawn point: BOTWARS-ENERGY-SQUARES's question
+    if at[0] not in _pairs(r, field):
+        return cause("pair", f"energy placed on {list(at)}, not a free mirror pair")
     return OK
+
+
+def _schedule(r: m.Readings, turns: int, placed: bool) -> str:
+    """The kind of an energy schedule's departure: one kind, whether energy is placed
+    where none is due or missing where it is (one schedule read otherwise does both, on
+    different turns: one cause, not two)."""
+    return "schedule"
+
+
+def _turn_end(t: Transition, r: m.Readings
+              ) -> tuple[bool, tuple[int, int] | None, str] | None:
+    """For a turn carried out: whether energy is due after it, the mirror pair the state
+    after shows placed (energy the state before had not: an engine that draws for itself
+    places it in the turn's reply; None: none, or not one pair), and the field before that
+    placement. None for any other step."""
+    b, a = t.before, t.after
+    if not m.is_resolution(b, t.action, r) or a["turnsElapsed"] != b["turnsElapsed"] + 1:
+        return None
+    due = r.energy_due(a["turnsElapsed"]) and a["phase"] != "over"
+    grid = a["grid"]
+    pair = m.placed_pair(b["grid"], grid) if type(grid) is str else None
+    if pair is None:
+        return due, None, grid
+    low, high = pair
+    field = grid[:low] + "." + grid[low + 1:high] + "." + grid[high + 1:]
+    return due, pair, field
 
 
 def _pairs(r: m.Readings, grid: str) -> list[int]:
@@ -293,10 +338,11 @@ def _spawn_pair(r: m.Readings, grid: str) -> list[int]:
 
 def energy_squares_check(t: Transition, profile: Profile) -> Verdict:
     """A placement made while a pair with a spawn point is empty: on that pair only under
-    any-empty (and then exactly there); none placed only when no pair is free."""
-    if t.before["phase"] != "energy" or t.action.get("type") != "energy":
-        return NA
+    any-empty (and then exactly there); none placed only when no pair is free. For an
+    engine that draws for itself, the placement in a turn's reply (`_turn_end`)."""
     r = m.readings(profile)
+    if t.before["phase"] != "energy" or t.action.get("type") != "energy":
+        return _squares_in_turn(t, r)
     b, a = t.before["grid"], t.after["grid"]
     at = t.action.get("at")
     if not _spawn_pair(r, b) and not _squares_question(r, b, at):
@@ -317,6 +363,32 @@ def energy_squares_check(t: Transition, profile: Profile) -> Verdict:
     want[s] = want[r.size - 1 - s] = "*"
     if a != "".join(want):
         return Violation(f"placing energy on {at} changed other squares")
+    return OK
+
+
+def _squares_in_turn(t: Transition, r: m.Readings) -> Verdict:
+    """`energy_squares_check` on a turn whose reply holds the energy placed after it."""
+    if t.after["phase"] != "p1":
+        return NA
+    turn = _turn_end(t, r)
+    if turn is None:
+        return NA
+    due, at, field = turn
+    if not due or not _spawn_pair(r, field):
+        return NA
+    if at is None:
+        pairs = _pairs(r, field)
+        if pairs and all(_on_spawn(r, s) for s in pairs):
+            return cause("none", "a pair holding a spawn point is free for energy "
+                         "(any-empty), yet no energy was placed")
+        return OK
+    if not _on_spawn(r, at[0]):
+        return OK  # placed elsewhere: BOTWARS-ENERGY-SPAWN judges the pair itself
+    if not r.energy_on_spawn:
+        return cause("on-spawn", f"energy placed on {list(at)}, a spawn point "
+                     "(not-on-spawn)")
+    if at[0] not in _pairs(r, field):
+        return cause("pair", f"energy placed on {list(at)}, not an empty mirror pair")
     return OK
 
 

@@ -8,7 +8,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
+from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, cause
 from gamecert.oracles.botwars import model as m
 from gamecert.oracles.botwars import steps
 from gamecert.spec import Profile
@@ -72,9 +72,13 @@ _STEP = {"move-invalid": 0, "turn-lost": 0, "stayed": 0, "timed-out": 0, "disqua
 _STEP_OF = {kind: step for kind, step in _STEP.items() if step > 0}
 
 
+# the rules whose deaths happen in step 1 (a collision; a crowd of one bot at die-there)
+_STEP_ONE_DEATHS = frozenset({"BOTWARS-MOVE-COLLIDE", "BOTWARS-MOVE-SAME-TARGET"})
+
+
 def _step(e: JSON) -> int:
     if e["type"] == "died":
-        return 1 if e["rule"] == "BOTWARS-MOVE-COLLIDE" else 2
+        return 1 if e["rule"] in _STEP_ONE_DEATHS else 2
     if e["type"] == "energy-collected":
         return 1 if e["rule"] == "BOTWARS-MOVE-ENERGY" else 5
     return _STEP.get(e["type"], -1)
@@ -122,7 +126,10 @@ def turn_order_judge(state: JSON, action: JSON, accepted: bool, profile: Profile
     if not isinstance(state, dict) or not isinstance(action, dict) or not m.well_formed(action):
         return NA
     phase, kind = state.get("phase"), action.get("type")
-    player_kinds = ("moves", "bad-format", "timeout")
+    # a bad-format verdict out of a bot's phase is BOTWARS-FORMAT-DQ's (format_judge)
+    player_kinds = ("moves", "timeout")
+    if kind == "bad-format":
+        return NA
     if phase in ("p1", "p2") and kind in player_kinds:
         should = True
     elif phase == "over" or (phase == "energy" and kind in player_kinds) or (
@@ -230,7 +237,9 @@ def _replay(t: Transition, r: m.Readings, lazy: bool = True) -> list[str]:
 # --- the end -------------------------------------------------------------------------------
 def elimination_check(t: Transition, profile: Profile) -> Verdict:
     r = m.readings(profile)
-    if not m.is_resolution(t.before, t.action, r):
+    # a turn carried out (a late bot disqualified carries none: BOTWARS-TIME-LIMIT's)
+    if not m.is_resolution(t.before, t.action, r) or (
+            t.after["turnsElapsed"] != t.before["turnsElapsed"] + 1):
         return NA
     a = t.after
     n1, n2 = m.live_counts(a["grid"])
@@ -238,13 +247,15 @@ def elimination_check(t: Transition, profile: Profile) -> Verdict:
     if n1 and n2 and not says:
         return NA
     if n1 and n2:
-        return Violation(f"the game ended by elimination with {n1} and {n2} botlets left")
+        return cause("ended-early", f"the game ended by elimination with {n1} and {n2} "
+                     "botlets left")
     want = None if not (n1 or n2) else ("p1" if n1 else "p2")
     if a["phase"] != "over" or not says:
-        return Violation(f"a bot has no botlets left ({n1} vs {n2}): the game must end")
+        return cause("not-ended", f"a bot has no botlets left ({n1} vs {n2}): the game "
+                     "must end")
     if a["winner"] != want:
-        return Violation(f"after elimination ({n1} vs {n2}) the winner is {want}, not "
-                         f"{a['winner']}")
+        return cause("winner", f"after elimination ({n1} vs {n2}) the winner is {want}, "
+                     f"not {a['winner']}")
     return OK
 
 
@@ -256,14 +267,16 @@ def turn_limit_check(t: Transition, profile: Profile) -> Verdict:
     if not (says or at_limit) or (not m.is_resolution(t.before, t.action, r) and not says):
         return NA
     if a["turnsElapsed"] > r.max_turns:
-        return Violation(f"turn {a['turnsElapsed']} was played; the limit is {r.max_turns}")
+        return cause("past-limit", f"turn {a['turnsElapsed']} was played; the limit is "
+                     f"{r.max_turns}")
     if says and not at_limit:
-        return Violation(f"the game ended by the turn limit after turn {a['turnsElapsed']} "
-                         f"of {r.max_turns}")
+        return cause("early", f"the game ended by the turn limit after turn "
+                     f"{a['turnsElapsed']} of {r.max_turns}")
     if at_limit and a["phase"] != "over":
-        return Violation(f"turn {r.max_turns} was played and the game goes on")
+        return cause("goes-on", f"turn {r.max_turns} was played and the game goes on")
     if at_limit and 0 not in m.live_counts(a["grid"]) and not says:
-        return Violation("the game reached the turn limit but ended for another reason")
+        return cause("reason", "the game reached the turn limit but ended for another "
+                     "reason")
     return OK
 
 
@@ -288,6 +301,13 @@ def winner_check(t: Transition, profile: Profile) -> Verdict:
 
 # --- protocol ------------------------------------------------------------------------------
 def _disqualified_ok(t: Transition, rule: str) -> Verdict:
+    return disqualification(t, rule, events=True)
+
+
+def disqualification(t: Transition, rule: str, events: bool) -> Verdict:
+    """The culprit (the bot to move) alone is disqualified, the other wins, nothing of the
+    turn is carried out; with `events`, a disqualification event names `rule` (the
+    state-only form, `events` False, asks for none)."""
     b, a = t.before, t.after
     culprit = b["phase"]
     other = "p2" if culprit == "p1" else "p1"
@@ -300,9 +320,13 @@ def _disqualified_ok(t: Transition, rule: str) -> Verdict:
         problems.append(f"{other} wins when {culprit} is disqualified")
     if a["grid"] != b["grid"] or a["turnsElapsed"] != b["turnsElapsed"]:
         problems.append("nothing of the turn is carried out after a disqualification")
-    if not any(e["type"] == "disqualified" and e["rule"] == rule for e in t.events):
+    if events and not any(e["type"] == "disqualified" and e["rule"] == rule
+                          for e in t.events):
         problems.append(f"no disqualification event under {rule}")
-    return Violation("; ".join(problems)) if problems else OK
+    if not problems:
+        return OK
+    return cause("disqualification", "; ".join(problems)) if not events else Violation(
+        "; ".join(problems))
 
 
 def format_check(t: Transition, profile: Profile) -> Verdict:

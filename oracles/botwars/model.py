@@ -506,3 +506,18 @@ def live_counts(grid: Iterable[str]) -> tuple[int, int]:
 
 def events_of(events: list[JSON], kind: str, rule: str | None = None) -> list[JSON]:
     return [e for e in events if e["type"] == kind and (rule is None or e["rule"] == rule)]
+
+
+def placed_pair(before: str, after: str) -> tuple[int, int] | None:
+    """The mirror pair {s, size - 1 - s} of energy a turn's reply shows placed after the
+    turn (an engine that draws for itself replies with the turn and its draw at once): its
+    squares hold energy after, and at least one did not before (the other may be energy
+    collected in the turn and placed again). None: no pair, or not one pair."""
+    new = [sq for sq in where(after, "*") if before[sq] != "*"]
+    last = len(after) - 1
+    if len(new) == 2 and new[0] + new[1] == last:
+        return new[0], new[1]
+    if len(new) == 1 and after[last - new[0]] == "*":
+        low = min(new[0], last - new[0])
+        return low, last - low
+    return None

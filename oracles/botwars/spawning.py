@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
+from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, cause
 from gamecert.oracles.botwars import model as m
 from gamecert.oracles.botwars import steps
 from gamecert.spec import Profile
@@ -42,7 +42,26 @@ def first_botlets_state(s: Any, profile: Profile) -> Verdict:
                             f"energy, the rules say {want_energy}")
     if any(c not in ".12" for c in s["grid"]):
         problems.append("the field starts with energy or dead markers")
-    return Violation("; ".join(problems)) if problems else OK
+    return cause(_start_kind(s, r), "; ".join(problems)) if problems else OK
+
+
+def _start_kind(s: Any, r: m.Readings) -> str:
+    """The kind of a start's departure: the other reading of the first botlets, or the
+    initial energy one more or one less, when it gives this start (named as fuzz.blame
+    names that reading or parameter, so the start and every later look at it are one
+    cause); else what differs."""
+    energy = (s["p1"]["energy"], s["p2"]["energy"])
+    botlets = tuple(tuple(m.squares(s["grid"], m.LIVE[side])) for side in (1, 2))
+    ways = [("reading-spawn-in-turn-1" if r.on_field_at_start else "reading-on-field-at-start",
+             not r.on_field_at_start, r.initial_energy)]
+    ways += [(f"parameter-initial-energy-{e}", r.on_field_at_start, e)
+             for e in (r.initial_energy - 1, r.initial_energy + 1) if e >= 0]
+    for kind, on_field, initial in ways:
+        want = initial - (r.cost if on_field else 0)
+        spots = tuple((r.spawn[side],) if on_field else () for side in (1, 2))
+        if energy == (want, want) and botlets == spots:
+            return kind
+    return "start"
 
 
 def first_botlets_check(t: Transition, profile: Profile) -> Verdict:
@@ -54,7 +73,9 @@ def first_botlets_check(t: Transition, profile: Profile) -> Verdict:
     problems = []
     if b["phase"] == "p1":
         return first_botlets_state(b, profile)
-    if m.is_resolution(b, t.action, r) and not r.on_field_at_start:
+    # turn 1 carried out (a late bot disqualified carries none: BOTWARS-TIME-LIMIT's)
+    if m.is_resolution(b, t.action, r) and not r.on_field_at_start and (
+            t.after["turnsElapsed"] == 1):
         if r.initial_energy >= r.cost:
             for side in (1, 2):
                 mine = m.squares(t.after["grid"], m.LIVE[side])

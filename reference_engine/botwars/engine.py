@@ -18,6 +18,7 @@ Each step of a turn is a small method, so a mutant that breaks one rule override
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -212,6 +213,27 @@ def _whole(literal: str) -> int | float:
     return value
 
 
+# The documents last found well formed, per schema, each with a copy: blame (fuzz.blame)
+# loads one state, one action and the draws after it into every departure model in turn,
+# and the schema check is most of a load's cost. A document met again (the same object,
+# still equal to its copy: nobody changed it since) is not checked again.
+_WELL_FORMED: dict[str, list[tuple[Any, Any]]] = {}
+_KEPT = 8
+
+
+def _schema_error(schema: str, doc: Any) -> str | None:
+    """`first_error(schema, doc)`, a document met lately and unchanged checked once."""
+    seen = _WELL_FORMED.setdefault(schema, [])
+    if any(kept is doc and snap == doc for kept, snap in seen):
+        return None
+    problem = first_error(schema, doc)
+    if problem is None:
+        seen.append((doc, copy.deepcopy(doc)))
+        if len(seen) > _KEPT:
+            del seen[0]
+    return problem
+
+
 def dead_marker(sides: set[int]) -> int:
     """The one marker of a square where botlets of `sides` died: the bot's own, or 'x' (the
     original game's one mark for a dead unit) when botlets of both bots died there."""
@@ -294,7 +316,9 @@ class BotWars:
         games see battles, razing and eliminations), else a random direction. With
         probability `odd` one unusual entry is added (off the field, diagonal, staying, onto
         a botlet or energy, a botlet twice, two onto one square, a swap): invalid under
-        some readings, valid under others.
+        some readings, valid under others. Where one of p2's botlets stands beside a square
+        p1's pending list enters, half the time one such botlet steps onto it (a collision,
+        BOTWARS-MOVE-COLLIDE: a random walk meets one in hundreds of turns).
         """
         side, cfg, grid = state.side, state.cfg, state.grid
         if side == 0:
@@ -319,9 +343,25 @@ class BotWars:
                                        or (cfg.gather and c == ENERGY)):
                     moves.append((i, t))
                     taken.add(t)
+        if state.pending:
+            self._add_collision(state, rng, moves, taken)
         if rand() < odd:
             self._add_odd_entry(state, rng, moves)
         return ("moves", tuple(moves))
+
+    def _add_collision(self, state: BotWarsState, rng: random.Random, moves: list[Move],
+                       taken: set[int]) -> None:
+        """Half the time, one of p2's botlets beside a square p1 moves onto steps onto it
+        (the random stream is drawn from only where such a botlet stands)."""
+        cfg, grid = state.cfg, state.grid
+        into = {t for _, t in state.pending if t not in taken}
+        near = [(f, t) for t in sorted(into) for f in cfg.nbrs[t] if grid[f] == BOT[2]]
+        if not near or rng.random() < 0.5:
+            return
+        f, t = near[int(rng.random() * len(near))]
+        moves[:] = [mv for mv in moves if mv[0] != f]
+        moves.append((f, t))
+        taken.add(t)
 
     def _add_odd_entry(self, state: BotWarsState, rng: random.Random,
                        moves: list[Move]) -> None:
@@ -843,7 +883,7 @@ class BotWars:
         return self._load(profile, observed, strict=False)
 
     def _load(self, profile: Profile, observed: Any, strict: bool) -> BotWarsState:
-        problem = first_error("botwars-state", observed)
+        problem = _schema_error("botwars-state", observed)
         if problem:
             raise BadState(f"not a Bot Wars state: {problem}")
         o = observed
@@ -917,7 +957,7 @@ class BotWars:
         return {"type": kind}
 
     def action_from_json(self, state: BotWarsState, data: Any) -> Action:
-        problem = first_error("botwars-action", data)
+        problem = _schema_error("botwars-action", data)
         if problem:
             raise IllegalAction(f"not a Bot Wars action: {problem}")
         kind = data["type"]

@@ -322,3 +322,21 @@ def test_energy_on_this_turns_dead(reading: str, offered: bool) -> None:
         held = variant_of("standard", **{"BOTWARS-DEAD-MARKERS": "holds"})
         check = BY_RULE["BOTWARS-DEAD-MARKERS"].check
         assert check is not None and isinstance(check(t, held), Violation)
+
+
+@pytest.mark.parametrize("spec", ["examples.engines.botwars.start_without_botlets:ENGINE",
+                                  "bare:examples.engines.botwars.start_without_botlets:ENGINE"])
+def test_a_departure_in_the_start_state_does_not_stop_the_examples(spec: str) -> None:
+    """Issue 26: under `original` an engine whose new game differs from the reference's
+    played no step at all. With load_state it is put back on the reference's state; behind
+    `bare:` the reference takes on its start (a turn-0 field the readings allow) and plays
+    on: steps run past the departure, charged to BOTWARS-FIRST-BOTLETS alone."""
+    from gamecert.fuzz.campaign import run_campaign
+    from gamecert.fuzz.engines import engine_recipe
+
+    result = run_campaign("botwars", engine_recipe("botwars", spec), profile_id="original",
+                          rounds=2, seed=1)
+    assert [d.primary for d in result.departures] == ["BOTWARS-FIRST-BOTLETS"]
+    assert {r for d in result.departures for r in d.finding.rules} == {
+        "BOTWARS-FIRST-BOTLETS"}
+    assert result.coverage.steps > 100 and result.coverage.past_steps > 100

@@ -67,6 +67,7 @@ LIMITS: dict[tuple[str, str], str] = {
         ("flit", "catchup_ge"), ("flit", "catchup_no_offset"), ("flit", "winner_zero_based"),
         ("botwars", "battle_pairwise"), ("botwars", "raze_before_battle"),
         ("botwars", "spawn_when_razed"),
+        ("botwars", "contested_to_p1"),  # energy between both bots: caught in some runs
         ("carcassonne", "no_stop_at_50"), ("carcassonne", "road_loop_open"),
         ("carcassonne", "claim_without_meeple"), ("carcassonne", "floors_unlimited"),
         ("carcassonne", "reach_diagonal"), ("carcassonne", "ransom_with_2_points"),

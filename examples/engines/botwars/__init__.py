@@ -1,5 +1,7 @@
 """Bot Wars mutant engines: each subclasses the reference, overrides one method and breaks
-exactly one rule (its module's `RULE`). The certifier must catch every one of them.
+exactly one rule (its module's `RULE`). The certifier must catch every one of them. Their
+classes live in the departure library (gamecert.reference_engine.botwars.departures.
+mutants): each module here names its rule and serves it.
 
 `CRASHERS` break a rule by crashing instead (the finding is then ENGINE-ALIVE): they are
 kept apart because no rule oracle sees their transitions."""
@@ -27,3 +29,13 @@ CRASHERS = ["crash_on_bad_json"]
 # adjacency); each must still give exactly one violated rule. They break a rule under their
 # module's `PROFILE` (default: the catalogue's), so they are kept apart from `MUTANTS`.
 CASCADES = ["late_loses_game", "start_without_botlets", "wrap_edges"]
+
+# Engines shaped like real ones, with three departures at once (one on every game's first
+# steps, two later ones), written apart from the departure library: run behind `bare:`
+# (the minimum capabilities, their own draws, no events). Each with the rules it breaks
+# (its module's `RULES`), in the order its departures first show.
+COMPOUNDS: tuple[tuple[str, tuple[str, str, str]], ...] = (
+    ("compound_turn_one", ("BOTWARS-ENERGY-SPAWN", "BOTWARS-BATTLE", "BOTWARS-WINNER")),
+    ("compound_first_botlets", ("BOTWARS-FIRST-BOTLETS", "BOTWARS-MOVE-COLLIDE",
+                                "BOTWARS-ENERGY-COLLECT")),
+)

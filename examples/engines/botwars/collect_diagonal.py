@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.departures.mutants import CollectDiagonal
 
 RULE = "BOTWARS-ENERGY-COLLECT"
-
-
-class CollectDiagonal(BotWars):
-    def collect_neighbours(self, cfg: BotWarsConfig) -> tuple[tuple[int, ...], ...]:
-        return cfg.nbrs8
-
 
 ENGINE = CollectDiagonal
 

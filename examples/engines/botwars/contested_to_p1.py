@@ -3,15 +3,9 @@ BOTWARS-ENERGY-CONTESTED."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.departures.mutants import ContestedToP1
 
 RULE = "BOTWARS-ENERGY-CONTESTED"
-
-
-class ContestedToP1(BotWars):
-    def energy_taker(self, cfg: BotWarsConfig, n1: int, n2: int) -> int:
-        return 1 if n1 else 2
-
 
 ENGINE = ContestedToP1
 

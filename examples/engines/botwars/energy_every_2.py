@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.departures.mutants import EnergyEvery2
 
 RULE = "BOTWARS-ENERGY-SPAWN"
-
-
-class EnergyEvery2(BotWars):
-    def energy_due(self, cfg: BotWarsConfig, turns: int) -> bool:
-        return turns >= 1 and turns % 2 == 0
-
 
 ENGINE = EnergyEvery2
 

@@ -3,15 +3,9 @@ one (not-on-spawn) keeps them clear. Breaks BOTWARS-ENERGY-SQUARES."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.departures.mutants import EnergyOnSpawn
 
 RULE = "BOTWARS-ENERGY-SQUARES"
-
-
-class EnergyOnSpawn(BotWars):
-    def energy_may_cover(self, cfg: BotWarsConfig, square: int) -> bool:
-        return True
-
 
 ENGINE = EnergyOnSpawn
 

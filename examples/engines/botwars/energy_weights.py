@@ -4,23 +4,9 @@ only the probabilities are wrong. Breaks BOTWARS-ENERGY-SPAWN."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
-
-from gamecert.reference_engine.botwars.engine import BotWars, BotWarsState
-from gamecert.reference_engine.contract import Outcome
+from gamecert.reference_engine.botwars.departures.mutants import EnergyWeights
 
 RULE = "BOTWARS-ENERGY-SPAWN"
-
-
-class EnergyWeights(BotWars):
-    def chance(self, state: BotWarsState) -> list[Outcome[Any]]:
-        out = super().chance(state)
-        if len(out) < 2:
-            return out
-        each = Fraction(1, len(out) + 1)
-        return [Outcome(o.action, 2 * each if i == 0 else each) for i, o in enumerate(out)]
-
 
 ENGINE = EnergyWeights
 

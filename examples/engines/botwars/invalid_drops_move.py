@@ -3,15 +3,9 @@ where the profile says the whole turn is lost. Breaks BOTWARS-MOVE-INVALID."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig, Checked, Move
+from gamecert.reference_engine.botwars.departures.mutants import InvalidDropsMove
 
 RULE = "BOTWARS-MOVE-INVALID"
-
-
-class InvalidDropsMove(BotWars):
-    def accepted(self, cfg: BotWarsConfig, checked: Checked) -> tuple[Move, ...]:
-        return checked.valid
-
 
 ENGINE = InvalidDropsMove
 

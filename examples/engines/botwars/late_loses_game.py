@@ -5,20 +5,10 @@ must not be charged with the turn the reference played on."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from gamecert.reference_engine.botwars.engine import P1, P2, BotWars, BotWarsState
+from gamecert.reference_engine.botwars.departures.mutants import LateLosesGame
 
 RULE = "BOTWARS-TIME-LIMIT"
 PROFILE = "lenient"
-
-
-class LateLosesGame(BotWars):
-    def apply(self, state: BotWarsState, action: Any) -> tuple[BotWarsState, list[Any]]:
-        if action == ("timeout",) and state.phase in (P1, P2):
-            return self._disqualify(state, "BOTWARS-TIME-LIMIT")
-        return super().apply(state, action)
-
 
 ENGINE = LateLosesGame
 

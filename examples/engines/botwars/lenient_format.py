@@ -3,24 +3,9 @@ counts as an empty turn instead of disqualifying. Breaks BOTWARS-FORMAT-DQ."""
 
 from __future__ import annotations
 
-import json
-
-from gamecert.reference_engine.botwars.engine import BotWars, Move
+from gamecert.reference_engine.botwars.departures.mutants import LenientFormat
 
 RULE = "BOTWARS-FORMAT-DQ"
-
-
-class LenientFormat(BotWars):
-    def parse_reply(self, text: str) -> tuple[Move, ...] | None:
-        moves = super().parse_reply(text)
-        if moves is not None:
-            return moves
-        try:
-            json.loads(text)
-        except ValueError:
-            return None
-        return ()
-
 
 ENGINE = LenientFormat
 

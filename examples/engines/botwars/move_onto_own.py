@@ -3,19 +3,9 @@ Breaks BOTWARS-MOVE-OCCUPIED."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import BOT, BotWars, BotWarsConfig, Move
+from gamecert.reference_engine.botwars.departures.mutants import MoveOntoOwn
 
 RULE = "BOTWARS-MOVE-OCCUPIED"
-
-
-class MoveOntoOwn(BotWars):
-    def single_move_fault(self, cfg: BotWarsConfig, grid: bytes, side: int,
-                          move: Move) -> tuple[str, str] | None:
-        fault = super().single_move_fault(cfg, grid, side, move)
-        if fault == ("occupied", "BOTWARS-MOVE-OCCUPIED") and grid[move[1]] == BOT[side]:
-            return None
-        return fault
-
 
 ENGINE = MoveOntoOwn
 

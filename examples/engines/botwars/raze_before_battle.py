@@ -3,15 +3,9 @@ spawn still razes it. Breaks BOTWARS-RAZE."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import BotWars
+from gamecert.reference_engine.botwars.departures.mutants import RazeBeforeBattle
 
 RULE = "BOTWARS-RAZE"
-
-
-class RazeBeforeBattle(BotWars):
-    def raze_grid(self, post_move: bytes, post_battle: bytes) -> bytes:
-        return post_move
-
 
 ENGINE = RazeBeforeBattle
 

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.departures.mutants import SpawnWhenRazed
 
 RULE = "BOTWARS-SPAWN"
-
-
-class SpawnWhenRazed(BotWars):
-    def may_spawn(self, cfg: BotWarsConfig, energy: int, razed: bool) -> bool:
-        return energy >= cfg.spawn_cost
-
 
 ENGINE = SpawnWhenRazed
 

@@ -6,21 +6,10 @@ field, must not be charged too."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import EMPTY, P1, BotWars, BotWarsState
-from gamecert.spec import Profile
+from gamecert.reference_engine.botwars.departures.mutants import StartWithoutBotlets
 
 RULE = "BOTWARS-FIRST-BOTLETS"
 PROFILE = "original"
-
-
-class StartWithoutBotlets(BotWars):
-    def initial(self, profile: Profile, seed: int | None = None) -> BotWarsState:
-        state = super().initial(profile, seed)
-        cfg = state.cfg
-        energy = cfg.initial_energy
-        return BotWarsState(cfg, bytes(EMPTY for _ in range(cfg.size)), P1, 0,
-                            (energy, energy), (False, False), (False, False), (), 0, None)
-
 
 ENGINE = StartWithoutBotlets
 

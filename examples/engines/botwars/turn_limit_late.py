@@ -3,15 +3,9 @@ BOTWARS-END-TURNLIMIT."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.departures.mutants import TurnLimitLate
 
 RULE = "BOTWARS-END-TURNLIMIT"
-
-
-class TurnLimitLate(BotWars):
-    def turn_limit_reached(self, cfg: BotWarsConfig, turns: int) -> bool:
-        return turns > cfg.max_turns
-
 
 ENGINE = TurnLimitLate
 

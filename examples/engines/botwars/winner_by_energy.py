@@ -3,18 +3,9 @@ Breaks BOTWARS-WINNER."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.botwars.engine import BotWars, BotWarsConfig
+from gamecert.reference_engine.botwars.departures.mutants import WinnerByEnergy
 
 RULE = "BOTWARS-WINNER"
-
-
-class WinnerByEnergy(BotWars):
-    def turn_limit_winner(self, cfg: BotWarsConfig, counts: tuple[int, int],
-                          energy: tuple[int, int]) -> int:
-        if energy[0] == energy[1]:
-            return 0
-        return 1 if energy[0] > energy[1] else 2
-
 
 ENGINE = WinnerByEnergy
 
