@@ -39,6 +39,8 @@ from gamecert.oracles.base import (
     Transition,
     Verdict,
     Violation,
+    alternatives,
+    ambiguous,
     cause,
     cause_of,
     plain,
@@ -763,6 +765,12 @@ class Lockstep:
             if len(found) > 1:
                 more = ", ".join(e.text for e in found[1:4])
                 text += f" (also explained by {more}{', ...' if len(found) > 4 else ''})"
+            # its oracle says one step cannot tell its rule from others (oracles.base.
+            # ambiguous): kept so, for the triage to settle, the same whether the models
+            # were all asked or a known cause's alone (`Blame._search`)
+            tied = alternatives(own) if own else frozenset()
+            if first.rule in tied:
+                text = ambiguous(sorted(tied), text)
             return [(first.rule, cause(first.kind, text))]
         if bad or not (isinstance(want, dict) and isinstance(got, dict)):
             return bad
