@@ -9,6 +9,7 @@ kings need 2 players, lines of 3 need 3). Run one in-process as
 
 MUTANTS = (
     "extent_6x6",
+    "no_extent_limit",
     "no_connection",
     "discard_when_fits",
     "crowns_per_tile",
