@@ -6,8 +6,10 @@ oracles' own grid facts (`oracles.kingdomino.board`), written apart from the eng
 
 * placements (from the second turn): a PUT that breaks only the extent (one square too wide,
   and far too wide), only the connection, only the overlap, only the grid, only the
-  rotation (it leaves the grid or overlaps where the mirrored rotation places the tile),
-  only the tile list (tiles 13 and 37 where the lists differ); a discard of a tile that fits;
+  rotation (it leaves the grid or overlaps where the mirrored rotation places the tile); a
+  discard of a tile that fits. None for KD-TILES: a PUT that only another list's squares
+  make legal breaks the connection with these (the cells, so overlap and extent, are the
+  same with either list), and one step cannot tell the two rules apart;
 * picks: a tile already picked, a tile not in the new line, any PICK on the last turn; a
   PUT on the first turn;
 * an invalid-PUT of the other league (not for an engine without a referee); a deal of a
@@ -228,8 +230,9 @@ def _placement_probes(g: str, tile: int, squares: tuple[str, str], size: int,
             for r in range(4):
                 put = [x, y, r]
                 faults = b.placement_faults(g, put, squares, size)
-                if len(faults) != 1:
-                    continue
+                if len(faults) != 1 or rule_of_list(g, put, others, size):
+                    continue  # two rules broken; or one that another list's squares mend
+                    # (KD-TILES or that rule: one step cannot tell, see the docstring)
                 rule = faults[0]
                 if rule in ("KD-GRID", "KD-PLACE-NO-OVERLAP") and any(fits):
                     # another rotation of the same first square places it: the judges read
@@ -239,9 +242,6 @@ def _placement_probes(g: str, tile: int, squares: tuple[str, str], size: int,
                     continue
                 if rule == "KD-GRID":
                     continue  # the grid's own probes start off the grid (no rotation helps)
-                if any(not b.placement_faults(g, put, sq, size) for sq in others):
-                    by_rule.setdefault("KD-TILES", []).append(put)
-                    continue  # fits with another list's squares: not this rule's alone
                 if rule == "KD-PLACE-EXTENT" and b.within(g, put, size + 1):
                     wider.append(put)
                     continue
@@ -249,3 +249,8 @@ def _placement_probes(g: str, tile: int, squares: tuple[str, str], size: int,
     if wider:
         by_rule["KD-PLACE-EXTENT"] = wider + by_rule.get("KD-PLACE-EXTENT", [])
     return {rule: [play(put) for put in puts] for rule, puts in by_rule.items()}
+
+
+def rule_of_list(g: str, put: list[int], others: list[tuple[str, str]], size: int) -> bool:
+    """Whether `put` places the tile with another tile list's squares."""
+    return any(not b.placement_faults(g, put, sq, size) for sq in others)

@@ -386,7 +386,7 @@ def length_check(t: Transition, profile: Profile) -> Verdict:
     everyone_out = stopped.count(False) <= alone
     should_end = everyone_out or (not rest and _last(t.before, profile))
     if t.after["phase"] == "over":
-        if should_end:
+        if should_end or (not rest and not _kings_next(t)):
             return OK
         return cause("ends-early", f"the game ended on turn {t.before['turn']} of "
                      f"{f.consts(profile).turns}")
@@ -394,6 +394,15 @@ def length_check(t: Transition, profile: Profile) -> Verdict:
         return OK
     return cause("goes-on", f"turn {t.before['turn']} is the last and every king has played, "
                  "but the game goes on")
+
+
+def _kings_next(t: Transition) -> bool:
+    """Whether a king of a player still in holds a tile of the new line once this step's
+    PICK is made: without one, no king acts next turn and the game cannot go on (a player
+    kept in after a bad command, with no PICK made, is another rule's departure)."""
+    stopped = t.after["stopped"]
+    return any(e["player"] is not None and not stopped[e["player"] - 1]
+               for e in _line_after(t))
 
 
 def grid_state(s: JSON, profile: Profile) -> Verdict:
@@ -435,14 +444,16 @@ def grid_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
 
 def refused_discard_blame(s: JSON, a: JSON, accepted: bool, profile: Profile
                           ) -> tuple[str, ...]:
-    """The rules an engine may break by refusing the discard of a tile that fits nowhere: it
-    must have found a placement, so the rules whose relaxing makes the tile fit."""
+    """The rules an engine may break by refusing the discard of a tile that fits nowhere:
+    either it found a placement (the rules whose relaxing makes the tile fit), or it never
+    discards (KD-DISCARD itself). One step cannot tell the two apart where a relaxing makes
+    the tile fit: KD-DISCARD is then the last of the rules named."""
     if accepted or not _play(s, a) or a.get("put") is not None:
         return ()
     tile = _acting(s)[0]
     if tile is None or _fits(s, profile) or not _pick_ok(s, a.get("pick"), profile):
         return ()
-    return _nofit_blame(s, profile)
+    return tuple(dict.fromkeys((*_nofit_blame(s, profile), "KD-DISCARD")))
 
 
 def _other_squares(s: JSON, profile: Profile) -> list[tuple[str, str]]:
@@ -628,9 +639,12 @@ def discard_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict
                                          "somewhere but a discard was accepted")
     # a refused discard of a tile that fits nowhere means the engine thinks it fits: blamed on
     # the placement rule it must be ignoring, when relaxing one makes the tile fit
-    if "KD-DISCARD" in refused_discard_blame(s, a, accepted, profile):
-        return cause("discard-refused", f"tile {_acting(s)[0]} fits nowhere but its discard "
-                     "was refused")
+    blamed = refused_discard_blame(s, a, accepted, profile)
+    if "KD-DISCARD" in blamed:
+        text = f"tile {_acting(s)[0]} fits nowhere but its discard was refused"
+        if len(blamed) > 1:  # or the engine thinks it fits: one step cannot tell
+            return ambiguous(blamed, text)
+        return cause("discard-refused", text)
     return NA
 
 

@@ -476,7 +476,7 @@ def _length_check_before(t: Transition, profile: Profile) -> Verdict:
     everyone_out = stopped.count(False) <= alone
     should_end = everyone_out or (not rest and kd._last(t.before, profile))
     if t.after["phase"] == "over":
-        return OK if should_end else cause(
+        return OK if should_end or (not rest and not kd._kings_next(t)) else cause(
             "ends-early", f"the game ended on turn {t.before['turn']} of {b.turns(profile)}")
     return OK if not should_end else cause(
         "goes-on", f"turn {t.before['turn']} is the last and every king has played, but the "

@@ -37,3 +37,11 @@ MUTANTS = (
     "overlap_allowed",
     "deal_weights",
 )
+
+# Compound mutants (issues 26 and 27): three departures at once each, written apart from the
+# departure library, run behind `bare:` as real engines run. Per mutant, the rules it breaks:
+# the first departs on every game's first steps, the other two later.
+COMPOUNDS = (
+    ("compound_rotated_start", ("KD-ORDER-FIRST", "KD-SCORE-ZONES", "KD-ORDER")),
+    ("compound_wide_kingdom", ("KD-PLACE-EXTENT", "KD-TIE-BREAK", "KD-ORDER")),
+)
