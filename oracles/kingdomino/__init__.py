@@ -583,15 +583,35 @@ def _chain_judge(rule: str) -> Any:
 def rotation_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
     if not _placing_put(s, a):
         return NA
+    # a misread rotation shows both ways, one departure: a PUT taken that its rotation
+    # forbids, a PUT refused that its rotation allows
     if accepted:
         if _rotation_confused(s, a, profile):
-            return cause("misread-accepted", f"PUT {a['put']} accepted: with its rotation it "
-                         "leaves the grid or overlaps; another rotation would fit")
+            return _misread(s, a, profile, True, f"PUT {a['put']} accepted: with its rotation "
+                            "it leaves the grid or overlaps; another rotation would fit")
         return NA
     if _faults(s, a, profile) or not _pick_ok(s, a.get("pick"), profile):
         return NA
-    return cause("valid-refused", f"PUT {a['put']} places the tile by every rule (second "
-                 f"square {['right', 'below', 'left', 'above'][a['put'][2]]}) but was refused")
+    return _misread(s, a, profile, False, f"PUT {a['put']} places the tile by every rule "
+                    f"(second square {['right', 'below', 'left', 'above'][a['put'][2]]}) but "
+                    "was refused")
+
+
+# The misread whose name blame's departure library gives too (reference_engine/kingdomino/
+# departures: blame tags it `model-rotations-1-3-swapped`): the same departure seen by this
+# judge (a probe taken, a listing) and by blame (a step, a refusal) is then one cause.
+MISREAD_1_3 = "model-rotations-1-3-swapped"
+
+
+def _misread(s: JSON, a: JSON, profile: Profile, accepted: bool, text: str) -> Verdict:
+    """The violation, named as rotations 1 and 3 swapped where that reading explains it (the
+    PUT read with 1 and 3 swapped is legal when taken, illegal when refused)."""
+    x, y, r = a["put"]
+    if r in (1, 3):
+        swapped_ok = not _faults(s, {**a, "put": [x, y, 4 - r]}, profile)
+        if swapped_ok == accepted:
+            return cause(MISREAD_1_3, text)
+    return Violation(text)
 
 
 def _rotation_fast(t: Transition, profile: Profile) -> Verdict:
@@ -752,11 +772,10 @@ def put_invalid_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Ver
         ok = not discard
     else:
         return NA
-    if accepted == ok:
-        return OK
-    how = "accepted" if accepted else "refused"
-    return cause(how, f"{a} {how}; in this league an invalid PUT "
-                 f"{'discards' if discard else 'ends the game'}")
+    # the other league's handling shows both ways, one departure: its action taken, this
+    # league's refused
+    return expect(accepted == ok, f"{a} {'accepted' if accepted else 'refused'}; in this "
+                  f"league an invalid PUT {'discards' if discard else 'ends the game'}")
 
 
 def put_invalid_check(t: Transition, profile: Profile) -> Verdict:

@@ -71,6 +71,7 @@ def test_each_probe_breaks_its_rule_and_no_other(pid: str) -> None:
                 # the model that relaxes exactly this rule takes it
                 assert rule in {e.rule for e in blame.acceptance(state, action, None)}, (
                     rule, action)
+
     assert tried["KD-PLACE-EXTENT"] and tried["KD-PLACE-CONNECT"], tried
 
 

@@ -8,8 +8,12 @@ the rule that engine broke and how. The public mutants of examples/engines/kingd
 these classes (each example module imports its class from here). Left out of `MODELS`: the
 classes that are a catalogue reading or a parameter moved by one (blame makes those models
 itself: `reading-fiddleatwork`, `reading-discard`, `parameter-size-6`,
-`parameter-kings-2p-1`), and those that change no transition (the deal's weights, the
-referee's reading of raw text), which could never explain a step.
+`parameter-kings-2p-1`), those that change no transition (the deal's weights, the
+referee's reading of raw text), which could never explain a step, and the first order
+reversed, whose rule's judge names it wherever it shows (refused, taken or listed): a model
+there would name one departure a second way, a finding of its own. (KD-PLACE-ROTATION's
+judge names its misread in the model's own words, `model-rotations-1-3-swapped`, for the
+same reason.)
 
 Models only: this package must not judge, fuzz or report.
 """
@@ -69,8 +73,6 @@ MODELS: list[Model] = [
      "KD-TILES-IN-PLAY: lines of 4 tiles with 3 players", ThreePlayerLineOfFour),
     ("KD-DEAL", "drawn-tile-drawn-again", "KD-DEAL: a tile already drawn drawn again",
      DealDrawnTile),
-    ("KD-ORDER-FIRST", "seats-reversed", "KD-ORDER-FIRST: the seat order reversed",
-     FirstOrderReversed),
     ("KD-ORDER", "seat-order-every-turn", "KD-ORDER: the kings act in seat order every turn",
      SeatOrderEveryTurn),
     ("KD-ORDER", "highest-id-first", "KD-ORDER: the highest picked id acts first",
@@ -117,7 +119,7 @@ MODELS: list[Model] = [
 
 # the public mutants' classes that are not models (see the module's docstring)
 NOT_MODELS = (ExtentSixBySix, OneKingTwoPlayers, OtherTileList, InvalidPutDiscards,
-              DealWeights, LenientOutput)
+              DealWeights, LenientOutput, FirstOrderReversed)
 
 __all__ = [
     "MODELS", "NOT_MODELS", "AnyNeighbourConnects", "CastleJoinsZones", "CastleOffCentre",
