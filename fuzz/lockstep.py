@@ -40,6 +40,8 @@ from gamecert.oracles.base import (
     Verdict,
     Violation,
     aliases_of,
+    alternatives,
+    ambiguous,
     cause,
     cause_of,
     plain,
@@ -791,6 +793,12 @@ class Lockstep:
             # the oracle's own name for the departure, where it objected: the same
             # departure seen where no model speaks (a listing, a refusal) is this one
             also = [] if own is None else [cause_of(own) or "rule"]
+            # its oracle says one step cannot tell its rule from others (oracles.base.
+            # ambiguous): kept so, for the triage to settle, the same whether the models
+            # were all asked or a known cause's alone (`Blame._search`)
+            tied = alternatives(own) if own else frozenset()
+            if first.rule in tied:
+                text = ambiguous(sorted(tied), text)
             return [(first.rule, cause(first.kind, text, also))]
         if bad or not (isinstance(want, dict) and isinstance(got, dict)):
             return bad

@@ -146,7 +146,7 @@ def machine_class(plugin: GamePlugin, profile: Profile,
                 for _ in range(length):
                     if not ls.live:
                         break
-                    state = ls.ref
+                    state, seen = ls.ref, ls.ref_json
                     if steered is not None:
                         action = steered()
                         if action is None:
@@ -161,6 +161,8 @@ def machine_class(plugin: GamePlugin, profile: Profile,
                         ls.step(action)
                     except InvalidInput:
                         break
+                    if ls.ref_json is seen:  # refused: the reference stands where it stood,
+                        break  # and the same seeded choices would be refused again and again
                 event("run ahead")
                 for label, value in plugin.targets(ls).items():
                     self.best[label] = max(value, self.best.get(label, value))

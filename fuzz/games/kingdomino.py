@@ -8,6 +8,7 @@ players) one player's two kings acting back to back.
 from __future__ import annotations
 
 import random
+import weakref
 from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, cast
@@ -48,12 +49,26 @@ def total_steps(profile: Profile) -> int:
     return 120 if n > 2 else 60
 
 
+# Where each lockstep last drew a king's move: drawn again at the very same state (the
+# reference moves on to a new state object at every step it takes), the move before was
+# refused, and the reference stays with an engine that refuses (no load_state). A tile the
+# engine thinks fits where the reference discards it is refused every time: a stop (the
+# referee's action, for an engine that has one) lets the game go on past it.
+_DRAWN_AT: weakref.WeakKeyDictionary[Lockstep, JSON] = weakref.WeakKeyDictionary()
+STOPS = st.sampled_from(["format", "pick", "timeout"])
+
 KINDS = st.sampled_from(["legal"] * 12 + ["stop-format", "stop-pick", "stop-timeout",
                                           "bad-put"])
 
 
 class KingdominoPlugin:
     game = GAME
+    # How far a run-ahead goes (an engine without load_state): a whole game is 28 to 52 king
+    # steps (the draws are followed inside them). Short runs, several an example, still end
+    # games (about as many as runs of up to 1,024 steps did) and stop at positions all
+    # through them, where the probe rule then tries its one-rule probes: the longer runs
+    # left most probes on the first turn (benchmarks/kingdomino_probe_reach.py).
+    run_ahead: tuple[int, ...] = (4, 8, 16)
     # What the crafted starts are for (see the other games' plugins): z3's near-full grids.
     crafted_for: dict[str, tuple[str, ...]] = {
         "z3's near-full kingdoms, one spot left for the tile": ("KD-PLACE-EXTENT",
@@ -81,6 +96,8 @@ class KingdominoPlugin:
             outcomes = game.chance(state)
             i = data.draw(st.integers(0, len(outcomes) - 1), label="chance")
             return game.action_to_json(state, outcomes[i].action)
+        if _DRAWN_AT.pop(ls, None) is ls.ref_json:
+            return {"type": "stop", "cause": data.draw(STOPS, label="stop after refusal")}
         kind = data.draw(KINDS, label="kind")
         if kind.startswith("stop-"):
             return {"type": "stop", "cause": kind[5:]}
@@ -94,6 +111,7 @@ class KingdominoPlugin:
                 return {"type": "stop", "cause": "put"}
         legal = game.legal(state)
         i = data.draw(st.integers(0, len(legal) - 1), label="move")
+        _DRAWN_AT[ls] = ls.ref_json
         return game.action_to_json(state, legal[i])
 
     def draw_probe(self, data: st.DataObject, ls: Lockstep) -> JSON:
@@ -134,6 +152,12 @@ class KingdominoPlugin:
             y = data.draw(st.integers(-1, 9), label="y")
         r = data.draw(st.one_of(st.integers(0, 3), st.integers(-1, 4)), label="rotation")
         return {"type": "play", "put": [x, y, r], "pick": pick}
+
+    def rule_probes(self, ls: Lockstep) -> list[tuple[str, JSON]]:
+        """Actions that each break one rule and no other here (`kingdomino_probes`)."""
+        from gamecert.fuzz.games.kingdomino_probes import rule_probes
+
+        return rule_probes(ls)
 
     def cheap_to_list(self, ls: Lockstep) -> bool:
         """Chance listings are compared; a king's listing is not: a placement read wrongly

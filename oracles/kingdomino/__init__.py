@@ -29,6 +29,7 @@ from gamecert.oracles.base import (
     Verdict,
     Violation,
     ambiguous,
+    cause,
     expect,
 )
 from gamecert.oracles.kingdomino import board as b
@@ -145,8 +146,9 @@ def in_play_state(s: JSON, profile: Profile) -> Verdict:
     drawn = len(c.tiles) - len(s["bag"])
     if len(s["line"]) <= c.line_size and drawn <= c.in_play:
         return OK
-    return Violation(f"{drawn} tiles drawn and a line of {len(s['line'])}: at most "
-                     f"{c.in_play} come into play, in lines of {c.line_size}")
+    return cause("line-size" if len(s["line"]) > c.line_size else "tiles-in-play",
+                 f"{drawn} tiles drawn and a line of {len(s['line'])}: at most {c.in_play} "
+                 f"come into play, in lines of {c.line_size}")
 
 
 def in_play_check(t: Transition, profile: Profile) -> Verdict:
@@ -156,11 +158,11 @@ def in_play_check(t: Transition, profile: Profile) -> Verdict:
     if t.after["phase"] == "deal":
         if line < size and t.after["bag"] != []:
             return OK
-        return Violation(f"a line of {size} is complete with {line} tiles, yet another is "
-                         "drawn")
+        return cause("line-size", f"a line of {size} is complete with {line} tiles, yet "
+                     "another is drawn")
     if line == size or not t.after["bag"]:
         return OK
-    return Violation(f"the line is complete with {line} tiles; the rule says {size}")
+    return cause("line-size", f"the line is complete with {line} tiles; the rule says {size}")
 
 
 def _put_step(t: Transition, profile: Profile) -> f.PutStep | None:
@@ -193,10 +195,11 @@ def _tiles_fast(t: Transition, profile: Profile) -> Verdict:
     for q in range(1, c.players + 1):
         diff = diffs[q - 1]
         if q != p and diff:
-            return Violation(f"player {q}'s grid changed when player {p} placed a tile")
+            return cause("other-grid", f"player {q}'s grid changed when player {p} placed "
+                         "a tile")
         if q == p and not step.matches:
-            return Violation(f"tile {tile} is {'/'.join(c.tiles[tile])}; the grid "
-                             f"gained {sorted(diff.values())}")
+            return cause("squares", f"tile {tile} is {'/'.join(c.tiles[tile])}; the grid "
+                         f"gained {sorted(diff.values())}")
     return OK
 
 
@@ -208,10 +211,11 @@ def _tiles_plain(t: Transition, profile: Profile) -> Verdict:
     for q in range(1, b.players(profile) + 1):
         diff = b.changed_cells(b.grid(t.before, q), b.grid(t.after, q))
         if q != p and diff:
-            return Violation(f"player {q}'s grid changed when player {p} placed a tile")
+            return cause("other-grid", f"player {q}'s grid changed when player {p} placed "
+                         "a tile")
         if q == p and sorted(diff.values()) != sorted(b.tiles(profile)[tile]):
-            return Violation(f"tile {tile} is {'/'.join(b.tiles(profile)[tile])}; the grid "
-                             f"gained {sorted(diff.values())}")
+            return cause("squares", f"tile {tile} is {'/'.join(b.tiles(profile)[tile])}; the "
+                         f"grid gained {sorted(diff.values())}")
     return OK
 
 
@@ -335,7 +339,7 @@ def pick_check(t: Transition, profile: Profile) -> Verdict:
     line = before["line"]
     free = [e["tile"] for e in line if e["player"] is None]
     if pick not in free:
-        return Violation(f"PICK {pick} applied; free tiles were {free}")
+        return cause("not-free", f"PICK {pick} applied; free tiles were {free}")
     if after["turn"] != before["turn"]:
         return OK
     if pick is not None:
@@ -345,8 +349,8 @@ def pick_check(t: Transition, profile: Profile) -> Verdict:
         marked = list(line)
     if after["line"] == marked:
         return OK
-    return Violation(f"player {p} picked tile {pick}: the line should mark it and nothing "
-                     f"else; got {t.after['line']}")
+    return cause("line-marked", f"player {p} picked tile {pick}: the line should mark it and "
+                 f"nothing else; got {t.after['line']}")
 
 
 def last_turn_state(s: JSON, profile: Profile) -> Verdict:
@@ -369,7 +373,7 @@ def length_state(s: JSON, profile: Profile) -> Verdict:
     turns = f.consts(profile).turns
     if s["turn"] <= turns:
         return OK
-    return Violation(f"turn {s['turn']}: the game lasts {turns} turns")
+    return cause("goes-on", f"turn {s['turn']}: the game lasts {turns} turns")
 
 
 def length_check(t: Transition, profile: Profile) -> Verdict:
@@ -382,14 +386,23 @@ def length_check(t: Transition, profile: Profile) -> Verdict:
     everyone_out = stopped.count(False) <= alone
     should_end = everyone_out or (not rest and _last(t.before, profile))
     if t.after["phase"] == "over":
-        if should_end:
+        if should_end or (not rest and not _kings_next(t)):
             return OK
-        return Violation(f"the game ended on turn {t.before['turn']} of "
-                         f"{f.consts(profile).turns}")
+        return cause("ends-early", f"the game ended on turn {t.before['turn']} of "
+                     f"{f.consts(profile).turns}")
     if not should_end:
         return OK
-    return Violation(f"turn {t.before['turn']} is the last and every king has played, but "
-                     "the game goes on")
+    return cause("goes-on", f"turn {t.before['turn']} is the last and every king has played, "
+                 "but the game goes on")
+
+
+def _kings_next(t: Transition) -> bool:
+    """Whether a king of a player still in holds a tile of the new line once this step's
+    PICK is made: without one, no king acts next turn and the game cannot go on (a player
+    kept in after a bad command, with no PICK made, is another rule's departure)."""
+    stopped = t.after["stopped"]
+    return any(e["player"] is not None and not stopped[e["player"] - 1]
+               for e in _line_after(t))
 
 
 def grid_state(s: JSON, profile: Profile) -> Verdict:
@@ -431,14 +444,16 @@ def grid_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
 
 def refused_discard_blame(s: JSON, a: JSON, accepted: bool, profile: Profile
                           ) -> tuple[str, ...]:
-    """The rules an engine may break by refusing the discard of a tile that fits nowhere: it
-    must have found a placement, so the rules whose relaxing makes the tile fit."""
+    """The rules an engine may break by refusing the discard of a tile that fits nowhere:
+    either it found a placement (the rules whose relaxing makes the tile fit), or it never
+    discards (KD-DISCARD itself). One step cannot tell the two apart where a relaxing makes
+    the tile fit: KD-DISCARD is then the last of the rules named."""
     if accepted or not _play(s, a) or a.get("put") is not None:
         return ()
     tile = _acting(s)[0]
     if tile is None or _fits(s, profile) or not _pick_ok(s, a.get("pick"), profile):
         return ()
-    return _nofit_blame(s, profile)
+    return tuple(dict.fromkeys((*_nofit_blame(s, profile), "KD-DISCARD")))
 
 
 def _other_squares(s: JSON, profile: Profile) -> list[tuple[str, str]]:
@@ -568,15 +583,35 @@ def _chain_judge(rule: str) -> Any:
 def rotation_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
     if not _placing_put(s, a):
         return NA
+    # a misread rotation shows both ways, one departure: a PUT taken that its rotation
+    # forbids, a PUT refused that its rotation allows
     if accepted:
         if _rotation_confused(s, a, profile):
-            return Violation(f"PUT {a['put']} accepted: with its rotation it leaves the grid "
-                             "or overlaps; another rotation would fit")
+            return _misread(s, a, profile, True, f"PUT {a['put']} accepted: with its rotation "
+                            "it leaves the grid or overlaps; another rotation would fit")
         return NA
     if _faults(s, a, profile) or not _pick_ok(s, a.get("pick"), profile):
         return NA
-    return Violation(f"PUT {a['put']} places the tile by every rule (second square "
-                     f"{['right', 'below', 'left', 'above'][a['put'][2]]}) but was refused")
+    return _misread(s, a, profile, False, f"PUT {a['put']} places the tile by every rule "
+                    f"(second square {['right', 'below', 'left', 'above'][a['put'][2]]}) but "
+                    "was refused")
+
+
+# The misread whose name blame's departure library gives too (reference_engine/kingdomino/
+# departures: blame tags it `model-rotations-1-3-swapped`): the same departure seen by this
+# judge (a probe taken, a listing) and by blame (a step, a refusal) is then one cause.
+MISREAD_1_3 = "model-rotations-1-3-swapped"
+
+
+def _misread(s: JSON, a: JSON, profile: Profile, accepted: bool, text: str) -> Verdict:
+    """The violation, named as rotations 1 and 3 swapped where that reading explains it (the
+    PUT read with 1 and 3 swapped is legal when taken, illegal when refused)."""
+    x, y, r = a["put"]
+    if r in (1, 3):
+        swapped_ok = not _faults(s, {**a, "put": [x, y, 4 - r]}, profile)
+        if swapped_ok == accepted:
+            return cause(MISREAD_1_3, text)
+    return Violation(text)
 
 
 def _rotation_fast(t: Transition, profile: Profile) -> Verdict:
@@ -620,12 +655,16 @@ def discard_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict
         return NA
     fits = _fits(s, profile)
     if accepted:
-        return expect(not fits, f"tile {_acting(s)[0]} fits somewhere but a discard was "
-                                "accepted")
+        return OK if not fits else cause("discarded-though-fits", f"tile {_acting(s)[0]} fits "
+                                         "somewhere but a discard was accepted")
     # a refused discard of a tile that fits nowhere means the engine thinks it fits: blamed on
     # the placement rule it must be ignoring, when relaxing one makes the tile fit
-    if "KD-DISCARD" in refused_discard_blame(s, a, accepted, profile):
-        return Violation(f"tile {_acting(s)[0]} fits nowhere but its discard was refused")
+    blamed = refused_discard_blame(s, a, accepted, profile)
+    if "KD-DISCARD" in blamed:
+        text = f"tile {_acting(s)[0]} fits nowhere but its discard was refused"
+        if len(blamed) > 1:  # or the engine thinks it fits: one step cannot tell
+            return ambiguous(blamed, text)
+        return cause("discard-refused", text)
     return NA
 
 
@@ -668,6 +707,11 @@ def tie_break(scores: list[int], territory: list[int], crowns: list[int],
 
 
 def tie_state(s: JSON, profile: Profile) -> Verdict:
+    """The result's tie-break fields against the grids and the rule. The message names the
+    fields that differ, each with what the grids give and what the result says (the final
+    scores may agree while a measure does not), and the first of them is the cause: a
+    measure read wrongly (`territory`, `crowns`), the points given wrongly (`final`), or
+    the winners named wrongly (`winners`)."""
     res = s["result"]
     if res is None:
         return NA
@@ -677,12 +721,18 @@ def tie_state(s: JSON, profile: Profile) -> Verdict:
     crowns = [b.crowns(b.grid(s, p)) for p in range(1, n + 1)]
     final = tie_break(res["scores"], terr, crowns)
     winners = [i + 1 for i, v in enumerate(final) if v == max(final)]
-    if res["territory"] == terr and res["crowns"] == crowns and res["final"] == final \
-            and res["winners"] == winners:
+    fields = (("territory", terr), ("crowns", crowns), ("final", final), ("winners", winners))
+    wrong = [(name, want) for name, want in fields if res[name] != want]
+    if not wrong:
         return OK
-    return Violation(f"with scores {res['scores']}, territory {terr} and crowns {crowns} the "
-                     f"final scores are {final} (winners {winners}); the result says "
-                     f"{res['final']} (winners {res['winners']})")
+    measure = "largest zone" if largest else "total squares"
+    said = "; ".join(f"{name}: the rule gives {want}, the result says {res[name]}"
+                     for name, want in wrong)
+    agree = "" if res["final"] != final else f" (the final scores agree: {final})"
+    names = ", ".join(name for name, _ in wrong)
+    return cause(wrong[0][0], f"{names} differ{'s' if len(wrong) == 1 else ''}{agree}: "
+                 f"{said}; with scores {res['scores']}, territory ({measure}) {terr} and "
+                 f"crowns {crowns}")
 
 
 # --- protocol ----------------------------------------------------------------------------
@@ -722,6 +772,8 @@ def put_invalid_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Ver
         ok = not discard
     else:
         return NA
+    # the other league's handling shows both ways, one departure: its action taken, this
+    # league's refused
     return expect(accepted == ok, f"{a} {'accepted' if accepted else 'refused'}; in this "
                   f"league an invalid PUT {'discards' if discard else 'ends the game'}")
 

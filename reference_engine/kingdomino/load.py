@@ -23,10 +23,28 @@ class Game(Protocol):
     def line_size(self, cfg: KdConfig) -> int: ...
 
 
+# The schema check costs about 20 ms a state (jsonschema), and blame loads one state under
+# every departure model in turn (fuzz.blame: some 50 of them): the last documents found well
+# formed are remembered by identity (and held, so no other object takes their id). Canonical
+# states are never changed once observed.
+_WELL_FORMED: list[Any] = []
+_KEPT = 8
+
+
+def _schema_problem(o: Any) -> str | None:
+    if any(o is seen for seen in _WELL_FORMED):
+        return None
+    problem = first_error("kingdomino-state", o)
+    if problem is None:
+        _WELL_FORMED.append(o)
+        del _WELL_FORMED[:-_KEPT]
+    return problem
+
+
 def load_state(game: Game, profile: Profile, o: Any, strict: bool = True) -> KdState:
     """A canonical state as the engine's; `strict`: refused unless a game under the profile
     could reach it (off: any well-formed state the engine can go on from, for adoption)."""
-    problem = first_error("kingdomino-state", o)
+    problem = _schema_problem(o)
     if problem:
         raise BadState(f"not a Kingdomino state: {problem}")
     cfg = game.config(profile)

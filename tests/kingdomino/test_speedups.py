@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import gamecert.oracles.kingdomino as kd
-from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, expect
+from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, cause, expect
 from gamecert.oracles.kingdomino import board as b
 from gamecert.oracles.kingdomino import facts as f
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
@@ -342,9 +342,11 @@ def _kings_before(s: Any, profile: Profile) -> Verdict:
 
 def _in_play_before(s: Any, profile: Profile) -> Verdict:
     drawn = len(b.tiles(profile)) - len(s["bag"])
-    return expect(len(s["line"]) <= b.line_size(profile) and drawn <= b.in_play(profile),
-                  f"{drawn} tiles drawn and a line of {len(s['line'])}: at most "
-                  f"{b.in_play(profile)} come into play, in lines of {b.line_size(profile)}")
+    if len(s["line"]) <= b.line_size(profile) and drawn <= b.in_play(profile):
+        return OK
+    return cause("line-size" if len(s["line"]) > b.line_size(profile) else "tiles-in-play",
+                 f"{drawn} tiles drawn and a line of {len(s['line'])}: at most "
+                 f"{b.in_play(profile)} come into play, in lines of {b.line_size(profile)}")
 
 
 def _last_turn_before(s: Any, profile: Profile) -> Verdict:
@@ -356,8 +358,9 @@ def _last_turn_before(s: Any, profile: Profile) -> Verdict:
 
 
 def _length_before(s: Any, profile: Profile) -> Verdict:
-    return expect(s["turn"] <= b.turns(profile),
-                  f"turn {s['turn']}: the game lasts {b.turns(profile)} turns")
+    if s["turn"] <= b.turns(profile):
+        return OK
+    return cause("goes-on", f"turn {s['turn']}: the game lasts {b.turns(profile)} turns")
 
 
 def _stop_before(s: Any, profile: Profile) -> Verdict:
@@ -414,10 +417,10 @@ def _in_play_check_before(t: Transition, profile: Profile) -> Verdict:
         return NA
     size, line = b.line_size(profile), len(t.after["line"])
     if t.after["phase"] == "deal":
-        return expect(line < size and t.after["bag"] != [],
-                      f"a line of {size} is complete with {line} tiles, yet another is drawn")
-    return expect(line == size or not t.after["bag"],
-                  f"the line is complete with {line} tiles; the rule says {size}")
+        return OK if line < size and t.after["bag"] != [] else cause(
+            "line-size", f"a line of {size} is complete with {line} tiles, yet another is drawn")
+    return OK if line == size or not t.after["bag"] else cause(
+        "line-size", f"the line is complete with {line} tiles; the rule says {size}")
 
 
 def _deal_check_before(t: Transition, profile: Profile) -> Verdict:
@@ -455,12 +458,12 @@ def _pick_check_before(t: Transition, profile: Profile) -> Verdict:
     if t.after["phase"] == "over":
         return NA  # a game that ends before its last turn is KD-GAME-LENGTH's
     if pick not in kd._free_tiles(t.before):
-        return Violation(f"PICK {pick} applied; free tiles were {kd._free_tiles(t.before)}")
-    if t.after["turn"] != t.before["turn"]:
+        return cause("not-free", f"PICK {pick} applied; free tiles were "
+                     f"{kd._free_tiles(t.before)}")
+    if t.after["turn"] != t.before["turn"] or t.after["line"] == kd._line_after(t):
         return OK
-    return expect(t.after["line"] == kd._line_after(t),
-                  f"player {p} picked tile {pick}: the line should mark it and nothing else; "
-                  f"got {t.after['line']}")
+    return cause("line-marked", f"player {p} picked tile {pick}: the line should mark it and "
+                 f"nothing else; got {t.after['line']}")
 
 
 def _length_check_before(t: Transition, profile: Profile) -> Verdict:
@@ -473,10 +476,11 @@ def _length_check_before(t: Transition, profile: Profile) -> Verdict:
     everyone_out = stopped.count(False) <= alone
     should_end = everyone_out or (not rest and kd._last(t.before, profile))
     if t.after["phase"] == "over":
-        return expect(should_end, f"the game ended on turn {t.before['turn']} of "
-                                  f"{b.turns(profile)}")
-    return expect(not should_end, f"turn {t.before['turn']} is the last and every king has "
-                                  "played, but the game goes on")
+        return OK if should_end or (not rest and not kd._kings_next(t)) else cause(
+            "ends-early", f"the game ended on turn {t.before['turn']} of {b.turns(profile)}")
+    return OK if not should_end else cause(
+        "goes-on", f"turn {t.before['turn']} is the last and every king has played, but the "
+        "game goes on")
 
 
 def _score_check_before(t: Transition, profile: Profile) -> Verdict:
@@ -498,11 +502,18 @@ def _tie_state_before(s: Any, profile: Profile) -> Verdict:
     crowns = [b.crowns(b.grid(s, p)) for p in range(1, n + 1)]
     final = kd.tie_break(res["scores"], terr, crowns)
     winners = [i + 1 for i, v in enumerate(final) if v == max(final)]
-    return expect(res["territory"] == terr and res["crowns"] == crowns
-                  and res["final"] == final and res["winners"] == winners,
-                  f"with scores {res['scores']}, territory {terr} and crowns {crowns} the "
-                  f"final scores are {final} (winners {winners}); the result says "
-                  f"{res['final']} (winners {res['winners']})")
+    wrong = [(name, want) for name, want in (("territory", terr), ("crowns", crowns),
+                                             ("final", final), ("winners", winners))
+             if res[name] != want]
+    if not wrong:
+        return OK
+    said = "; ".join(f"{name}: the rule gives {want}, the result says {res[name]}"
+                     for name, want in wrong)
+    agree = "" if res["final"] != final else f" (the final scores agree: {final})"
+    measure = "largest zone" if largest else "total squares"
+    return cause(wrong[0][0], f"{', '.join(n for n, _ in wrong)} "
+                 f"differ{'s' if len(wrong) == 1 else ''}{agree}: {said}; with scores "
+                 f"{res['scores']}, territory ({measure}) {terr} and crowns {crowns}")
 
 
 @pytest.mark.parametrize("pid", PROFILES)

@@ -9,6 +9,7 @@ kings need 2 players, lines of 3 need 3). Run one in-process as
 
 MUTANTS = (
     "extent_6x6",
+    "no_extent_limit",
     "no_connection",
     "discard_when_fits",
     "crowns_per_tile",
@@ -35,4 +36,12 @@ MUTANTS = (
     "timeout_ignored",
     "overlap_allowed",
     "deal_weights",
+)
+
+# Compound mutants (issues 26 and 27): three departures at once each, written apart from the
+# departure library, run behind `bare:` as real engines run. Per mutant, the rules it breaks:
+# the first departs on every game's first steps, the other two later.
+COMPOUNDS = (
+    ("compound_rotated_start", ("KD-ORDER-FIRST", "KD-SCORE-ZONES", "KD-ORDER")),
+    ("compound_wide_kingdom", ("KD-PLACE-EXTENT", "KD-TIE-BREAK", "KD-ORDER")),
 )

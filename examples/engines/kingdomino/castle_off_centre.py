@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdState
-from gamecert.spec import Profile
+from gamecert.reference_engine.kingdomino.departures.placement import CastleOffCentre as Mutant
 
 RULE = "KD-GRID"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """Each castle stands on (3, 4), not on the centre (4, 4)."""
-
-    def initial(self, profile: Profile, seed: int | None = None) -> KdState:
-        state = super().initial(profile, seed)
-        grid = "_0" * 39 + "*0" + "_0" * 41
-        return state._replace(grids=(grid,) * len(state.grids))
-
 
 ENGINE = Mutant
 

@@ -3,18 +3,10 @@ Breaks KD-SCORE-ZONES."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.kingdomino import Kingdomino
+from gamecert.reference_engine.kingdomino.departures.scoring import CrownsPerSquare as Mutant
 
 RULE = "KD-SCORE-ZONES"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """Crowns are counted per square, not multiplied by their zone's size."""
-
-    def score_grid(self, grid: str) -> int:
-        return sum(crowns for _, _, crowns in self.zones(grid))
-
 
 ENGINE = Mutant
 

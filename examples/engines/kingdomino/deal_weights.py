@@ -4,26 +4,10 @@ right: only the probabilities it lists are wrong. Breaks KD-DEAL."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
-
-from gamecert.reference_engine.contract import Outcome
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdState
+from gamecert.reference_engine.kingdomino.departures.turns import DealWeights as Mutant
 
 RULE = "KD-DEAL"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    def chance(self, state: KdState) -> list[Outcome[Any]]:
-        out = super().chance(state)
-        if len(out) < 2 or out[0].action[0] != "deal":
-            return out
-        n = len(out)
-        low = min(o.action[1] for o in out)
-        return [Outcome(o.action, Fraction(2 if o.action[1] == low else 1, n + 1)) for o in out]
-
 
 ENGINE = Mutant
 

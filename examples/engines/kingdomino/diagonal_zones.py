@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import N
+from gamecert.reference_engine.kingdomino.departures.scoring import DiagonalZones as Mutant
 
 RULE = "KD-SCORE-ZONES"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """Squares of one terrain that touch diagonally join one zone."""
-
-    def zone_neighbours(self, i: int) -> tuple[int, ...]:
-        x, y = i % N, i // N
-        return tuple((y + dy) * N + x + dx for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                     if (dx or dy) and 0 <= x + dx < N and 0 <= y + dy < N)
-
 
 ENGINE = Mutant
 

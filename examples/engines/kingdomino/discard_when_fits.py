@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdState
+from gamecert.reference_engine.kingdomino.departures.placement import DiscardWhenFits as Mutant
 
 RULE = "KD-DISCARD"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """A tile may be discarded even when it fits somewhere."""
-
-    def can_discard(self, state: KdState, grid: str, tile: int) -> bool:
-        return True
-
 
 ENGINE = Mutant
 

@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
-
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdConfig
+from gamecert.reference_engine.kingdomino.departures.placement import ExtentSixBySix as Mutant
 
 RULE = "KD-PLACE-EXTENT"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """The territory may span 6 x 6 squares."""
-
-    def extent_ok(self, cfg: KdConfig, grid: str, cells: Any) -> bool:
-        return super().extent_ok(replace(cfg, extent=cfg.extent + 1), grid, cells)
-
 
 ENGINE = Mutant
 

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdState
+from gamecert.reference_engine.kingdomino.departures.turns import FirstOrderReversed as Mutant
 
 RULE = "KD-ORDER-FIRST"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """The first turn's order is the seat order reversed."""
-
-    def first_orders(self, state: KdState) -> list[tuple[int, ...]]:
-        return [tuple(reversed(o)) for o in super().first_orders(state)]
-
 
 ENGINE = Mutant
 

@@ -2,24 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdState, Put
+from gamecert.reference_engine.kingdomino.departures.turns import FirstTurnPutIgnored as Mutant
 
 RULE = "KD-FIRST-TURN-NO-PUT"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """A PUT on the first turn is accepted (and ignored)."""
-
-    def _play(self, state: KdState, put: Put | None, pick: Any,
-              invalid_put: bool) -> tuple[KdState, list[Any]]:
-        if state.turn == 1:
-            put = None
-        return super()._play(state, put, pick, invalid_put)
-
 
 ENGINE = Mutant
 

@@ -3,22 +3,10 @@ Breaks KD-PROTO-OUTPUT."""
 
 from __future__ import annotations
 
-import re
-
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import Action, KdState
+from gamecert.reference_engine.kingdomino.departures.protocol import LenientOutput as Mutant
 
 RULE = "KD-PROTO-OUTPUT"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """The referee accepts lower case and runs of spaces in the two output lines."""
-
-    def referee(self, state: KdState, text: str) -> Action:
-        lines = [re.sub(r"[ \t]+", " ", ln.strip()).upper() for ln in text.split("\n")]
-        return super().referee(state, "\n".join(lines))
-
 
 ENGINE = Mutant
 

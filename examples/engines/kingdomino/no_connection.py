@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.kingdomino import Kingdomino
+from gamecert.reference_engine.kingdomino.departures.placement import NoConnection as Mutant
 
 RULE = "KD-PLACE-CONNECT"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """A tile need not touch the castle or the same terrain."""
-
-    def connects(self, grid: str, cell: int, terrain: str) -> bool:
-        return True
-
 
 ENGINE = Mutant
 

@@ -3,23 +3,10 @@ Breaks KD-GAME-LENGTH."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdState
+from gamecert.reference_engine.kingdomino.departures.turns import OneTurnShort as Mutant
 
 RULE = "KD-GAME-LENGTH"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """The game ends a turn early: after the second-to-last turn's plays."""
-
-    def _next_turn(self, state: KdState, events: list[Any]) -> KdState:
-        if state.turn + 1 >= state.cfg.turns:
-            return self._finish(state, events)
-        return super()._next_turn(state, events)
-
 
 ENGINE = Mutant
 

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdConfig
+from gamecert.reference_engine.kingdomino.departures.turns import OneKingTwoPlayers as Mutant
 
 RULE = "KD-KINGS"
 PROFILE = "legend-2p"
-
-
-class Mutant(Kingdomino):
-    """With 2 players each player has one king."""
-
-    def kings_per_player(self, cfg: KdConfig) -> int:
-        return 1
-
 
 ENGINE = Mutant
 

@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdState
+from gamecert.reference_engine.kingdomino.departures.turns import PickOnLastTurn as Mutant
 
 RULE = "KD-LAST-TURN-NO-PICK"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """A PICK on the last turn is accepted (and ignored)."""
-
-    def pick_error(self, state: KdState, pick: Any) -> str | None:
-        if self.last_turn(state) and type(pick) is int and 1 <= pick <= 48:
-            return None
-        return super().pick_error(state, pick)
-
 
 ENGINE = Mutant
 

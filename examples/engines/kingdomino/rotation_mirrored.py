@@ -3,18 +3,10 @@ Breaks KD-PLACE-ROTATION."""
 
 from __future__ import annotations
 
-from gamecert.reference_engine.kingdomino import Kingdomino
+from gamecert.reference_engine.kingdomino.departures.placement import RotationMirrored as Mutant
 
 RULE = "KD-PLACE-ROTATION"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """Rotations 1 and 3 are swapped: 1 puts the second square above."""
-
-    def second_cell(self, x: int, y: int, rotation: int) -> tuple[int, int]:
-        return super().second_cell(x, y, {1: 3, 3: 1}.get(rotation, rotation))
-
 
 ENGINE = Mutant
 

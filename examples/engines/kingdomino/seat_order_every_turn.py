@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from gamecert.reference_engine.kingdomino import Kingdomino
+from gamecert.reference_engine.kingdomino.departures.turns import SeatOrderEveryTurn as Mutant
 
 RULE = "KD-ORDER"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """Every turn the kings act in seat order, not by the ids they picked."""
-
-    def turn_order(self, line: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-        return sorted(((t, o) for t, o in line if o), key=lambda k: (k[1], k[0]))
-
 
 ENGINE = Mutant
 

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdConfig
+from gamecert.reference_engine.kingdomino.departures.turns import ThreePlayerLineOfFour as Mutant
 
 RULE = "KD-TILES-IN-PLAY"
 PROFILE = "legend-3p"
-
-
-class Mutant(Kingdomino):
-    """With 3 players each line has 4 tiles (48 in play), as with 4."""
-
-    def line_size(self, cfg: KdConfig) -> int:
-        return 4 if cfg.players == 3 else cfg.line
-
 
 ENGINE = Mutant
 

@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdConfig
-from gamecert.spec import Profile
+from gamecert.reference_engine.kingdomino.departures.turns import ThreeSeats as Mutant
 
 RULE = "KD-PLAYERS"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """A 4-player game is set up with 3 seats."""
-
-    def config(self, profile: Profile) -> KdConfig:
-        cfg = super().config(profile)
-        return replace(cfg, players=3) if cfg.players == 4 else cfg
-
 
 ENGINE = Mutant
 

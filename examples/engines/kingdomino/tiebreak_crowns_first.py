@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.reference_engine.kingdomino import Kingdomino
+from gamecert.reference_engine.kingdomino.departures.scoring import TieBreakCrownsFirst as Mutant
 
 RULE = "KD-TIE-BREAK"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """Ties are broken by crowns first, then by territory."""
-
-    def tie_break(self, scores: list[int], territory: list[int], crowns: list[int]) -> list[int]:
-        return super().tie_break(scores, crowns, territory)
-
 
 ENGINE = Mutant
 

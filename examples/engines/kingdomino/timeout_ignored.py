@@ -2,26 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from gamecert.reference_engine.kingdomino import Kingdomino
-from gamecert.reference_engine.kingdomino.engine import KdState
+from gamecert.reference_engine.kingdomino.departures.protocol import TimeoutSkipsTurn as Mutant
 
 RULE = "KD-PROTO-LIMITS"
 PROFILE = "legend"
-
-
-class Mutant(Kingdomino):
-    """A late reply only skips the turn; the player plays on."""
-
-    def _stop(self, state: KdState, cause: Any) -> tuple[KdState, list[Any]]:
-        after, events = super()._stop(state, cause)
-        if cause == "timeout" and after.result is None:
-            p = state.placing[state.nxt][1]
-            stopped = tuple(s and i != p - 1 for i, s in enumerate(after.stopped))
-            after = after._replace(stopped=stopped)
-        return after, events
-
 
 ENGINE = Mutant
 
