@@ -26,13 +26,13 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, BadState, Game, IllegalAction
-from gamecert.spec import Catalogue, Profile, load_catalogue
+from gamecert.spec import Catalogue, Profile, derived, load_catalogue
 
 JSON = Any
 # A model's code meets states no game of its own would reach (the engine's): whatever it
@@ -101,7 +101,7 @@ def _library(game: str) -> Sequence[Any]:
     return models
 
 
-@cache
+@lru_cache(maxsize=32)  # per profile object: a few per campaign (readings tried, seasons)
 def models_for(game: str, profile: Profile) -> tuple[Model, ...]:
     """Every departure model of `game` under `profile`, made once per profile (the engines
     cache what they derive from a profile by its identity, so each model's profile is made
@@ -118,7 +118,7 @@ def models_for(game: str, profile: Profile) -> tuple[Model, ...]:
                     continue
                 out.append(Model(rule.id, tag("reading", variant),
                                  f"{rule.id} read as {variant}", READING, base,
-                                 replace(profile, variants={**profile.variants,
+                                 derived(profile, variants={**profile.variants,
                                                             rule.id: variant}), variant))
         for name, value in profile.parameters.get(rule.id, {}).items():
             for other in _nearby(value, rule.parameter_schema.get(name, {})):
@@ -126,7 +126,7 @@ def models_for(game: str, profile: Profile) -> tuple[Model, ...]:
                                                           name: other}}
                 out.append(Model(rule.id, tag("parameter", name, other),
                                  f"{rule.id} with {name} = {other} (the profile says {value})",
-                                 PARAMETER, base, replace(profile, parameters=params)))
+                                 PARAMETER, base, derived(profile, parameters=params)))
     for rule_id, kind, text, make in _library(game):
         if rule_id not in profile.off:
             out.append(Model(rule_id, tag("model", kind), text, LIBRARY, make(), profile))
@@ -194,10 +194,14 @@ class Blame:
                                               _KIND_ORDER[m.source]))
         return [Explanation(m.rule, m.kind, m.text, m.variant) for m in ranked]
 
-    def _search(self, explains: Callable[[Model], bool],
-                known: Iterable[str]) -> list[Explanation]:
-        """The models that explain, in charge order; when a known cause (`known`: cause
-        keys, RULE|kind) explains, only it (a repeat is counted, not searched again)."""
+    def _search(self, explains: Callable[[Model], bool], known: Iterable[str],
+                objecting: Iterable[str] = (), exclusive: bool = False
+                ) -> list[Explanation]:
+        """The models that explain, in charge order. When a known cause (`known`: cause
+        keys, RULE|kind) explains, only it (a repeat is counted, not searched again); else
+        when models of the rules whose own oracles object (`objecting`) explain, only
+        those (they go first in any case); else every model that explains (none, when
+        `exclusive`: the objecting oracles are the better witnesses)."""
         models = self.models
         keys = set(known)
         if keys:
@@ -205,22 +209,32 @@ class Blame:
             hit = next((m for m in first if explains(m)), None)
             if hit is not None:
                 return self._ordered([hit])
-        return self._ordered(m for m in models if explains(m))
+        rules = set(objecting)
+        if rules:
+            own = [m for m in models if m.rule in rules and explains(m)]
+            if own or exclusive:
+                return self._ordered(own)
+        return self._ordered(m for m in models if m.rule not in rules and explains(m))
 
     def step(self, before: JSON, action: JSON, engine_after: JSON, reference_after: JSON,
-             draws: Sequence[JSON] | None = None, known: Iterable[str] = ()
-             ) -> list[Explanation]:
+             draws: Sequence[JSON] | None = None, known: Iterable[str] = (),
+             objecting: Iterable[str] = ()) -> list[Explanation]:
         """The models under which `action` from `before` (then `draws`, the engine's own
         reported draws in follow mode) gives the engine's state, where it differs from the
         reference's."""
         if engine_after == reference_after or not isinstance(engine_after, dict):
             return []
-        return self._search(lambda m: _after(m, before, action, draws) == engine_after, known)
+        return self._search(lambda m: _after(m, before, action, draws) == engine_after, known,
+                            objecting)
 
-    def refusal(self, before: JSON, action: JSON, known: Iterable[str] = ()
-                ) -> list[Explanation]:
-        """The models under which `action` (which the reference accepts) is illegal."""
-        return self._search(lambda m: _refuses(m, before, action), known)
+    def refusal(self, before: JSON, action: JSON, known: Iterable[str] = (),
+                objecting: Iterable[str] = ()) -> list[Explanation]:
+        """The models under which `action` (which the reference accepts) is illegal. Where
+        judges say which rule allows it (`objecting`), only that rule's models: a model of
+        another rule that forbids the action (a smaller board refuses a move at its edge)
+        is a coincidence, the judge a direct witness."""
+        return self._search(lambda m: _refuses(m, before, action), known, objecting,
+                            exclusive=True)
 
     def acceptance(self, before: JSON, action: JSON, engine_after: JSON | None,
                    known: Iterable[str] = ()) -> list[Explanation]:
@@ -257,6 +271,6 @@ class Blame:
         return self._search(explains, known)
 
 
-@cache
+@lru_cache(maxsize=32)
 def blame_for(game: str, profile: Profile) -> Blame:
     return Blame(game, profile)

@@ -42,6 +42,7 @@ from gamecert.fuzz.engines import (
     handshake,
 )
 from gamecert.fuzz.games import plugin_for
+from gamecert.fuzz.load_meter import Load, LoadMeter
 from gamecert.fuzz.lockstep import Coverage, Finding
 from gamecert.fuzz.minimize import minimize
 from gamecert.fuzz.rounds import (
@@ -114,6 +115,9 @@ class CampaignResult:
     runner: str = "serial"  # who played the rounds: serial, N local processes, a cluster
     runner_note: str | None = None  # why fewer jobs than asked ran, if so
     database: dict[str, Any] | None = None  # the example database the rounds started from
+    # how much the machine's other work slowed the rounds (fuzz.load_meter); None where
+    # it cannot be measured
+    load: Load | None = None
 
     @property
     def catalogue(self) -> Catalogue:
@@ -165,6 +169,7 @@ class Progress:
     steps: int
     findings: int
     unexercised: tuple[str, ...] = ()
+    found: tuple[str, ...] = ()  # each finding's primary rule, in the order found
 
     @property
     def steps_per_s(self) -> float:
@@ -333,7 +338,8 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             c.merge(running)
         left = tuple(r for r in result.applicable if c.applied.get(r, 0) < min_exercised)
         return Progress(time.monotonic() - started, budget, result.rounds, c.examples,
-                        c.steps, len(triage.departures), left)
+                        c.steps, len(triage.departures), left,
+                        tuple(d.primary for d in triage.departures))
 
     def tick() -> None:  # progress during long rounds too, twice a second at most
         now = time.monotonic()
@@ -418,6 +424,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
     result.runner = runner.label
     if not isinstance(runner, SerialRunner):
         engine.close()  # the workers open their own; this one only said hello
+    meter = LoadMeter().start()
     try:
         for outcome in in_order(runner, result.rounds, schedule, accept,
                                 lambda: frozenset(muted)):
@@ -439,6 +446,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
     except KeyboardInterrupt:  # a second Ctrl-C while waiting for workers: end now
         result.interrupted = True
     finally:
+        result.load = meter.stop()  # before the workers and engines it measures are gone
         runner.close()  # workers stopped, their engines with them
         engine.close()  # whatever happens, the engine we opened is stopped
     if chance_stats is not None:

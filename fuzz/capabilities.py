@@ -51,6 +51,9 @@ NO_REFEREE = "no_referee"
 REFEREE_ACTIONS: dict[str, tuple[str, ...]] = {"kingdomino": ("stop", "invalid-put")}
 # The rules about those actions: with no referee action ever sent, nothing checks them, so
 # the certificate lists them as not checkable rather than passed on steps that never met them.
+# Named here: the rules whose oracles also look at other steps (a stopped king in a state);
+# a rule whose oracle judges only referee actions (`on` within REFEREE_ACTIONS, no state or
+# referee hook, such as KD-PROTO-LIMITS: a late reply is a `stop`) is found by `_referee_only`.
 REFEREE_RULES: dict[str, tuple[str, ...]] = {"kingdomino": ("KD-STOP", "KD-PUT-INVALID")}
 REFEREE = "a referee (the engine declares no_referee)"
 
@@ -130,7 +133,7 @@ def not_checkable(caps: frozenset[str], oracles: Iterable[Oracle],
         for rule in NEEDS_CHANCE.get(game, ()):
             out.setdefault(rule, CHANCE)
     if NO_REFEREE in caps:
-        for rule in REFEREE_RULES.get(game, ()):
+        for rule in (*REFEREE_RULES.get(game, ()), *_referee_only(oracles, game)):
             out.setdefault(rule, REFEREE)
     if NO_EVENTS in caps:  # what only the step's events show is never seen
         for rule in _event_only(oracles):
@@ -139,6 +142,19 @@ def not_checkable(caps: frozenset[str], oracles: Iterable[Oracle],
         if cap not in caps:
             out[rule] = cap
     return out
+
+
+def _referee_only(oracles: Iterable[Oracle], game: str) -> list[str]:
+    """Rules every oracle of which judges referee actions only: with no referee, no step of
+    the engine ever meets them."""
+    kinds = set(REFEREE_ACTIONS.get(game, ()))
+    by_rule: dict[str, list[Oracle]] = {}
+    for o in oracles:
+        by_rule.setdefault(o.rule, []).append(o)
+    return [rule for rule, these in by_rule.items()
+            if kinds and all(o.on is not None and o.on <= kinds and o.check is not None
+                             and not any((o.state, o.judge, o.referee, o.listed, o.weights))
+                             for o in these)]
 
 
 def checked_in_part(caps: frozenset[str], oracles: Iterable[Oracle], game: str = "",

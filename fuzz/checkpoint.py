@@ -12,14 +12,14 @@ This module reads and writes checkpoint files; it must not run campaigns.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gamecert.fuzz.atomic_write import write_json
 from gamecert.fuzz.lockstep import Coverage, Finding
-from gamecert.fuzz.trace import save_trace
+from gamecert.fuzz.trace import trace_document
 from gamecert.fuzz.triage import Departure, Reading
 from gamecert.schemas import parse_json, read_text_file
 
@@ -56,7 +56,7 @@ def save_checkpoint(directory: Path, *, game: str, profile: str, seed: int,
     for dep in departures:
         trace = f"checkpoint/{dep.id}.json"
         if dep.finding.trace is not None:
-            save_trace(dep.finding, directory / trace)
+            write_json(directory / trace, trace_document(dep.finding))
         saved.append({"signature": dep.signature, "primary": dep.primary, "count": dep.count,
                       "consequences": sorted(dep.consequences),
                       "reading": None if dep.reading is None else
@@ -75,10 +75,7 @@ def save_checkpoint(directory: Path, *, game: str, profile: str, seed: int,
                         "past": dict(coverage.past), "past_steps": coverage.past_steps},
            "departures": saved, "chance": chance, "steps": steps}
     path = directory / "checkpoint.json"
-    tmp = path.with_name(".checkpoint.json.tmp")
-    directory.mkdir(parents=True, exist_ok=True)
-    tmp.write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
-    tmp.replace(path)
+    write_json(path, doc)
     return path
 
 

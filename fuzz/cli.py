@@ -19,9 +19,11 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gamecert.fuzz.atomic_write import WriteError
 from gamecert.fuzz.botcheck import cli as botcheck
 from gamecert.fuzz.engines import (
     Engine,
@@ -30,11 +32,22 @@ from gamecert.fuzz.engines import (
     engine_recipe,
     split_command,
 )
-from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue, load_catalogue_file
+from gamecert.fuzz.visible_text import visible
+from gamecert.spec import (
+    Catalogue,
+    CatalogueError,
+    Profile,
+    games,
+    load_catalogue,
+    load_catalogue_file,
+)
 
 if TYPE_CHECKING:
+    from gamecert.fuzz.baseline import Baseline
     from gamecert.fuzz.campaign import CampaignResult
+    from gamecert.fuzz.checkpoint import Checkpoint
     from gamecert.fuzz.database import RoundDatabase
+    from gamecert.fuzz.report_folder import Claim
     from gamecert.fuzz.trace import ReplayResult
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
@@ -45,8 +58,8 @@ EXIT_CODES = """exit codes:
        (replay), proved (prove)
   1    rule violations found (a finding no baseline accepts, a replay that reproduced, a
        failed proof)
-  2    bad usage or bad input: an option, a trace, a catalogue, a baseline (the message
-       says where)
+  2    bad usage or bad input: an option, a trace, a catalogue, a baseline, a --report
+       folder that cannot be written or is in use (the message says where)
   3    engine unusable: it cannot be started or fails its first requests
   4    incomplete: an applicable rule was exercised fewer than --min-exercised times, or
        no step ran (no evidence, no certificate)
@@ -304,19 +317,6 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_certify(args: argparse.Namespace) -> int:
     from gamecert.fuzz.baseline import load_baseline
-    from gamecert.fuzz.campaign import STEPS_PER_EXAMPLE, CampaignResult, run_campaign
-    from gamecert.fuzz.lockstep import Coverage
-    from gamecert.fuzz.progress import progress_display
-    from gamecert.fuzz.report import (
-        render_capabilities,
-        render_findings,
-        render_fingerprint,
-        render_table,
-        rule_rows,
-        steps_option,
-        summary,
-        write_report,
-    )
 
     cat = _catalogue(args.game)
     resume = None
@@ -332,10 +332,58 @@ def cmd_certify(args: argparse.Namespace) -> int:
         if args.rounds is None and resume.budget is not None:
             args.budget = resume.budget
     profile = cat.profile(args.profile)
-    baseline = load_baseline(args.baseline) if args.baseline else None
+    baseline = load_baseline(args.baseline, cat) if args.baseline else None
     if args.report is not None:
         _check_report_dir(args.report)
     report_dir = Path(args.report) if args.report else None
+    held = _claim_report_dir(report_dir, resuming=resume is not None)
+    try:
+        return _certify(args, cat, profile, baseline, resume, report_dir)
+    finally:
+        if held is not None:
+            held.release()
+
+
+def _claim_report_dir(report_dir: Path | None, resuming: bool) -> Claim | None:
+    """This campaign's hold on its --report folder (fuzz.report_folder), and a note of
+    what an earlier campaign left there and was removed."""
+    if report_dir is None:
+        return None
+    from gamecert.fuzz.report_folder import FolderBusy, claim
+
+    try:
+        held = claim(report_dir, resuming=resuming)
+    except FolderBusy as exc:
+        raise UsageError(f"--report {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"--report {str(report_dir)!r}: cannot lock the folder: "
+                         f"{exc.strerror or exc}") from None
+    if held.removed:
+        traces = sum(1 for p in held.removed if p.endswith(".json") and "/" in p)
+        print(f"note: --report {report_dir} held an earlier campaign's files; removed "
+              f"{len(held.removed)} ({traces} trace files), so the folder holds this "
+              f"campaign's only", flush=True)
+    return held
+
+
+def _certify(args: argparse.Namespace, cat: Catalogue, profile: Profile,
+             baseline: Baseline | None, resume: Checkpoint | None,
+             report_dir: Path | None) -> int:
+    from gamecert.fuzz.campaign import STEPS_PER_EXAMPLE, CampaignResult, run_campaign
+    from gamecert.fuzz.lockstep import Coverage
+    from gamecert.fuzz.progress import progress_display
+    from gamecert.fuzz.report import (
+        render_capabilities,
+        render_findings,
+        render_fingerprint,
+        render_load,
+        render_table,
+        rule_rows,
+        steps_option,
+        summary,
+        write_report,
+    )
+
     try:
         engine = _recipe(args)
     except EngineSpecError as exc:
@@ -356,6 +404,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
           f", example database {database.info()['location'] if database else 'none'}",
           flush=True)
     display = progress_display(args.quiet)
+    writes = ReportWrites()  # how the report's writes went, round after round
     from gamecert.fuzz import campaign
 
     def on_ctrl_c(signum: int, frame: object) -> None:
@@ -373,8 +422,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
                               seed=args.seed, min_exercised=args.min_exercised,
                               steps_per_example=args.steps or STEPS_PER_EXAMPLE,
                               baseline=baseline, progress=display, resume=resume,
-                              on_round=_checkpointer(report_dir),
-                              storage=report_dir / ".hypothesis" if report_dir else None,
+                              on_round=_checkpointer(report_dir, writes=writes),
                               jobs=jobs, cluster=args.cluster, database=database,
                               database_info=database.info() if database else None)
     finally:
@@ -384,7 +432,8 @@ def cmd_certify(args: argparse.Namespace) -> int:
                 signal.signal(signal.SIGINT, previous)
     if result.runner_note:
         print(f"note: {result.runner_note}")
-    final = _checkpointer(report_dir, finished=not result.interrupted)
+    writes.failed = None  # what counts is whether the last writes, below, succeed
+    final = _checkpointer(report_dir, finished=not result.interrupted, writes=writes)
     if final is not None and not result.unusable:
         final(result)
     if result.shrink_allowance is not None:
@@ -398,27 +447,55 @@ def cmd_certify(args: argparse.Namespace) -> int:
             print("\n" + render_findings(result))
         print("\n" + render_fingerprint(result))
         print("\n" + render_capabilities(result))
+        load = render_load(result)
+        if load:
+            print("\n" + load)
     else:
         rows = []
-        print(f"ENGINE UNUSABLE: {result.unusable}")
-    if report_dir is not None:
-        path = write_report(result, report_dir)
-        print(f"\nreport: {path}" + (f" (traces in {path.parent / 'traces'})"
-                                      if result.departures else ""))
+        print(visible(f"ENGINE UNUSABLE: {result.unusable}"))
+    if report_dir is not None and writes.failed is None:
+        try:
+            path = write_report(result, report_dir)
+            print(f"\nreport: {path}" + (f" (traces in {path.parent / 'traces'})"
+                                          if result.departures else ""))
+        except OSError as exc:
+            writes.failed = exc
     if result.unusable:
-        return EXIT_UNUSABLE
-    print("\n" + summary(result, rows))
+        return _unsaved(writes, report_dir) or EXIT_UNUSABLE
+    print("\n" + visible(summary(result, rows)))
     print(f"replay this run: gamecert certify {args.game} --profile {profile.id} "
           f"--seed {args.seed} --rounds {result.rounds}{steps_option(result)}" +
           (f" (from the same starting example database: {result.database['examples_at_start']}"
            f" examples, snapshot {result.database['snapshot_sha256'][:12]})"
            if result.database and result.database["examples_at_start"] else ""))
+    if _unsaved(writes, report_dir):
+        return EXIT_BAD_INPUT
     if result.interrupted:
         print("INTERRUPTED: the verdict above covers the rounds that ran"
               + (f"; go on with --resume {report_dir}" if report_dir else ""))
         return EXIT_INTERRUPTED
     return {"violations": EXIT_VIOLATIONS, "incomplete": EXIT_INCOMPLETE}.get(result.status,
                                                                                EXIT_OK)
+
+
+@dataclass
+class ReportWrites:
+    """How writing the --report folder went: the last write that failed (None once one
+    succeeds again), and whether the user was told."""
+
+    failed: OSError | None = None
+    warned: bool = False
+
+
+def _unsaved(writes: ReportWrites, report_dir: Path | None) -> int:
+    """Exit 2 (an unwritable --report folder), saying so, when the campaign's report
+    could not be written at the end; else 0. The verdict was printed all the same."""
+    if writes.failed is None:
+        return 0
+    print(visible(f"gamecert: error: --report {report_dir}: the report was not written: "
+                  f"{writes.failed} (the verdict above stands; free the space or give "
+                  f"another folder, and run again)"), file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 def _scale_options(args: argparse.Namespace, report_dir: Path | None,
@@ -451,23 +528,38 @@ def _scale_options(args: argparse.Namespace, report_dir: Path | None,
     return jobs, snap
 
 
-def _checkpointer(report_dir: Path | None,
-                  finished: bool = False) -> Callable[[CampaignResult], None] | None:
-    """After each round: the report and a checkpoint, so a killed run loses nothing."""
+def _checkpointer(report_dir: Path | None, finished: bool = False,
+                  writes: ReportWrites | None = None,
+                  ) -> Callable[[CampaignResult], None] | None:
+    """After each round: the report and a checkpoint, so a killed run loses nothing.
+    A write that fails (a full disk) does not stop the campaign: it is said once, kept in
+    `writes`, and the next round tries again."""
     if report_dir is None:
         return None
     from gamecert.fuzz.checkpoint import save_checkpoint
     from gamecert.fuzz.report import write_report
 
     def save(result: CampaignResult) -> None:
-        write_report(result, report_dir)
-        save_checkpoint(report_dir, game=result.game, profile=result.profile.id,
-                        seed=result.seed, budget=result.budget, rounds=result.rounds,
-                        elapsed=result.duration, coverage=result.coverage,
-                        departures=result.departures, finished=finished,
-                        chance=None if result.chance_samples is None
-                        else result.chance_samples.portable(),
-                        steps=result.steps_per_example)
+        try:
+            write_report(result, report_dir)
+            save_checkpoint(report_dir, game=result.game, profile=result.profile.id,
+                            seed=result.seed, budget=result.budget, rounds=result.rounds,
+                            elapsed=result.duration, coverage=result.coverage,
+                            departures=result.departures, finished=finished,
+                            chance=None if result.chance_samples is None
+                            else result.chance_samples.portable(),
+                            steps=result.steps_per_example)
+        except OSError as exc:
+            if writes is None:
+                raise
+            if not writes.warned:
+                print(visible(f"gamecert: warning: {exc}; the campaign goes on and says at "
+                              f"the end whether its report could be written"),
+                      file=sys.stderr, flush=True)
+            writes.failed, writes.warned = exc, True
+        else:
+            if writes is not None:
+                writes.failed = None
 
     return save
 
@@ -530,7 +622,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"{path}: NONDETERMINISTIC: two replays on fresh engines ended differently "
                   f"({_outcome(result)} / {_outcome(second)}); the first is reported")
         if result.finding is not None and result.finding.kind == "start-up":
-            print(f"{path}: ENGINE UNUSABLE: {result.finding.message}")
+            print(visible(f"{path}: ENGINE UNUSABLE: {result.finding.message}"))
             code = max(code, EXIT_UNUSABLE)
             continue
         if result.finding is None:
@@ -540,8 +632,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         code = max(code, EXIT_VIOLATIONS)
         f = result.finding
         again = "reproduced" if result.reproduced else "a different finding"
-        print(f"{path}: {again}: [{', '.join(f.rules)}] {f.kind} at operation "
-              f"{f.op_index + 1}: {f.message}")
+        # the message quotes the engine (its keys, its values): never raw on a terminal
+        print(visible(f"{path}: {again}: [{', '.join(f.rules)}] {f.kind} at operation "
+                      f"{f.op_index + 1}: {f.message}"))
         if f.adopted:  # met past earlier departures: say so, they are not this finding
             print(f"  reached past {len(f.adopted)} earlier departure(s) passed over (the "
                   f"reference took the engine's state after operation(s) "
@@ -628,11 +721,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except (UsageError, CatalogueError, TraceError, BaselineError, CheckpointError,
-            DatabaseError, RoundError) as exc:
-        print(f"gamecert: error: {exc}", file=sys.stderr)
+            DatabaseError, RoundError, WriteError) as exc:  # WriteError: a full disk, say
+        print(visible(f"gamecert: error: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except EngineSpecError as exc:
-        print(f"gamecert: engine unusable: {exc}", file=sys.stderr)
+        print(visible(f"gamecert: engine unusable: {exc}"), file=sys.stderr)
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
         print("gamecert: interrupted", file=sys.stderr)
@@ -640,7 +733,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a bug of ours: say so plainly, details on request
-        print(f"gamecert: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(visible(f"gamecert: internal error: {type(exc).__name__}: {exc}"),
+              file=sys.stderr)
         if os.environ.get("GAMECERT_DEBUG"):
             traceback.print_exc()
         else:
@@ -665,6 +759,9 @@ def _terminate(signum: int, frame: object) -> None:
 def run() -> None:
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _terminate)
+    for stream in (sys.stdout, sys.stderr):  # a character the terminal cannot take is
+        with contextlib.suppress(AttributeError, ValueError):  # shown as its escape
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     sys.exit(main())
 
 

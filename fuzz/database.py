@@ -28,6 +28,8 @@ from typing import Any
 
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
+from gamecert.fuzz.atomic_write import write_json
+
 SNAPSHOT_FILE = "database-snapshot.json"
 SUB_KEYS = (b"", b".secondary", b".pareto")  # Hypothesis's corpus, its secondary, its front
 
@@ -151,11 +153,7 @@ def save_snapshot(db: RoundDatabase, directory: Path) -> None:
     doc = {"spec": db.spec,
            "snapshot": [[base64.b64encode(k).decode(), [base64.b64encode(v).decode()
                                                         for v in vs]] for k, vs in db.snapshot]}
-    path = directory / SNAPSHOT_FILE
-    tmp = path.with_name("." + SNAPSHOT_FILE + ".tmp")
-    directory.mkdir(parents=True, exist_ok=True)
-    tmp.write_text(json.dumps(doc) + "\n", "utf-8")
-    tmp.replace(path)
+    write_json(directory / SNAPSHOT_FILE, doc, indent=None)
 
 
 def load_snapshot(directory: Path, spec: str) -> RoundDatabase | None:

@@ -8,7 +8,10 @@
 
 Both raise `Refused` when the engine answers with an error (an illegal action, a bad state):
 that is the engine doing its job. They raise `EngineFault` when the engine misbehaves
-(crash, hang, flood, garbage, protocol slip): that is a finding about the engine.
+(crash, hang, flood, garbage, protocol slip): that is a finding about the engine. One bug
+reads the same either way: an exception in a Python engine and the internal error a
+wire-protocol server reports for it are both "engine error: <what was raised>", so a crash
+has one cause id in process and as a subprocess.
 
 An `EngineRecipe` is what flows through the harness: how to open a fresh engine (a new
 process, a new object), not one live engine. The campaign, the minimiser, the confirmation
@@ -69,6 +72,36 @@ class EngineSpecError(Exception):
     """The engine named on the command line cannot be found or started."""
 
 
+def engine_error(detail: str) -> EngineFault:
+    """The fault for an error the engine raised or reported (`detail`: what it raised,
+    "ZeroDivisionError: division by zero"): the same words in process and over the wire."""
+    return EngineFault("crash", f"engine error: {detail}")
+
+
+# The deepest a reply may nest (a canonical state is a few levels deep). Deeper replies
+# are refused where they are read: taking one apart anywhere later (comparing, copying,
+# writing a trace) would recurse as deep, and end in a RecursionError of ours.
+MAX_REPLY_DEPTH = 100
+
+
+def nests_deeper(value: Any, limit: int = MAX_REPLY_DEPTH) -> bool:
+    """Whether a parsed JSON value nests lists and objects more than `limit` deep; level
+    by level, never by recursion."""
+    level = [value]
+    for _ in range(limit):
+        below: list[Any] = []
+        for v in level:
+            if type(v) is dict:
+                v = v.values()
+            elif type(v) is not list:
+                continue
+            below += [c for c in v if type(c) is dict or type(c) is list]
+        if not below:
+            return False
+        level = below
+    return True
+
+
 class Engine(Protocol):
     name: str
     # the events of the last new_game: the draws an engine without the `chance` capability
@@ -111,10 +144,8 @@ class InProcessEngine:
             raise Refused("illegal", str(exc)) from None
         except (BadState, CatalogueError) as exc:
             raise Refused("bad-state", str(exc)) from None
-        except RecursionError as exc:
-            raise EngineFault("crash", f"RecursionError: {exc}") from None
         except Exception as exc:  # an engine bug is a finding, never a crash of ours
-            raise EngineFault("crash", f"{type(exc).__name__}: {exc}") from None
+            raise engine_error(f"{type(exc).__name__}: {exc}") from None
 
     def hello(self) -> JSON:
         return self._call(self.session.hello)
@@ -240,7 +271,7 @@ class SubprocessEngine:
         self.cwd = cwd
         self.game = game  # to send new_game the rules of a profile named by its id
         self.proc: subprocess.Popen[bytes] | None = None
-        self._buf = b""
+        self._buf = bytearray()  # grows in place: a flood is read at the pipe's speed
         self._next_id = 0
         self.stderr_tail = b""
         # Every process of this engine, and everything it starts, carries this token in its
@@ -249,6 +280,9 @@ class SubprocessEngine:
         self.token = uuid.uuid4().hex
         self.generation = 0
         self.start_events: list[JSON] = []
+        self._pidfd: int | None = None  # readable once the process has ended (Linux)
+        self._games = 0  # new games this process started: a death before the first is at
+        # start-up, after it mid-game
         _OPEN.add(self)
 
     # --- process life --------------------------------------------------------------------
@@ -268,7 +302,12 @@ class SubprocessEngine:
         assert self.proc.stdout is not None and self.proc.stderr is not None
         os.set_blocking(self.proc.stdout.fileno(), False)
         os.set_blocking(self.proc.stderr.fileno(), False)
-        self._buf = b""
+        self._buf = bytearray()
+        self._games = 0
+        self.stderr_tail = b""  # this process's last words, not an earlier one's
+        self._pidfd = None
+        with contextlib.suppress(AttributeError, OSError):  # elsewhere: polled instead
+            self._pidfd = os.pidfd_open(self.proc.pid)
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -277,6 +316,10 @@ class SubprocessEngine:
         """Stop the engine: `bye` first when `polite` (not after a fault: a hung engine
         would only make us wait), then its process group and every descendant."""
         proc, self.proc = self.proc, None
+        if self._pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = None
         if proc is None:
             kill_tagged(self.token)  # an engine that died may have left descendants
             return
@@ -333,12 +376,23 @@ class SubprocessEngine:
             message = self._exit_message()
             self.close()
             raise EngineFault("crash", message) from None
-        raw = self._read_line(self.timeout if timeout is None else timeout)
+        raw = self._read_line(self.timeout if timeout is None else timeout, op)
+        if op == "new_game":
+            self._games += 1  # from here on, a death is mid-game
         try:
             reply = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
             self.close(polite=False)
             raise EngineFault("garbage", f"reply to {op} is not JSON: {raw[:200]!r}") from None
+        except RecursionError:  # nested deeper than any reader can take apart
+            self.close(polite=False)
+            raise EngineFault("garbage", f"reply to {op} nests deeper than "
+                                         f"{MAX_REPLY_DEPTH} levels: {raw[:60]!r}...") from None
+        # a bracket count within the limit cannot nest past it: only longer replies walked
+        if raw.count(b"[") + raw.count(b"{") > MAX_REPLY_DEPTH and nests_deeper(reply):
+            self.close(polite=False)
+            raise EngineFault("garbage", f"reply to {op} nests deeper than "
+                                         f"{MAX_REPLY_DEPTH} levels: {raw[:60]!r}...")
         if not isinstance(reply, dict) or reply.get("id") != rid:
             self.close()
             raise EngineFault("protocol", f"reply to {op} (id {rid}) is not a reply object "
@@ -348,14 +402,14 @@ class SubprocessEngine:
         err = reply.get("error")
         if reply.get("ok") is False and isinstance(err, dict):
             kind, message = str(err.get("kind", "error")), str(err.get("message", ""))
-            if kind == "internal":
-                raise EngineFault("crash", f"engine reported an internal error: {message}")
+            if kind == "internal":  # the engine's own crash report
+                raise engine_error(message)
             raise Refused(kind, message)
         self.close()
         raise EngineFault("protocol", f"reply to {op} has neither ok:true nor an error: "
                                       f"{raw[:200]!r}")
 
-    def _read_line(self, timeout: float) -> bytes:
+    def _read_line(self, timeout: float, op: str = "a request") -> bytes:
         assert self.proc is not None and self.proc.stdout is not None
         deadline = time.monotonic() + timeout
         out, err = self.proc.stdout, self.proc.stderr
@@ -363,10 +417,15 @@ class SubprocessEngine:
             sel.register(out, selectors.EVENT_READ)
             if err is not None:
                 sel.register(err, selectors.EVENT_READ)
+            # the engine's end, seen even while a grandchild keeps its stdout open (then no
+            # end of file ever comes, and the crash would pass for a hang)
+            if self._pidfd is not None:
+                sel.register(self._pidfd, selectors.EVENT_READ)
             while True:
                 nl = self._buf.find(b"\n")
                 if nl >= 0:
-                    line, self._buf = self._buf[:nl], self._buf[nl + 1:]
+                    line = bytes(self._buf[:nl])
+                    del self._buf[:nl + 1]
                     return line
                 if len(self._buf) > self.max_reply_bytes:
                     self.close(polite=False)
@@ -375,7 +434,15 @@ class SubprocessEngine:
                 if left <= 0:
                     self.close(polite=False)
                     raise EngineFault("hang", f"no reply within {timeout:g} s")
-                for key, _ in sel.select(left):
+                # without a pidfd, look at the process itself now and then
+                ready = sel.select(left if self._pidfd is not None else min(left, 0.2))
+                if not ready and self._pidfd is None and self.proc.poll() is not None:
+                    self._ended(op)
+                    continue
+                for key, _ in ready:
+                    if key.fileobj == self._pidfd:
+                        self._ended(op)  # returns when the engine's last reply was whole
+                        break
                     chunk = os.read(key.fd, 1 << 16)
                     if key.fileobj is err:
                         # keep the last words for the report; never let stderr block the engine
@@ -384,16 +451,40 @@ class SubprocessEngine:
                             sel.unregister(err)
                         continue
                     if not chunk:
-                        try:
-                            code: int | str = self.proc.wait(timeout=1)
-                        except subprocess.TimeoutExpired:  # closed stdout, still running
-                            code = "unknown (it closed its output)"
-                        self._drain_stderr()  # its last words may still be in the pipe
-                        note = self._stderr_note()
-                        self.close()
-                        raise EngineFault("crash", f"engine exited with code {code} "
-                                          "mid-game" + note)
+                        self._ended(op, closed=True)
                     self._buf += chunk
+
+    def _ended(self, op: str, closed: bool = False) -> None:
+        """The engine exited (or closed its output): return if a whole reply is still to be
+        read, else raise the crash, with its exit code and its last words on stderr."""
+        assert self.proc is not None and self.proc.stdout is not None
+        if not closed:  # what it wrote before it exited is still in the pipe
+            for _ in range(self.max_reply_bytes >> 16):
+                try:
+                    chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+                except (BlockingIOError, OSError):
+                    break
+                if not chunk:
+                    break
+                self._buf += chunk
+            if b"\n" in self._buf:
+                with contextlib.suppress(OSError):  # seen at the next request, not this one
+                    if self._pidfd is not None:
+                        os.close(self._pidfd)
+                self._pidfd = None
+                return
+        try:
+            code: int | None = self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:  # closed stdout, still running
+            code = None
+        self._drain_stderr()  # its last words may still be in the pipe
+        note = self._stderr_note()
+        self.close()
+        when = "mid-game" if self._games else "at start-up"
+        what = ("engine closed its output (and kept running)" if code is None else
+                f"engine exited with code {code}")
+        # the request it died on comes after the first "; ": one cause, whichever it was
+        raise EngineFault("crash", f"{what} {when}; it was answering {op}{note}")
 
     def _drain_stderr(self) -> None:
         err = self.proc.stderr if self.proc else None

@@ -39,6 +39,7 @@ from gamecert.oracles.base import (
     Transition,
     Verdict,
     Violation,
+    aliases_of,
     cause,
     cause_of,
     plain,
@@ -379,7 +380,7 @@ class Lockstep:
         self.example_muted = 0 if self._settled else self.example_muted + 1
         self._settled = False
         keys = cause_keys(rules, bad)
-        passed = keys <= self.muted
+        passed = all_known(rules, bad, self.muted)
         # a cause passed over again in this example is counted on the first finding kept
         # for it, not kept again: a systematic departure met at every step would otherwise
         # keep a trace per step (a named cause, or a game rule's: an engine check's cause is
@@ -702,7 +703,7 @@ class Lockstep:
                 draws = [e["chance"] for e in eng_events if is_chance_report(e)] \
                     if self.follow else None
                 bad = self._charge(bad, self.blame.step(before, action, eng_after, ref_after,
-                                                        draws, self.muted),
+                                                        draws, self.muted, {r for r, _ in bad}),
                                    ref_after, eng_after, f"after {canon(action)}")
             elif eng_after != ref_after and not bad:  # a known unexplained difference
                 bad = self._charge(bad, [], ref_after, eng_after, f"after {canon(action)}")
@@ -731,8 +732,17 @@ class Lockstep:
         reference's."""
         bad: list[tuple[str, str]] = []
         self._judge(before, action, False, bad)
-        found = self.blame.refusal(before, action, self.muted)
-        bad = self._charge(bad, found, None, None, f"refused {canon(action)}")
+        unexplained = f"ENGINE-AGREES|{tag('refused', self.plan.action_kind(action))}" \
+            if self.plan.action_kind is not None else "ENGINE-AGREES"
+        known = all_known([], bad, self.muted) if bad else unexplained in self.muted
+        if not known:
+            found = self.blame.refusal(before, action, self.muted, {r for r, _ in bad})
+            bad = self._charge(bad, found, None, None, f"refused {canon(action)}")
+        if not bad:  # no rule calls it illegal: a difference no rule explains, by kind
+            bad = [(unexplained.partition("|")[0], cause(
+                unexplained.partition("|")[2] or "refused", f"the engine refused "
+                f"{canon(action)[:300]}, which the rules allow, and no one-rule change of "
+                "the rules forbids it"))]
         if self.can_load:
             self.ref = self.json_of = ref_next
             self.ref_json = ref_after
@@ -748,7 +758,7 @@ class Lockstep:
         same fields differ as in an unexplained difference already passed over. (A cause
         a model named is recognised by the models themselves, known ones first.)"""
         if bad:
-            return cause_keys([], bad) <= self.muted
+            return all_known([], bad, self.muted)
         if not (isinstance(want, dict) and isinstance(got, dict)):
             return False
         fields = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
@@ -778,7 +788,10 @@ class Lockstep:
             if len(found) > 1:
                 more = ", ".join(e.text for e in found[1:4])
                 text += f" (also explained by {more}{', ...' if len(found) > 4 else ''})"
-            return [(first.rule, cause(first.kind, text))]
+            # the oracle's own name for the departure, where it objected: the same
+            # departure seen where no model speaks (a listing, a refusal) is this one
+            also = [] if own is None else [cause_of(own) or "rule"]
+            return [(first.rule, cause(first.kind, text, also))]
         if bad or not (isinstance(want, dict) and isinstance(got, dict)):
             return bad
         fields = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
@@ -913,6 +926,10 @@ class Lockstep:
         looked = states is None  # the state hooks answered by the state look, if any
         if states is None:  # the state hooks on the state after
             states = self._state_verdicts(t.after, profile, said_state)
+        if self.adopted and any(v is not NA and v is not OK for v in results + states):
+            results, states = self._own_fault(t, checks, results, states, ref_after,
+                                              ref_events)
+            key = None
         # one count for the step's checks and state hooks, in that order
         counted = self._count_step(rules, results + states, bad)
         if key is not None and counted is not None and self.lane is not None \
@@ -922,6 +939,26 @@ class Lockstep:
             # state look's (or the hook's own OK or NA, in the key): the same answers, the
             # same count
             self.lane[key] = (rules, said, said_state, counted)
+
+    def _own_fault(self, t: Transition, checks: list[CheckFn], results: list[Verdict],
+                   states: list[Verdict], ref_after: JSON, ref_events: list[JSON]
+                   ) -> tuple[list[Verdict], list[Verdict]]:
+        """Past an adoption the state before a step may be one the rules never reach (the
+        engine's): an oracle may then object to the reference's own step from it. A
+        violation counts only where the oracle finds the reference's own step from the same
+        state fine; on a step where the engine agreed, none does."""
+        profile = self.profile
+        own = Transition(t.before, t.action, ref_after,
+                         [e for e in ref_events if not is_chance_report(e)])
+
+        def faulty(v: Verdict) -> bool:
+            return v is not NA and v is not OK
+
+        results = [NA if faulty(v) and faulty(_guarded(check, own, profile)) else v
+                   for check, v in zip(checks, results, strict=True)]
+        states = [NA if faulty(v) and faulty(_guarded(hook, ref_after, profile)) else v
+                  for hook, v in zip(self.state_fns, states, strict=True)]
+        return results, states
 
     def _bare_verdict(self, bare: CheckFn | None, t: Transition) -> Verdict:
         """An event-reading check's verdict on a step whose events are unknown: its
@@ -1059,7 +1096,7 @@ class Lockstep:
             if verdict is not NA and verdict is not OK:
                 would.append((judged, str(verdict)))
         if would:
-            return cause_keys([], would) <= self.muted
+            return all_known([], would, self.muted)
         return rule is not None and (rule in self.muted
                                      or f"{rule}|accepted-probe" in self.muted)
 
@@ -1074,8 +1111,9 @@ class Lockstep:
             self._fault(exc)
             return
         if now != before:
+            bad = self._state_departure(before, now, "after a refusal")
             note = self._settle(now)
-            self._fail([], "divergence", "a refused action changed the engine's state: "
+            self._fail(bad, _kind(bad), "a refused action changed the engine's state: "
                        + _diff(before, now) + note, expected=before, got=now)
 
     def referee(self, text: str) -> None:
@@ -1104,9 +1142,21 @@ class Lockstep:
         ok, now = self._ask("observe", self.engine.observe)
         if ok and now != self.ref_json:
             want = self.ref_json
+            bad = self._state_departure(want, now, "on observe")
             note = self._settle(now)
-            self._fail([], "divergence", "observe differs from the reference: "
+            self._fail(bad, _kind(bad), "observe differs from the reference: "
                        + _diff(want, now) + note, expected=want, got=now)
+
+    def _state_departure(self, want: JSON, got: JSON, where: str) -> list[tuple[str, str]]:
+        """What a state the engine shows apart from any step (observe, a refusal that moved
+        it) is charged with: the state hooks that object to it (and not to the
+        reference's), else an unexplained difference named by the fields that differ."""
+        bad: list[tuple[str, str]] = []
+        self._state_checks(got, bad)
+        if bad:  # not what the reference's own state breaks too (past an adoption)
+            _, mine = _applicable(self.state_rules, self._state_verdicts(want, self.profile))
+            bad = [v for v in bad if v not in mine]
+        return self._charge(bad, [], want, got, where)
 
     def reload(self) -> None:
         """Save the engine's state and load it back: nothing may change."""
@@ -1254,12 +1304,33 @@ def _applicable(rules: list[str], verdicts: list[Verdict]
              if v is not NA and v is not OK])
 
 
+def violation_keys(rule: str, message: str) -> set[str]:
+    """The names of one violation's cause: `RULE|cause` where it names one of its rule's
+    departures (`oracles.base.cause`), with the other names it goes by; the rule alone
+    where it names none ("rule", as an alias, is that too)."""
+    tag = cause_of(message)
+    if tag is None:
+        return {rule}
+    return {f"{rule}|{tag}", *(rule if a == "rule" else f"{rule}|{a}"
+                               for a in aliases_of(message))}
+
+
 def cause_keys(rules: Iterable[str], violations: Iterable[tuple[str, str]]) -> set[str]:
-    """The causes of a finding's violations: a rule, or `RULE|cause` for a violation that
-    names one of its rule's departures (`oracles.base.cause`). Muting a cause passes over
-    that departure only; the rule's other departures are still found."""
-    keys = {f"{r}|{tag}" if (tag := cause_of(m)) else r for r, m in violations}
+    """The causes of a finding's violations, under every name they go by (what a campaign
+    mutes after it). Muting a cause passes over that departure only; the rule's other
+    departures are still found."""
+    keys = {k for r, m in violations for k in violation_keys(r, m)}
     return keys or set(rules)
+
+
+def all_known(rules: Iterable[str], violations: Iterable[tuple[str, str]],
+              muted: set[str] | frozenset[str]) -> bool:
+    """Whether every violation's cause is passed over (under any of its names); with no
+    violation, every rule."""
+    listed = list(violations)
+    if not listed:
+        return set(rules) <= muted
+    return all(not violation_keys(r, m).isdisjoint(muted) for r, m in listed)
 
 
 def _kind(bad: list[tuple[str, str]]) -> str:

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from gamecert.fuzz.engines import kill_tagged
+from gamecert.fuzz.engines import close_all, kill_tagged
 from gamecert.fuzz.lockstep import Coverage
 from gamecert.fuzz.rounds import (
     RoundError,
@@ -97,13 +97,17 @@ def _work(setup: RoundSetup, tasks: Any, results: Any, stop: Any, tag: str,
 
     def on_term(signum: int, frame: object) -> None:
         # once: a second SIGTERM (the campaign's, then the parent-death signal) must not
-        # interrupt the `finally` that closes the engine
+        # interrupt the engines' closing
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         # Nobody will read what is still unsent: at exit, do not wait for the queue's
         # feeder thread (it would block for ever on a full pipe whose reader is dead, since
         # every worker holds the queue's read end too).
         results.cancel_join_thread()
-        raise SystemExit(0)  # through `finally`: the engine is closed
+        # Close the engines here and end at once. An exception raised from a signal handler
+        # lands wherever the worker was, a garbage collector callback included, where
+        # Python prints it as "Exception ignored ... Traceback" on the user's terminal.
+        close_all()
+        os._exit(0)
 
     signal.signal(signal.SIGTERM, on_term)
     _die_with_parent()

@@ -1,10 +1,10 @@
 """Progress of a campaign: a live display on a terminal, plain lines in a log.
 
 On a terminal (and not in CI, not with --quiet) a `rich` live panel shows the elapsed and
-remaining budget, rounds, steps per second, findings so far and the rules not yet
-exercised. Elsewhere a plain line goes out every few seconds, so a long run always shows
-signs of life. This module only displays what the campaign hands it; it must not touch
-the campaign.
+remaining budget, rounds, steps per second, findings so far (with the rules they are
+charged to) and the rules not yet exercised. Elsewhere a plain line goes out every few
+seconds, so a long run always shows signs of life. This module only displays what the
+campaign hands it; it must not touch the campaign.
 """
 
 from __future__ import annotations
@@ -28,8 +28,18 @@ def _line(p: Progress) -> str:
     left = f", {len(p.unexercised)} rules not yet exercised" if p.unexercised else ""
     budget = (f" of {p.budget:g} s ({max(0.0, p.budget - p.elapsed):.0f} s left)"
               if p.budget else "")
+    found = f" ({_rules(p.found)})" if p.found else ""
     return (f"{p.elapsed:.1f} s{budget}; rounds {p.rounds}, examples {p.examples}, "
-            f"steps {p.steps} ({p.steps_per_s:.0f}/s), findings {p.findings}{left}")
+            f"steps {p.steps} ({p.steps_per_s:.0f}/s), findings {p.findings}{found}{left}")
+
+
+def _rules(found: tuple[str, ...], most: int = 6) -> str:
+    """The rules the findings so far are charged to, each once, with how many under it."""
+    counts: dict[str, int] = {}
+    for rule in found:
+        counts[rule] = counts.get(rule, 0) + 1
+    named = [rule if n == 1 else f"{rule} x{n}" for rule, n in counts.items()]
+    return ", ".join(named[:most]) + (" ..." if len(named) > most else "")
 
 
 class _Ticker:
@@ -107,7 +117,8 @@ class LiveProgress:
             shown = ", ".join(p.unexercised[:6]) + (" ..." if len(p.unexercised) > 6 else "")
             parts.append(Text(f"not yet exercised: {shown}", style="yellow"))
         if p.findings:
-            parts.append(Text(f"findings so far: {p.findings}", style="bold red"))
+            rules = f": {_rules(p.found)}" if p.found else ""
+            parts.append(Text(f"findings so far: {p.findings}{rules}", style="bold red"))
         self.live.update(Group(*parts))
 
     def close(self) -> None:

@@ -7,10 +7,14 @@ Registered through the `pytest11` entry point and off unless `--gamecert-game` i
            [--gamecert-budget 30] [--gamecert-seed 0]
 
 Each trace of the corpus becomes one item (it must replay clean on the engine), and one
-short campaign becomes one item per rule of the catalogue (failing when the rule is
-violated by a departure no baseline accepts; skipped, with the reason, when the rule was
-not exercised or does not apply). A maintainer's own CI then shows which rule a change
-broke. This module only adapts campaigns and replays to pytest; it must not judge anything.
+short campaign becomes one item per rule of the catalogue. An item fails where `gamecert
+certify` would not certify: the rule is violated by a departure no baseline accepts, or it
+applies and was exercised fewer than `--gamecert-min-exercised` times (the campaign is
+INCOMPLETE: certify exits 4, so a green run here would claim what certify does not). It is
+skipped, with the reason, only when the rule does not apply, cannot be checked without a
+capability the engine lacks, or its departure is accepted. A maintainer's own CI then shows
+which rule a change broke. This module only adapts campaigns and replays to pytest; it must
+not judge anything (the verdicts are the campaign's, fuzz.report's rows).
 """
 
 from __future__ import annotations
@@ -39,6 +43,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="the campaign's budget (default 30)")
     group.addoption("--gamecert-seed", type=int, default=0, metavar="N",
                     help="the campaign's seed (default 0)")
+    group.addoption("--gamecert-rounds", type=int, metavar="N",
+                    help="run exactly N rounds instead of a budget (the same every run)")
+    group.addoption("--gamecert-min-exercised", type=int, default=1, metavar="N",
+                    help="a rule exercised fewer times fails, as certify's INCOMPLETE "
+                         "(default 1)")
     group.addoption("--gamecert-profile", metavar="PROFILE", help="the rule profile")
 
 
@@ -84,7 +93,14 @@ class RuleItem(pytest.Item):
         self.rule = rule
 
     def runtest(self) -> None:
-        from gamecert.fuzz.report import ACCEPTED, NOT_APPLICABLE, UNEXERCISED, VIOLATED, rule_rows
+        from gamecert.fuzz.report import (
+            ACCEPTED,
+            NOT_APPLICABLE,
+            NOT_CHECKABLE,
+            UNEXERCISED,
+            VIOLATED,
+            rule_rows,
+        )
 
         result = _campaign(self.config)
         if result.unusable:
@@ -96,11 +112,18 @@ class RuleItem(pytest.Item):
                 f"{d.message} ({d.ops} operations; cause {d.id}; replay with gamecert "
                 f"certify {result.game} --seed {result.seed} --rounds {result.rounds})"
                 for d in deps))
-        if row.verdict in (UNEXERCISED, NOT_APPLICABLE):
-            pytest.skip(f"{self.rule}: {row.verdict} in this campaign")
+        if self.rule in result.unexercised:  # what makes certify say INCOMPLETE, exit 4
+            raise AssertionError(
+                f"{self.rule}: exercised {row.exercised} times, fewer than "
+                f"{result.min_exercised}: the campaign is INCOMPLETE ({result.rounds} rounds, "
+                f"{result.coverage.steps} steps), so the rule is not certified; give the "
+                f"campaign more time (--gamecert-budget) or rounds (--gamecert-rounds)")
         if row.verdict == ACCEPTED:
             deps = [result.departures[i - 1] for i in row.findings]
             pytest.skip(f"accepted departure: {deps[0].accepted}")
+        # not applicable, not checkable, or a harness check certify does not require
+        if row.verdict in (NOT_APPLICABLE, NOT_CHECKABLE, UNEXERCISED):
+            pytest.skip(f"{self.rule}: {row.verdict} in this campaign")
 
     def reportinfo(self) -> tuple[str, int | None, str]:
         return "gamecert", None, f"gamecert rule {self.rule}"
@@ -110,16 +133,20 @@ def _campaign(config: pytest.Config) -> CampaignResult:
     if _RESULT not in config.stash:
         from gamecert.fuzz.baseline import load_baseline
         from gamecert.fuzz.campaign import run_campaign
+        from gamecert.spec import load_catalogue
 
         game = config.getoption("gamecert_game")
         path = config.getoption("gamecert_baseline")
+        rounds = config.getoption("gamecert_rounds")
+        baseline = load_baseline(path, load_catalogue(game)) if path else None
         engine = _engine(config, game)
         try:
             config.stash[_RESULT] = run_campaign(
                 game, engine, profile_id=config.getoption("gamecert_profile"),
-                budget=config.getoption("gamecert_budget"),
-                seed=config.getoption("gamecert_seed"),
-                baseline=load_baseline(path) if path else None)
+                budget=None if rounds else config.getoption("gamecert_budget"),
+                rounds=rounds, seed=config.getoption("gamecert_seed"),
+                min_exercised=config.getoption("gamecert_min_exercised"),
+                baseline=baseline)
         finally:
             engine.close()
     return config.stash[_RESULT]

@@ -1,22 +1,27 @@
 """Certificates: a verdict per rule, as a terminal table, JSON (schema'd), JUnit XML and HTML
 (fuzz.report_html).
 
-Reads a finished `CampaignResult`; it must not run or change anything.
+Reads a finished `CampaignResult`; it must not run or change anything. Text an engine
+sent is shown through `visible` (fuzz.visible_text): never raw on a terminal or in XML.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from gamecert.fuzz.atomic_write import write_json, write_text
 from gamecert.fuzz.campaign import STEPS_PER_EXAMPLE, CampaignResult, round_seed
 from gamecert.fuzz.chance_stats import ALPHA, MIN_SAMPLES
 from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
 from gamecert.fuzz.report_html import write_html
-from gamecert.fuzz.trace import save_trace
+from gamecert.fuzz.trace import trace_document
+from gamecert.fuzz.triage import Reading
+from gamecert.fuzz.visible_text import visible
 from gamecert.schemas import first_error
 from gamecert.spec import load_catalogue
 
@@ -146,11 +151,18 @@ def render_findings(result: CampaignResult) -> str:
         if d.also:
             lines.append(f"  also broke, as a consequence: {', '.join(d.also)}")
         if d.reading is not None:
-            lines.append(f"  reading: the engine {d.reading.text()}")
+            lines.append(f"  reading: {reading_text(d.reading)}")
         if d.accepted is not None:
             lines.append(f"  accepted by the baseline: {d.accepted}")
         out.append("\n".join(lines))
-    return "\n\n".join(out)
+    return visible("\n\n".join(out))
+
+
+def reading_text(reading: Reading) -> str:
+    """The reading a departure follows, as a sentence about the engine."""
+    if reading.variant is None:
+        return f"the engine follows none of the known readings of {reading.rule}"
+    return f"the engine follows {reading.rule}={reading.variant}"
 
 
 def fingerprint_rows(result: CampaignResult) -> list[dict[str, Any]]:
@@ -192,6 +204,20 @@ def render_fingerprint(result: CampaignResult) -> str:
     return "\n".join(lines)
 
 
+def render_load(result: CampaignResult) -> str:
+    """A word on the machine's load, when it slowed the rounds down notably ('' else)."""
+    load = result.load
+    if load is None or not load.notable:
+        return ""
+    text = (f"busy machine: while the rounds were played, the campaign's processes waited "
+            f"{load.wait_s:.1f} s for a CPU and ran {load.cpu_s:.1f} s: the rounds ran "
+            f"{load.slowdown:.1f} times slower than the engine allows")
+    if result.budget is not None and result.rounds:
+        text += (f" (about {result.budget * load.share:.0f} s of the {result.budget:g} s "
+                 f"budget went to the machine's other work)")
+    return text
+
+
 def summary(result: CampaignResult, rows: list[RuleRow]) -> str:
     game_rows = [r for r in rows if not r.harness]
     n = {v: sum(1 for r in game_rows if r.verdict == v)
@@ -202,7 +228,7 @@ def summary(result: CampaignResult, rows: list[RuleRow]) -> str:
         return f"{head}: {result.unusable}"
     known = f", {n[ACCEPTED]} with accepted departures" if n[ACCEPTED] else ""
     repeats = sum(d.count for d in result.departures)
-    text = (f"{head}: {n[PASSED]} rules passed, {n[VIOLATED]} violated{known}, "
+    text = (f"{head}: {n[PASSED]} rules passed, {violated_text(rows)}{known}, "
             f"{n[UNEXERCISED]} not exercised, {n[NOT_APPLICABLE]} not applicable"
             + (f", {n[NOT_CHECKABLE]} not checkable without a capability"
                if n[NOT_CHECKABLE] else "") + "; "
@@ -212,8 +238,31 @@ def summary(result: CampaignResult, rows: list[RuleRow]) -> str:
         missing = result.unexercised
         why = ("no step was executed" if c.steps == 0 else
                f"exercised fewer than {result.min_exercised} times: {', '.join(missing)}")
-        text += f"\nnot certified: {why}"
+        text += f"\nnot certified: {why}" + _load_note(result)
     return text
+
+
+def _load_note(result: CampaignResult) -> str:
+    """For an incomplete run on a busy machine: that the machine, not the engine, may be
+    why, and the budget that makes up for it."""
+    load = result.load
+    if load is None or not load.notable or result.budget is None:
+        return ""
+    return (f" (on a busy machine: the rounds ran {load.slowdown:.1f} times slower than the "
+            f"engine allows; --budget {math.ceil(result.budget * load.slowdown)} gives them "
+            f"the time an idle machine gives in {result.budget:g} s)")
+
+
+def violated_text(rows: list[RuleRow]) -> str:
+    """"N violated", with the harness checks among them named: a run whose only finding
+    is the engine's own failure (ENGINE-ALIVE) is not "0 violated"."""
+    game = sum(1 for r in rows if not r.harness and r.verdict == VIOLATED)
+    harness = [r.rule for r in rows if r.harness and r.verdict == VIOLATED]
+    if not harness:
+        return f"{game} violated"
+    checks = "a harness check" if len(harness) == 1 else "harness checks"
+    rules = f"{game} game rule{'' if game == 1 else 's'}; " if game else ""
+    return f"{game + len(harness)} violated ({rules}{', '.join(harness)}: {checks})"
 
 
 def report_document(result: CampaignResult, rows: list[RuleRow],
@@ -255,6 +304,7 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
         # who played the rounds, what they started from, and each round's seed: with a
         # time budget, `--rounds K --seed S` (and the same database) replays these rounds
         "runner": result.runner, "database": result.database,
+        "load": None if result.load is None else result.load.as_json(),
         "round_seeds": [round_seed(result.seed, k) for k in range(result.rounds)],
     }
 
@@ -299,15 +349,8 @@ def junit_xml(result: CampaignResult, rows: list[RuleRow]) -> str:
             out = ET.SubElement(case, "system-out")
             out.text = "accepted departure: " + "; ".join(
                 str(result.departures[i - 1].accepted) for i in r.findings)
-    return ET.tostring(suite, encoding="unicode")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write a whole file or nothing: a killed run never leaves half a report."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, "utf-8")
-    tmp.replace(path)
+    # XML 1.0 cannot hold control characters or lone surrogates an engine may have sent
+    return visible(ET.tostring(suite, encoding="unicode"))
 
 
 def write_report(result: CampaignResult, directory: Path) -> Path:
@@ -320,7 +363,7 @@ def write_report(result: CampaignResult, directory: Path) -> Path:
             traces.append(None)
             continue
         name = f"traces/{i:02d}-{dep.primary.lower()}.json"
-        save_trace(dep.finding, directory / name)
+        write_json(directory / name, trace_document(dep.finding))
         traces.append(name)
     rows = rule_rows(result)
     doc = report_document(result, rows, traces)
@@ -328,8 +371,8 @@ def write_report(result: CampaignResult, directory: Path) -> Path:
     if problem:  # our own bug; say so rather than write a report that lies about its shape
         raise RuntimeError(f"report does not match schemas/report.schema.json: {problem}")
     path = directory / "report.json"
-    write_atomic(path, json.dumps(doc, indent=1) + "\n")
-    write_atomic(directory / "report.xml", junit_xml(result, rows) + "\n")
+    write_json(path, doc)
+    write_text(directory / "report.xml", junit_xml(result, rows) + "\n")
     write_html(doc, directory)
     return path
 

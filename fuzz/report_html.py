@@ -4,8 +4,10 @@ nothing fetched from the network).
 It is built only from the report document (what report.json holds) and the trace files
 that document names, so a report folder can be rendered again at any time
 (`gamecert report DIR`). Engine output is untrusted: every text taken from the document or
-a trace is escaped. This module draws nothing itself (fuzz.pictures does) and judges
-nothing (the verdicts are the document's).
+a trace is escaped, and the finished page goes through `visible` (fuzz.visible_text): a
+lone surrogate or a bidirectional override an engine sent is shown as its escape, never
+obeyed and never a reason the page cannot be written. This module draws nothing itself
+(fuzz.pictures does) and judges nothing (the verdicts are the document's).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from gamecert.fuzz.atomic_write import write_text
 from gamecert.fuzz.pictures import action_cells, changed_cells, short, state_diff, svg_for
+from gamecert.fuzz.visible_text import visible
 from gamecert.schemas import read_json_file
 
 JSON = Any
@@ -102,17 +106,16 @@ def render_html(doc: dict[str, Any], folder: Path | None = None) -> str:
     if extra:
         parts.append("<h2>Other fields</h2>" + _fields(extra))
     title = f"gamecert {game}: {HEADS.get(str(doc.get('status')), doc.get('status'))}"
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{e(title)}</title><style>{CSS}</style></head>\n<body><main>\n"
             + "\n".join(parts) + "\n</main></body></html>\n")
+    return visible(page)  # the page's own text has none: only an engine's is rewritten
 
 
 def write_html(doc: dict[str, Any], directory: Path) -> Path:
     path = directory / "report.html"
-    tmp = path.with_name(".report.html.tmp")  # whole or nothing, even if the run is killed
-    tmp.write_text(render_html(doc, directory), "utf-8")
-    tmp.replace(path)
+    write_text(path, render_html(doc, directory))  # whole or nothing, even if killed
     return path
 
 

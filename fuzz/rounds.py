@@ -459,9 +459,7 @@ def _run_round(test: Callable[[], None], seen: list[Finding],
         # past the budget the lockstep stops mid-example, which Hypothesis sees as
         # inconsistent data, not as an engine that behaves differently
         if not seen and not late():
-            return [Finding(["ENGINE-AGREES"], "flaky",
-                            f"the engine did not behave the same on a replay of the same "
-                            f"inputs: {exc}")]
+            return [_flaky_finding(exc)]
     except Finding as finding:
         if not seen:
             return [finding]
@@ -480,6 +478,19 @@ def _run_round(test: Callable[[], None], seen: list[Finding],
     for found in seen:
         distinct.setdefault(tuple(sorted(found.causes)), found)
     return list(distinct.values())
+
+
+def _flaky_finding(exc: Flaky) -> Finding:
+    """An engine that behaved differently when Hypothesis played an example again, said in
+    our words: Hypothesis's ("Inconsistent data generation!") speak of the test's data,
+    which is ours, when what changed is the engine's replies."""
+    text = str(exc)
+    how = (" (the example ended sooner the second time)" if "stopped drawing earlier" in text
+           else " (the example ran longer the second time)" if "more data" in text else "")
+    return Finding(["ENGINE-AGREES"], "flaky",
+                   "the engine did not behave the same when an example was played again "
+                   f"with the same requests{how}: it depends on something besides the seed "
+                   "and the requests it is sent (a clock, system randomness, a file)")
 
 
 def _leaves(group: BaseExceptionGroup[Any]) -> list[BaseException]:

@@ -9,7 +9,6 @@ it through a fresh lockstep, after the same start-up handshake as a campaign.
 from __future__ import annotations
 
 import contextlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,13 +38,6 @@ def trace_document(finding: Finding) -> dict[str, Any]:
     if finding.confirmation:
         doc["finding"]["confirmation"] = finding.confirmation
     return doc
-
-
-def save_trace(finding: Finding, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")  # whole or nothing, even if the run is killed
-    tmp.write_text(json.dumps(trace_document(finding), indent=1) + "\n", "utf-8")
-    tmp.replace(path)
 
 
 def load_trace(path: str | Path) -> dict[str, Any]:

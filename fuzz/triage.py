@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.fuzz.blame import tag
 from gamecert.fuzz.lockstep import HARNESS_RULES, Finding
-from gamecert.oracles.base import alternatives, cause_of
-from gamecert.spec import Catalogue, Profile
+from gamecert.oracles.base import aliases_of, alternatives, cause_of
+from gamecert.spec import Catalogue, Profile, derived
 
 # The lockstep's own kinds that mean the same cause seen from two sides of one call.
 _KIND_CLASS = {"refused": "refused", "refused-legal": "refused", "refused-new-game": "refused",
@@ -112,6 +112,8 @@ class Departure:
     # the rules one step could not tell apart (`oracles.base.ambiguous`): charged to the
     # phase order's first until another finding shows one of them broken alone
     alternatives: frozenset[str] = frozenset()
+    # every RULE|cause name the departure was seen under (a model's, its oracle's own)
+    names: set[str] = field(default_factory=set)
 
     @property
     def id(self) -> str:
@@ -177,7 +179,26 @@ class Triage:
 
     def known(self, finding: Finding) -> Departure | None:
         sig, primary = signature(finding, self.catalogue)
-        return self._explained(finding, primary) or self._by_signature.get(sig)
+        return self._explained(finding, primary) or self._same(finding, sig, primary)
+
+    def _same(self, finding: Finding, sig: str, primary: str) -> Departure | None:
+        """The departure this finding is another sight of: the same cause under any of the
+        names it goes by (`oracles.base.cause` aliases: a model's name and the oracle's own
+        for one departure), or, under a game rule, one whose cause is unnamed on either
+        side (an oracle that names no cause cannot tell two departures apart)."""
+        known = self._by_signature.get(sig)
+        if known is not None:
+            return known
+        names = finding_names(finding, primary)
+        unnamed = sig.endswith("|rule")
+        for dep in self.departures:
+            if dep.primary != primary:
+                continue
+            if names & dep.names:
+                return dep
+            if primary not in HARNESS_RULES and (unnamed or dep.signature.endswith("|rule")):
+                return dep
+        return None
 
     def _explained(self, finding: Finding, primary: str) -> Departure | None:
         """For a finding one step could not pin on one rule: the departure of one of its
@@ -190,15 +211,17 @@ class Triage:
         """Record a finding; returns its departure and whether the cause is new."""
         sig, primary = signature(finding, self.catalogue)
         alts = finding_alternatives(finding, primary)
-        known = self._explained(finding, primary) or self._by_signature.get(sig)
+        known = self._explained(finding, primary) or self._same(finding, sig, primary)
         if known is not None:  # keep the first: it is the one shrunk and confirmed
+            known.names |= finding_names(finding, primary)
             known.count += 1 + finding.repeats
             known.consequences.update(set(finding.rules) - {known.primary})
             if not alts and known.alternatives:  # now seen broken alone
                 known.alternatives = frozenset()
                 self._fold(known)
             return known, False
-        dep = Departure(finding, sig, primary, count=1 + finding.repeats, alternatives=alts)
+        dep = Departure(finding, sig, primary, count=1 + finding.repeats, alternatives=alts,
+                        names={sig, *finding_names(finding, primary)})
         self._by_signature[sig] = dep
         self.departures.append(dep)
         if not alts:
@@ -219,6 +242,7 @@ class Triage:
 
     def restore(self, dep: Departure) -> None:
         """Take back a departure from a checkpoint."""
+        dep.names |= {dep.signature, *finding_names(dep.finding, dep.primary)}
         self._by_signature[dep.signature] = dep
         self.departures.append(dep)
 
@@ -235,11 +259,13 @@ class Triage:
         known = self._by_signature.get(sig)
         if known is not None:
             known.count += dep.count
+            known.names |= dep.names
             known.consequences.update(old_rules - {known.primary})
             if known.reading is None:
                 known.reading = dep.reading
             return known
         dep.signature, dep.primary = sig, rule
+        dep.names.add(sig)
         dep.consequences.update(old_rules - {rule})
         dep.alternatives = frozenset()
         self._by_signature[sig] = dep
@@ -264,6 +290,16 @@ def disambiguate(dep: Departure, probe: Callable[[dict[str, Any]], Finding | Non
     plain = {r for r, message in found.violations
              if r in dep.alternatives and not alternatives(message)}
     return plain.pop() if len(plain) == 1 else None
+
+
+def finding_names(finding: Finding, primary: str) -> set[str]:
+    """The RULE|cause names a finding's primary violation goes by (its cause and aliases;
+    "rule" for an unnamed cause)."""
+    text, _ = first_violation(finding, primary)
+    named = cause_of(text)
+    if named is None:
+        return {f"{primary}|rule"}
+    return {f"{primary}|{named}", *(f"{primary}|{a}" for a in aliases_of(text))}
 
 
 def finding_alternatives(finding: Finding, primary: str) -> frozenset[str]:
@@ -293,7 +329,7 @@ def blamed_reading(dep: Departure, catalogue: Catalogue) -> Reading | None:
 def variant_profile(profile: Profile, rule: str, variant: str) -> Profile:
     """`profile` with one open rule read another way (same id: the engine under test is not
     told; only the reference and the oracles read it)."""
-    return replace(profile, variants={**profile.variants, rule: variant})
+    return derived(profile, variants={**profile.variants, rule: variant})
 
 
 def open_rules(catalogue: Catalogue, first: Iterable[str]) -> tuple[list[str], list[str]]:

@@ -136,18 +136,28 @@ def expect(condition: bool, message: str) -> Verdict:
 # two violations of one rule with different causes are two findings, and a campaign keeps
 # hunting under a rule after its first finding for the causes it has not met. A violation
 # with no cause named is its rule's one cause.
-_CAUSE_RE = re.compile(r" \[cause: ([a-z0-9-]+)\]$")
+_CAUSE_RE = re.compile(r" \[cause: ([a-z0-9-]+)((?: = [a-z0-9-]+)*)\]$")
 
 
-def cause(tag: str, message: str) -> Violation:
-    """A violation of one named departure of its rule (`tag`: lowercase words and dashes)."""
-    return Violation(f"{message} [cause: {tag}]")
+def cause(tag: str, message: str, aliases: Iterable[str] = ()) -> Violation:
+    """A violation of one named departure of its rule (`tag`: lowercase words and dashes).
+    `aliases`: other names the same departure goes by, seen through another door (the
+    oracle's own name for it, where a departure model named it; "rule" for the rule's
+    unnamed cause): a finding under any of them is the same departure."""
+    also = "".join(f" = {a}" for a in dict.fromkeys(aliases) if a != tag)
+    return Violation(f"{message} [cause: {tag}{also}]")
 
 
 def cause_of(message: str) -> str | None:
     """The cause a `cause` violation names, or None."""
     found = _CAUSE_RE.search(message)
     return found.group(1) if found else None
+
+
+def aliases_of(message: str) -> list[str]:
+    """The other names a `cause` violation gives its departure (see `cause`)."""
+    found = _CAUSE_RE.search(message)
+    return found.group(2).split(" = ")[1:] if found else []
 
 
 # How an oracle says that one step cannot tell which of several rules an engine broke (each

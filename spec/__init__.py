@@ -8,7 +8,7 @@ their parameters from a `Profile`, so a rule change is a data change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -116,6 +116,26 @@ class Catalogue:
             raise CatalogueError(
                 f"{self.path}: no profile {pid!r} (known: {known})"
             ) from None
+
+
+_DERIVED: dict[tuple[Any, ...], Profile] = {}
+
+
+def derived(profile: Profile, *, variants: dict[str, str] | None = None,
+            parameters: dict[str, dict[str, ParamValue]] | None = None) -> Profile:
+    """`profile` with some readings or parameters changed (the same id: an engine under test
+    is not told), one object per value: engines and oracles cache what they derive from a
+    profile by its identity, so a profile made again and again (a reading tried on every
+    trace, a departure model per parameter) must not be a new object each time."""
+    v = profile.variants if variants is None else variants
+    p = profile.parameters if parameters is None else parameters
+    key = (profile.game, profile.id, profile.title, tuple(sorted(v.items())),
+           tuple(sorted((r, tuple(sorted(ps.items()))) for r, ps in p.items())), profile.off)
+    made = _DERIVED.get(key)
+    if made is None:
+        made = _DERIVED[key] = replace(profile, variants=dict(v),
+                                       parameters={r: dict(ps) for r, ps in p.items()})
+    return made
 
 
 def _check_param(where: str, schema: dict[str, Any] | None, value: Any) -> None:

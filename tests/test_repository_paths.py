@@ -34,7 +34,7 @@ def tracked_files() -> list[str]:
     except (OSError, subprocess.SubprocessError):
         files = []
     if not files:
-        skip = {".git", ".tox", "build", "dist", "__pycache__"}
+        skip = {".git", ".tox", ".venv", "build", "dist", "__pycache__"}
         files = [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
                  if p.is_file() and not skip & set(p.relative_to(ROOT).parts)
                  and not any(part.endswith(".egg-info") for part in p.parts)]

@@ -32,6 +32,8 @@ from gamecert.fuzz.botcheck.runner import (
     scaled_limits,
     trace_document,
 )
+from gamecert.fuzz.campaign import cache_dir
+from gamecert.fuzz.rounds import hypothesis_home
 from gamecert.reference_engine import reference_game
 
 JSON = Any
@@ -173,8 +175,10 @@ def search(codec: Codec, options: RunOptions, result: RunResult, examples: int,
                 found[key] = Found(f, failed.choices, failed.start)
             raise failed
 
-    # what each failure shrank to is in `found`; Hypothesis's own report is not needed
-    with contextlib.suppress(BotFailed, Flaky, HypothesisException, BaseExceptionGroup):
+    # what each failure shrank to is in `found`; Hypothesis's own report is not needed.
+    # Its files (caches) go where the campaigns' go, never into the current folder.
+    with contextlib.suppress(BotFailed, Flaky, HypothesisException, BaseExceptionGroup), \
+            hypothesis_home(cache_dir() / "hypothesis"):
         one_game()
     if unusable and not found:
         result.unusable = unusable[0]

@@ -63,7 +63,8 @@ def _trace_river(cfg: CarcConfig, board: dict[int, tuple[int, int]], strict: boo
     (`strict`: a curve the rules forbid is refused)."""
     t = cfg.t
     origin = pack(0, 0)
-    flow = t.rot[t.spring][0].river[0]
+    # the spring's own rotation: 0 in any game the rules reach, another in an engine's
+    flow = t.rot[t.spring][board[origin][1]].river[0]
     river = River(origin + DELTA[flow], flow, STRAIGHT, STRAIGHT)
     length = 1
     while river.open_pos >= 0 and river.open_pos in board:

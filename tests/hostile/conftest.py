@@ -1,18 +1,27 @@
 """The hostile gallery's set-up: where the hostile engines are, how to name one as a
-command, and a check after every test that nothing we started is still running."""
+command, and a check after every test that nothing it started is still running.
+
+Each test gets a mark of its own in its environment (HOSTILE_TEST_MARK), which every
+process it starts inherits (engines, their children, gamecert subprocesses and their
+workers): the check counts the processes carrying this test's mark, so a campaign another
+test run or a developer has going on the same machine is never taken for an orphan."""
 
 from __future__ import annotations
 
 import os
 import sys
-import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pytest
+
+from tests.processes import carrying, settled
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "examples" / "engines" / "hostile"
+MARK = "HOSTILE_TEST_MARK"
 
 
 def hostile(name: str, *args: str, game: str = "flit") -> str:
@@ -20,36 +29,27 @@ def hostile(name: str, *args: str, game: str = "flit") -> str:
     return " ".join([sys.executable, str(HOSTILE / f"{name}.py"), game, *args])
 
 
-def running_hostile() -> list[str]:
-    """Live (not zombie) processes that run a hostile engine of this repository, or that
-    carry a gamecert engine token and were started from here."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                stat = f.read()
-            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-            with open(f"/proc/{entry.name}/environ", "rb") as f:
-                env = f.read()
-        except OSError:
-            continue
-        if stat[stat.rfind(b")") + 2:].split()[0] == b"Z":
-            continue
-        if str(HOSTILE) in cmd or (b"GAMECERT_ENGINE_TOKEN=" in env
-                                   and b"HOSTILE_PID_FILE=" in env):
-            found.append(f"{entry.name}: {cmd[:120]}")
-    return found
+def running_hostile(mark: str | None = None) -> list[int]:
+    """Living processes started by the test that carries `mark` (this one's by default),
+    this process aside, and multiprocessing's resource tracker: one per test session,
+    started by the first campaign with worker processes, it lives as long as the session."""
+    mark = mark or os.environ.get(MARK, "")
+    return [pid for pid in carrying(MARK, {mark})
+            if pid != os.getpid() and not _session_helper(pid)]
+
+
+def _session_helper(pid: int) -> bool:
+    try:
+        return "multiprocessing.resource_tracker" in " ".join(psutil.Process(pid).cmdline())
+    except psutil.Error:
+        return False
 
 
 @pytest.fixture(autouse=True)
-def nothing_left_running() -> Iterator[None]:
+def nothing_left_running(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    mark = uuid.uuid4().hex
+    monkeypatch.setenv(MARK, mark)
     yield
-    for _ in range(40):  # a kill takes a moment to be seen in /proc
-        left = running_hostile()
-        if not left:
-            return
-        time.sleep(0.05)
-    pytest.fail("processes left running: " + "; ".join(left))
+    left = settled(lambda: running_hostile(mark), seconds=2.0)
+    if left:
+        pytest.fail(f"processes left running: {left}")

@@ -154,3 +154,47 @@ def test_report_folder_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixt
     afile.write_text("x")
     assert main([*CERTIFY, "--engine", "reference", "--report", str(afile)]) == 2
     assert "is a file" in capsys.readouterr().err
+
+
+# Baselines that would accept nothing, silently (issue 29, item 6): each names the file and
+# the entry, exit 2, before any engine starts.
+BASELINES: list[tuple[str, dict[str, object], str]] = [
+    ("unknown rule", {"accepted": [{"rule": "FLIT-NO-SUCH-RULE", "reason": "typo"}]},
+     "accepted entry 1 (rule 'FLIT-NO-SUCH-RULE'): no such rule in flit's catalogue"),
+    ("another game's rule", {"accepted": [{"rule": "BOTWARS-SPAWN", "reason": "wrong file"}]},
+     "a botwars rule, not a flit one"),
+    ("unknown reading", {"accepted": [{"rule": "FLIT-END-TIMING", "reading": "sometimes",
+                                       "reason": "x"}]},
+     "'sometimes' is not one of its readings"),
+    ("reading of a rule without readings",
+     {"accepted": [{"rule": "FLIT-BOARD-TORUS", "reading": "loose", "reason": "x"}]},
+     "the rule has no readings"),
+    ("another game's baseline", {"game": "botwars", "accepted": []},
+     "a baseline for 'botwars', not for this 'flit' run"),
+]
+
+
+@pytest.mark.parametrize("doc, says", [(d, s) for _, d, s in BASELINES],
+                         ids=[n for n, _, _ in BASELINES])
+def test_baseline_checked_against_the_catalogue(doc: dict[str, object], says: str,
+                                                tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from gamecert.spec import load_catalogue
+
+    assert "BOTWARS-SPAWN" in load_catalogue("botwars").rule_ids  # the case tests something
+    path = tmp_path / "accepted.json"
+    path.write_text(json.dumps({"format": "gamecert-baseline/1", **doc}))
+    assert main([*CERTIFY, "--engine", "reference", "--baseline", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert str(path) in err and says in err, err
+    assert "Traceback" not in err and "CERTIFIED" not in out
+
+
+def test_a_baseline_of_this_games_rules_and_readings_is_taken(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "accepted.toml"
+    path.write_text('game = "flit"\n[[accepted]]\nrule = "FLIT-END-TIMING"\n'
+                    'reading = "after-move"\nreason = "our league"\n'
+                    '[[accepted]]\nrule = "ENGINE-ALIVE"\nreason = "a known crash"\n')
+    assert main([*CERTIFY, "--engine", "reference", "--baseline", str(path)]) in (0, 4)
+    assert "baseline" in capsys.readouterr().out

@@ -19,13 +19,25 @@ GALLERY = [
     ("crash_at_start", (), 3, ["ENGINE UNUSABLE", "cannot open my rules file"]),
     ("silent", (), 3, ["ENGINE UNUSABLE", "(hang)"]),
     ("lying_game", (), 3, ["ENGINE UNUSABLE", "plays 'chess', not 'flit'"]),
-    ("crash_mid_game", (), 1, ["[ENGINE-ALIVE] crash", "segmentation fault (pretend)"]),
+    ("crash_mid_game", (), 1, ["[ENGINE-ALIVE] crash", "segmentation fault (pretend)",
+                               "mid-game", " 1 violated (ENGINE-ALIVE: a harness check)"]),
+    # issue 29: a crash before any game is not "mid-game"
+    ("crash_before_hello", (), 3, ["ENGINE UNUSABLE", "at start-up; it was answering hello",
+                                   "missing licence file"]),
+    # issue 29: a crash while a grandchild holds stdout is a crash, with its stderr
+    ("crash_holding_stdout", (), 1, ["[ENGINE-ALIVE] crash", "exited with code 4",
+                                     "out of memory (pretend)"]),
+    # issue 29: a reply nested 200,000 deep is garbage, not a RecursionError of ours
+    ("deep_reply", (), 1, ["[ENGINE-ALIVE] garbage", "nests deeper than 100 levels"]),
+    # issue 29: a lone surrogate and a right-to-left override in the state: shown escaped
+    ("surrogate_state", (), 1, ["[ENGINE-AGREES] divergence", "note\\u202egnp.exe",
+                                "\\ud800 bad \\udfff"]),
     # crash_nth_request and lying_stateless: test_history_dependent_crash_traces_...
     ("hang", (), 1, ["[ENGINE-ALIVE] hang"]),
     # a well-behaved engine in one round: clean, though not every rule is reached (exit 4)
     ("slow_under", (), 4, ["INCOMPLETE: ", " 0 violated"]),
     ("slow_over", ("10",), 1, ["[ENGINE-ALIVE] hang"]),
-    ("garbage", (), 1, ["[ENGINE-ALIVE] garbage"]),
+    ("garbage", (), 1, ["[ENGINE-ALIVE] garbage", " 1 violated (ENGINE-ALIVE"]),
     ("huge_line", (), 1, ["[ENGINE-ALIVE] flood"]),
     ("wrong_shape", (), 1, ["[ENGINE-ALIVE] protocol", "lacks 'events'"]),
     ("wrong_id", (), 1, ["[ENGINE-ALIVE] protocol"]),
@@ -46,6 +58,8 @@ def test_hostile_engine_verdict(name: str, args: tuple[str, ...], code: int, say
     for text in says:
         assert text in out, f"{text!r} not in:\n{out}"
     assert "Traceback" not in out + err
+    assert code != 1 or " 0 violated" not in out, "a run with findings says what broke"
+    assert "\u202e" not in out + err and "\ud800" not in out + err  # never raw
 
 
 def test_setsid_grandchild_is_killed(tmp_path: Path, capsys: pytest.CaptureFixture[str],

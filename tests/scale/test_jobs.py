@@ -1,6 +1,7 @@
 """`certify --jobs N`: rounds in worker processes find exactly what one process finds for
 the same seed and rounds, and nothing the campaign started outlives it (normal end, Ctrl-C,
-SIGKILL)."""
+SIGKILL). The no-orphan checks count this test's campaign only (its worker token's value,
+tests/processes.py), so another campaign running on the machine does not fail them."""
 
 from __future__ import annotations
 
@@ -18,12 +19,13 @@ import pytest
 from gamecert.fuzz.campaign import run_campaign
 from gamecert.fuzz.cli import EXIT_VIOLATIONS
 from gamecert.fuzz.engines import InProcessEngine, engine_recipe
-from gamecert.fuzz.parallel import WORKER_TAG
+from gamecert.fuzz.parallel import WORKER_TAG, ProcessRunner
 from gamecert.reference_engine import reference_session
+from tests.processes import carrying, settled, tokens_under
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO = "examples.engines.flit.two_causes:ENGINE"  # two broken rules, found in rounds 0-3
-TIMINGS = {"duration_s", "runner", "shrink_allowance_s"}
+TIMINGS = {"duration_s", "runner", "shrink_allowance_s", "load"}
 
 
 def _certify(report: Path, jobs: int, *extra: str) -> dict[str, Any]:
@@ -61,19 +63,17 @@ def test_an_engine_handed_over_open_runs_with_one_job() -> None:
     assert result.runner_note is not None and "1 job" in result.runner_note
 
 
-def _ours() -> list[int]:
-    """Processes whose environment carries a campaign's worker tag: the workers' engines."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            env = Path(f"/proc/{entry.name}/environ").read_bytes()
-        except OSError:
-            continue
-        if f"{WORKER_TAG}=".encode() in env:
-            found.append(int(entry.name))
-    return found
+def _ours(tokens: set[str]) -> Any:
+    """A check for the processes (workers, their engines) that carry one of these worker
+    tokens: this test's campaign's, never another's."""
+    return lambda: carrying(WORKER_TAG, tokens)
+
+
+MARK = "GAMECERT_TEST_MARK"  # set in a campaign's environment: every process under it has it
+
+
+def _marked(mark: str) -> Any:
+    return lambda: carrying(MARK, {mark})
 
 
 def _session(sid: int) -> list[int]:
@@ -92,21 +92,21 @@ def _session(sid: int) -> list[int]:
     return out
 
 
-def _settled(check: Any, seconds: float = 15.0) -> list[int]:
-    deadline = time.monotonic() + seconds
-    left = check()
-    while left and time.monotonic() < deadline:
-        time.sleep(0.2)
-        left = check()
-    return list(left)
+def test_a_campaign_with_jobs_leaves_no_process_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    tokens: set[str] = set()  # the worker token of this campaign's runner
+    start = ProcessRunner.__init__
 
+    def noted(self: ProcessRunner, *args: Any, **kwargs: Any) -> None:
+        start(self, *args, **kwargs)
+        tokens.add(self.tag)
 
-def test_a_campaign_with_jobs_leaves_no_process_behind() -> None:
+    monkeypatch.setattr(ProcessRunner, "__init__", noted)
     # the default engine is a command: every worker starts an engine process of its own
     recipe = engine_recipe("flit", command=[sys.executable, "-m", "gamecert", "serve", "flit"])
     result = run_campaign("flit", recipe, rounds=3, seed=1, jobs=2)
     assert result.runner == "2 local processes" and result.coverage.steps > 0
-    assert _settled(_ours) == []
+    assert tokens, "the campaign's workers were started with a token"
+    assert settled(_ours(tokens)) == []
     import multiprocessing
 
     assert multiprocessing.active_children() == []
@@ -118,6 +118,17 @@ def _start(report: Path) -> subprocess.Popen[bytes]:
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def _tokens(proc: subprocess.Popen[bytes]) -> set[str]:
+    """The worker tokens under a running campaign, read from its workers and engines."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = tokens_under(proc.pid, WORKER_TAG)
+        if found:
+            return found
+        time.sleep(0.1)
+    return set()
 
 
 def _wait_for_rounds(report: Path, proc: subprocess.Popen[bytes], n: int) -> None:
@@ -135,9 +146,11 @@ def _wait_for_rounds(report: Path, proc: subprocess.Popen[bytes], n: int) -> Non
 def test_stopping_a_campaign_with_jobs_stops_everything(tmp_path: Path, how: int) -> None:
     report = tmp_path / "out"
     proc = _start(report)
+    tokens: set[str] = set()
     try:
         _wait_for_rounds(report, proc, 2)
-        assert _ours(), "the workers' engines carry the worker tag"
+        tokens = _tokens(proc)
+        assert tokens and _ours(tokens)(), "the workers' engines carry the worker tag"
     finally:
         os.kill(proc.pid, how)
         out, err = proc.communicate(timeout=60)
@@ -145,18 +158,19 @@ def test_stopping_a_campaign_with_jobs_stops_everything(tmp_path: Path, how: int
         assert proc.returncode == 130, (out, err)
         assert b"Traceback" not in err and b"INTERRUPTED" in out
         assert json.loads((report / "report.json").read_text())["interrupted"] is True
-    assert _settled(lambda: _session(proc.pid)) == [], "a worker outlived the campaign"
-    assert _settled(_ours) == [], "an engine outlived the campaign"
+    assert settled(lambda: _session(proc.pid)) == [], "a worker outlived the campaign"
+    assert settled(_ours(tokens)) == [], "an engine outlived the campaign"
     if how == signal.SIGKILL:  # the checkpoint holds: resume, with jobs, to the end
         rounds = int(json.loads((report / "checkpoint.json").read_text())["rounds"])
+        mark = f"resume-{os.getpid()}-{time.monotonic_ns()}"
         again = subprocess.run([sys.executable, "-m", "gamecert", "certify", "flit",
                                 "--resume", str(report), "--rounds", str(rounds + 2),
                                 "--jobs", "2", "--quiet"], cwd=ROOT, capture_output=True,
-                               timeout=300)
+                               timeout=300, env={**os.environ, MARK: mark})
         assert f"resuming after round {rounds}".encode() in again.stdout, again.stderr
         after = json.loads((report / "checkpoint.json").read_text())
         assert after["finished"] is True and after["rounds"] == rounds + 2
-        assert _settled(_ours) == []
+        assert settled(_marked(mark)) == []
 
 
 def test_a_workers_error_reaches_the_campaign() -> None:

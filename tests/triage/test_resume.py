@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from gamecert.fuzz.cli import EXIT_VIOLATIONS, main
-from tests.scale.test_jobs import _ours, _settled
+from gamecert.fuzz.parallel import WORKER_TAG
+from tests.processes import carrying, settled, tokens_under
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO = "examples.engines.flit.two_causes:ENGINE"
@@ -45,13 +46,16 @@ def test_sigkill_then_resume_keeps_every_finding(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "out"
     proc = _start(report)
+    tokens: set[str] = set()
     try:
         before = _wait_for_a_finding(report, proc)
+        tokens = tokens_under(proc.pid, WORKER_TAG)  # this campaign's workers' only
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
     # its workers (with outcomes, traces included, still to send) are gone too
-    assert _settled(_ours) == [], "a worker or its engine outlived the killed campaign"
+    assert settled(lambda: carrying(WORKER_TAG, tokens)) == [], \
+        "a worker or its engine outlived the killed campaign"
     assert before["finished"] is False
     ids = {d["signature"] for d in before["departures"]}  # type: ignore[attr-defined]
     rounds = int(before["rounds"])  # type: ignore[call-overload]
