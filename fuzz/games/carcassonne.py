@@ -34,6 +34,7 @@ from gamecert.reference_engine.carcassonne.engine import (
     STRAIGHT,
     Carcassonne,
     CarcState,
+    pack,
     spot_of,
     unpack,
 )
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 JSON = Any
 GAME = Carcassonne()
 POOL_GAMES = 8  # random games per profile behind the start positions
+MONASTERY_STARTS = 4  # monasteries one tile from complete, at least, where play has them
 
 
 # --- strategies built once ------------------------------------------------------------------
@@ -94,10 +96,15 @@ def _policy(rng: random.Random, claim_bias: float) -> Callable[[CarcState], Any]
 
 
 def _clear_meeples(o: JSON, profile: Profile) -> JSON:
-    """The same position with every meeple back in its supply."""
+    """The same position with every meeple back in its supply (in the tower stage, the
+    prisoners set free and the towers' caps taken off too, so every meeple is accounted
+    for)."""
     out = copy.deepcopy(o)
     out["meeples"] = []
     out["supply"] = [profile.param("CARC-MEEPLE-SUPPLY", "meeples")] * out["players"]
+    if "prisoners" in out:
+        out["prisoners"] = [[0] * out["players"] for _ in range(out["players"])]
+        out["towers"] = [{**w, "cap": None} for w in out["towers"]]
     return out
 
 
@@ -377,6 +384,10 @@ def pools(profile: Profile) -> Pools:
                 left = sum(state.river_pile)
                 if state.step == DRAW and left <= 3:
                     out.add("lake" if left == 1 else "river-end", GAME.observe(state))
+                elif state.step == PLACE and not left:
+                    # the last river tile in hand: one placement ends the river phase and
+                    # deals the land phase's opening hands
+                    out.add("lake", GAME.observe(state))
                 elif left >= 4 and rng.random() < 0.3:
                     out.add("river", GAME.observe(state))
                 if state.step == DRAW:
@@ -414,6 +425,13 @@ def pools(profile: Profile) -> Pools:
             crafted = _closing_start(state, closers, worth, alone=True)
             if crafted is not None:
                 out.add(kind, crafted)
+    if len(out.by_kind.get("monastery", [])) < MONASTERY_STARTS:
+        # the random games above left few monasteries one gap from complete (some river
+        # readings lay the land out so): look for them in every played land position
+        _more_monasteries(profile, out)
+        for o in _monastery_starts(profile)[:MONASTERY_STARTS - len(out.by_kind.get(
+                "monastery", []))]:
+            out.add("monastery", o)
     for o in out.by_kind.get("final", []):
         # the claim step of the last tile, everyone level and nothing on the board: a pass
         # ends the game in a tie for first
@@ -450,7 +468,7 @@ def pools(profile: Profile) -> Pools:
                     swap = copy.deepcopy(ransom)
                     swap["prisoners"][me][captor] += 1
                     swap["supply"][captor] -= 1
-                    out.add("ransom", swap)
+                    out.add("exchange", swap)
         for o in (out.by_kind.get("land", []) + out.by_kind.get("late", [])[::3])[:60]:
             for kind, start in _reach_starts(profile, o)[:2]:
                 out.add(kind, start)
@@ -471,6 +489,64 @@ def pools(profile: Profile) -> Pools:
     _built.append(out)
     crafted_ids.cache_clear()
     return out
+
+
+def _more_monasteries(profile: Profile, out: Pools) -> None:
+    """Single-tile hands that complete a monastery, from the played land and late positions
+    with a monastery one gap from complete, until there are MONASTERY_STARTS of them."""
+    played = out.by_kind.get("land", []) + out.by_kind.get("late", [])
+    for o in played:
+        if len(out.by_kind.get("monastery", [])) >= MONASTERY_STARTS:
+            return
+        if o["step"] != "place":
+            continue
+        crafted = _monastery_closer(GAME.load(profile, o))
+        if crafted is not None:
+            out.add("monastery", crafted)
+
+
+def _monastery_starts(profile: Profile) -> list[JSON]:
+    """A monastery (tile B) beside the closed river with seven of its eight neighbours laid,
+    held by player 1, and a tile that fills the last one in the mover's hand (player 1, then
+    player 2): built tile by tile, each the first deck tile that fits its cell."""
+    river = [((0, 0), "RS", 0), ((0, -1), "RE", 0)]
+    ring = [(1, 0), (2, 0), (1, -1), (1, 1), (2, -1), (2, 1), (3, -1), (3, 0), (3, 1)]
+    board = list(river)
+    tiles = [k.id for k in load_tiles() if k.set in deck_sets(profile)]
+    for i, at in enumerate(ring):
+        state = GAME.adopt(profile, _crafted(profile, board, {}, 1, []))  # no hand yet
+        pos = pack(*at)
+        if pos not in state.cells:
+            return []
+        m, v = state.cells[pos]
+        kinds = ["B"] if at == (2, 0) else tiles
+        fits = [(tl, r) for tl in kinds for r in range(4)
+                if state.deck[state.cfg.t.ids.index(tl)]
+                and state.cfg.t.rot[state.cfg.t.ids.index(tl)][r].code & m == v]
+        if not fits:
+            return []
+        if i == len(ring) - 1:  # the last gap: its tile goes in the mover's hand
+            return [_crafted(profile, board, {mover: [fits[0][0]]}, mover,
+                             [((2, 0), "monastery", 1)]) for mover in (1, 2)]
+        board.append((at, *fits[0]))
+    return []
+
+
+def _monastery_closer(state: CarcState) -> JSON | None:
+    """The position with a deck tile that fits the last gap around a monastery as the
+    mover's only tile (None when no monastery lacks one tile or no deck tile fits there)."""
+    t = state.cfg.t
+    for f in sorted(state.feats.values(), key=lambda f: f.nodes):
+        if f.kind != MONASTERY or f.open != 1:
+            continue
+        gaps = [pos + d for pos in f.tiles for d in AROUND if pos + d not in state.board]
+        if len(gaps) != 1 or gaps[0] not in state.cells:
+            continue
+        m, v = state.cells[gaps[0]]
+        for k, left in enumerate(state.deck):
+            if left and any(t.rot[k][r].code & m == v for r in range(4)):
+                return _swap_into_hand(GAME.observe(state), t.ids[k], alone=True)
+    return None
 
 
 def _reach_starts(profile: Profile, o: JSON) -> list[tuple[str, JSON]]:
@@ -558,7 +634,7 @@ def _farm_tie(profile: Profile, o: JSON) -> JSON | None:
 
 CRAFTED = ("near-uturn", "near-50", "closing", "monastery", "banner", "multi", "loop",
            "starved", "joined", "ties", "final-tie", "farm-tie", "ransom", "ransom-short",
-           "reach-exact", "reach-gap", "mutual")
+           "reach-exact", "reach-gap", "mutual", "exchange")
 
 
 @cache
@@ -574,10 +650,15 @@ _built: list[Pools] = []
 # how often each kind starts an example (the first is what shrinking aims for)
 START_WEIGHTS = (("new", 1), ("river", 1), ("river-end", 1), ("lake", 2), ("near-uturn", 4),
                  ("land", 2), ("late", 1), ("late-50", 1), ("final", 2), ("final-tie", 2),
-                 ("near-50", 3), ("closing", 2), ("monastery", 3), ("banner", 4), ("multi", 2),
+                 ("near-50", 3), ("closing", 2), ("monastery", 5), ("banner", 4), ("multi", 2),
                  ("loop", 3), ("starved", 1), ("joined", 4), ("ties", 2), ("farm-final", 4),
                  ("farm-tie", 3), ("ransom", 4), ("ransom-short", 3), ("reach-exact", 2),
-                 ("reach-gap", 2), ("mutual", 2))
+                 ("reach-gap", 2), ("mutual", 2), ("exchange", 3))
+# The tower stage's many kinds of its own thin out the river's: its lake comes twice as
+# often, so the land phase's opening deal (CARC-HAND-DEAL, at the lake) is met in every
+# campaign. (The other stages keep their weights, so their seeded runs stay as they are.)
+START_WEIGHTS_TOWER = tuple((kind, {"lake": 4, "river-end": 2}.get(kind, weight))
+                            for kind, weight in START_WEIGHTS)
 
 
 @cache
@@ -585,7 +666,8 @@ def start_strategy(profile: Profile) -> st.SearchStrategy[JSON]:
     """A start: the kind drawn by weight, then a position of that kind. (`one_of` would
     weigh the kinds by how many distinct positions each has, not by these weights.)"""
     kinds = pools(profile).by_kind
-    choices = [kind for kind, weight in START_WEIGHTS
+    weights = START_WEIGHTS_TOWER if "tower" in deck_sets(profile) else START_WEIGHTS
+    choices = [kind for kind, weight in weights
                if kind == "new" or kinds.get(kind) for _ in range(weight)]
     which = st.sampled_from(choices)
     of_kind = {kind: st.sampled_from(states) for kind, states in kinds.items() if states}
@@ -655,11 +737,15 @@ def _completed_now(state: CarcState) -> int:
 
 
 def _best_placement(state: CarcState, actions: list[Any]) -> list[Any]:
-    """The placements that complete something (those at closing cells, tried out)."""
+    """The placements that complete something (those at closing cells, tried out); those
+    that complete a monastery, the rarest completion, where there are any."""
     cells = closing_cells(state)
     closing = [a for a in actions if a[0] == "place" and a[2] in cells]
-    done = [a for a in closing[:60] if _completions(state, a[1], a[2], a[3])]
-    return done or closing
+    tried = [(a, _completions(state, a[1], a[2], a[3])) for a in closing[:60]]
+    done = [a for a, completed in tried if completed]
+    monastery = [a for a, completed in tried
+                 if any(e["feature"] == "monastery" for e in completed)]
+    return monastery or done or closing
 
 
 # the probes worth making in each kind of step; repeats weigh them
@@ -709,6 +795,7 @@ CRAFTED_FOR: dict[str, tuple[str, ...]] = {
     "reach-exact": ("CARC-TOWER-REACH", "CARC-TOWER-FLOORS", "CARC-TOWER-CAPTURE"),
     "reach-gap": ("CARC-TOWER-REACH", "CARC-TOWER-FLOORS", "CARC-TOWER-CAPTURE"),
     "mutual": ("CARC-TOWER-REACH", "CARC-TOWER-EXCHANGE"),
+    "exchange": ("CARC-TOWER-EXCHANGE",),
 }
 
 
@@ -976,9 +1063,12 @@ def _farm_targets(state: CarcState) -> dict[str, float]:
 
 
 # --- bot replies (SYNCS 2025 protocol) ------------------------------------------------------
-REPLY_KINDS = st.sampled_from(["pass"] * 8 + ["place", "place", "claim", "claim", "discard",
-                                             "fly", "garbage", "text"])
-FRAMINGS = st.sampled_from(["ok"] * 4 + ["short", "long", "bytes", "oversize", "newline",
+# A pass is the one reply that is good whatever the tile and the board (in a claim step,
+# from the mover): it comes most often, well framed, so the referee's accepted replies
+# (CARC-PROTO-REPLY) are met in every campaign, not only its refusals.
+REPLY_KINDS = st.sampled_from(["pass"] * 14 + ["place", "place", "claim", "claim", "discard",
+                                              "fly", "garbage", "text"])
+FRAMINGS = st.sampled_from(["ok"] * 8 + ["short", "long", "bytes", "oversize", "newline",
                                          "bare", "spaced", "unicode"])
 GARBAGE = st.sampled_from(["", "\n", "0,", "2,{}", "5,{}", "3,{x}", "2,[]", "x,{}", "-2,{}",
                            "9999999,{}", "4097," + "x" * 4097])
@@ -1002,7 +1092,7 @@ def framed(body: str, how: str) -> str:
 @cache
 def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
     """Framed replies: mostly passes (legal whenever the player_id is the mover's, which makes
-    a quarter of them good in a claim step), placements, claims and discards near the
+    one in n of them good in a claim step), placements, claims and discards near the
     spring, each well framed or broken in one way, and plain garbage."""
     centre = profile.param("CARC-PROTO-REPLY", "centre")
     n = profile.param("CARC-PLAYERS", "players")
@@ -1020,8 +1110,8 @@ def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
     if farms or tower:
         extra = (["farmer", "farmer"] if farms else []) + (
             ["floor", "floor", "floor", "cap", "ransom", "ransom", "exchange"] if tower else [])
-        kinds = st.sampled_from(["pass"] * 8 + ["place", "place", "claim", "claim", "discard",
-                                                "fly", "garbage", "text", *extra])
+        kinds = st.sampled_from(["pass"] * (14 + len(extra)) + [
+            "place", "place", "claim", "claim", "discard", "fly", "garbage", "text", *extra])
     field_spot = st.sampled_from([*FIELD_WIRE.values(), "TOWER"])
     victim_spot = st.sampled_from([*SPOT_WIRE.values(), *FIELD_WIRE.values(), "TOWER"])
     capture = st.one_of(st.none(), st.fixed_dictionaries({"pos": pos, "placed_on": victim_spot}))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
 from operator import itemgetter
@@ -860,11 +860,15 @@ def incomplete(t: Transition, p: Profile) -> Verdict:
     # a meeple a tower floor captured in this very step no longer holds its feature
     taken = [before.feature_at(_cell(e["at"]), e["on"]) for e in _events(t, "meeple-captured")
              if e["on"] != "tower"]
-    held = {f.key() for f in before.features()
-            if sum(f.meeples) > sum(1 for g in taken if g is f)}
+    held_features = [f.key() for f in before.features()
+                     if sum(f.meeples) > sum(1 for g in taken if g is f)]
+    held = set(held_features)
     scored_in_game = {_key(e["feature"], e["tiles"]) for e in _events(t, "feature-completed")}
     finals_keys = {_key(e["feature"], e["tiles"]) for e in finals}
-    if len(finals_keys) != len(finals):
+    # a key names a kind and its tiles: two held features can share one (two towns on one
+    # tile, each claimed), and each is scored
+    counts = Counter(_key(e["feature"], e["tiles"]) for e in finals)
+    if any(n > max(1, held_features.count(k)) for k, n in counts.items()):
         return Violation("a feature was scored twice at the end")
     if _is(t, "place") or _is(t, "claim"):
         return OK  # the last tile may have grown or joined features; counted above

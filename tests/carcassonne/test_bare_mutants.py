@@ -1,13 +1,18 @@
 """Every public one-rule Carcassonne mutant behind `bare:` (minimum capabilities, its own
 draws, no events): its findings name its own rule only. A mutant not caught in the short
 campaign is fine when the certificate says which capability its rule needs (not checkable,
-or checked in part). The table (mutant, rule expected, rules blamed) is printed."""
+or checked in part: e.g. event_wire_coords, whose departure lies only in the events an
+engine without events never sends, is CARC-BOARD-COORDS "checked in part, the rest needs
+events"). The table (mutant, rule expected, rules blamed) is printed."""
 
 from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
 
@@ -18,10 +23,25 @@ from gamecert.fuzz.campaign import CampaignResult, run_campaign
 from gamecert.fuzz.engines import object_recipe
 
 ROUNDS = 1
-# Mutants whose departure lies only in what an engine without events never sends: their
-# rule's event part cannot be judged behind `bare:` (and the certificate does not yet say
-# so: reported to the lead).
-EVENTS_ONLY = {"event_wire_coords"}
+# Where a mutant behind `bare:` is blamed on more than its own rule today, and why: each is
+# a limit of judging from states alone, reported to the lead. A change that removes one
+# makes this test fail until the entry goes (the extra rules must be exactly these).
+KNOWN_EXTRA = {
+    # The opening deal all goes to the mover (CARC-DECK-DRAW, found first); the reference
+    # adopts that state, and CARC-HAND-SIZE's state hook objects to the over-full hand in
+    # every later state: a consequence the lockstep does not yet pass over (a state hook's
+    # objection that already stands in the adopted state).
+    "deal_to_mover": {"CARC-HAND-SIZE"},
+    # A banner lost when towns join shows only at the final scoring, where one step cannot
+    # tell it from open towns' banners counted 0 (CARC-SCORE-INCOMPLETE's parameter, also
+    # the library's banners-ignored-at-end): CARC-FEATURE-JOIN is not checkable without
+    # events, as the certificate says.
+    "banners_lost_in_join": {"CARC-SCORE-INCOMPLETE"},
+    # Fields joined across roads (CARC-FARM-FIELDS, found first at a refused farmer) are
+    # derived state: the adopted state's fields are rebuilt the rules' way, so the final
+    # farm scoring differs with no one-rule change explaining it (ENGINE-AGREES, no rule).
+    "field_crosses_road": {"ENGINE-AGREES"},
+}
 
 
 def _bare(name: str) -> tuple[str, CampaignResult]:
@@ -37,21 +57,33 @@ def _bare(name: str) -> tuple[str, CampaignResult]:
     return module.RULE, result
 
 
-def test_every_public_mutant_behind_bare_is_blamed_on_its_own_rule() -> None:
-    rows, wrong, silent = [], [], []
-    for name in MUTANTS:
-        rule, result = _bare(name)
-        blamed = sorted({d.primary for d in result.departures})
-        what, _ = verdict(result, rule)
-        rows.append((name, rule, ", ".join(blamed) or f"- ({what})"))
-        if set(blamed) - {rule}:
-            wrong.append((name, rule, blamed, [d.message[:160] for d in result.departures]))
-        elif not blamed and name not in EVENTS_ONLY and not (
-                rule in result.not_checkable or rule in result.in_part):
-            silent.append((name, what))  # not caught, and no capability named for it
-    width = max(len(r[0]) for r in rows)
-    print(f"\n{'mutant':<{width}}  {'rule expected':<24}  rules blamed")
-    for name, rule, blamed_text in rows:
-        print(f"{name:<{width}}  {rule:<24}  {blamed_text}")
-    assert not wrong, wrong
-    assert not silent, silent
+Row = tuple[str, str, str]
+
+
+@pytest.fixture(scope="module")
+def table() -> Iterator[list[Row]]:
+    """The rows of the mutants run, printed as one table once they all have."""
+    rows: list[Row] = []
+    yield rows
+    if rows:
+        width = max(len(r[0]) for r in rows)
+        print(f"\n{'mutant':<{width}}  {'rule expected':<24}  rules blamed")
+        for name, rule, blamed_text in sorted(rows, key=lambda r: MUTANTS.index(r[0])):
+            print(f"{name:<{width}}  {rule:<24}  {blamed_text}")
+
+
+@pytest.mark.parametrize("name", MUTANTS)
+def test_public_mutant_behind_bare_is_blamed_on_its_own_rule(name: str,
+                                                             table: list[Row]) -> None:
+    rule, result = _bare(name)
+    blamed = sorted({d.primary for d in result.departures})
+    what, _ = verdict(result, rule)
+    table.append((name, rule, ", ".join(blamed) or f"- ({what})"))
+    extra = set(blamed) - {rule}
+    first = result.departures[0].primary if result.departures else None
+    assert extra == KNOWN_EXTRA.get(name, set()), [d.message[:200] for d in result.departures]
+    assert rule not in blamed or first == rule  # its own rule is found first
+    if extra and rule not in blamed:  # blamed elsewhere only: the certificate says why
+        assert rule in result.not_checkable, (rule, result.not_checkable)
+    if not blamed:  # not caught: the certificate names the capability it needs
+        assert rule in result.not_checkable or rule in result.in_part, what

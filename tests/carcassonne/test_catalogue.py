@@ -102,7 +102,9 @@ def test_parameters_drive_the_engine() -> None:
 
 
 def test_player_count_outside_two_to_five_is_refused() -> None:
-    with pytest.raises(CatalogueError, match="must be 2 to 5"):
+    # the catalogue's parameter schema bounds it (2 to 5), and says where
+    with pytest.raises(CatalogueError, match=r"CARC-PLAYERS\.players: 6 is greater than the "
+                                             r"maximum of 5"):
         CarcConfig.of(_profile_with(**{"CARC-PLAYERS.players": 6}))
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from gamecert.fuzz.campaign import CampaignResult, run_campaign
 from gamecert.fuzz.engines import InProcessEngine, SubprocessEngine
 from gamecert.fuzz.report import UNEXERCISED, rule_rows
@@ -82,14 +84,39 @@ def test_farms_profile_certifies_clean_as_subprocess() -> None:
     assert all(result.coverage.applied[r] for r in FARM_RULES)
 
 
-def test_other_profiles_certify_clean() -> None:
-    """Two players, the strictest river reading and the official order (end-turn discards,
-    a shuffled lake, restart, no shared win): the plugin builds valid starts for each."""
-    for pid in ("syncs-2025-base-2p", "syncs-2025-river-lookahead", "official-order",
-                "syncs-2025-farms-2p", "syncs-2025-farms-river-joins", "syncs-2025-tower-2p",
-                "syncs-2025-tower-placed"):
-        engine = InProcessEngine(reference_session("carcassonne"))
-        result = run_campaign("carcassonne", engine, profile_id=pid, rounds=2, seed=0)
-        assert not result.departures and result.status in ("certified", "incomplete"), \
-            (pid, [str(f) for f in result.findings])
-        assert result.coverage.steps > 50
+# Every other profile (`gamecert rules carcassonne` lists them), with the round by which
+# seed 0 has exercised every rule that applies there (the last to come, in brackets):
+# two players, five, the other river readings, the official order (end-turn discards, a
+# shuffled lake, restart, no shared win), the farms and tower stages' variants, the classic
+# game order.
+PROFILE_ROUNDS = {
+    "syncs-2025-base-2p": 3,  # (CARC-PROTO-REPLY)
+    "syncs-2025-base-5p": 2,
+    "syncs-2025-river-alternate": 2,
+    "syncs-2025-river-lookahead": 2,  # (CARC-MONASTERY-COMPLETE, a crafted monastery)
+    "official-order": 4,  # (CARC-RIVER-NO-UTURN)
+    "syncs-2025-farms-2p": 3,  # (CARC-FARM-SCORE, the final scoring)
+    "syncs-2025-farms-river-joins": 4,  # (CARC-FARM-MAJORITY)
+    "syncs-2025-tower-2p": 4,  # (CARC-RIVER-NO-UTURN)
+    "syncs-2025-tower-placed": 4,  # (CARC-TOWER-RANSOM; CARC-TOWER-EXCHANGE on request)
+    "classic-farms-2p": 3,  # (CARC-MONASTERY-COMPLETE)
+}
+
+
+def test_every_profile_is_tested() -> None:
+    tested = {"syncs-2025-base", "syncs-2025-farms", "syncs-2025-tower", *PROFILE_ROUNDS}
+    assert tested == set(load_catalogue("carcassonne").profiles)
+
+
+@pytest.mark.parametrize("pid", list(PROFILE_ROUNDS))
+def test_other_profiles_certify_clean_with_every_rule_exercised(pid: str) -> None:
+    """The plugin builds valid starts for each profile, and its crafted starts, play and bot
+    replies reach every rule that applies there: CERTIFIED, as `gamecert certify
+    carcassonne --profile P --engine reference` is."""
+    engine = InProcessEngine(reference_session("carcassonne"))
+    rounds = PROFILE_ROUNDS[pid]
+    result = run_campaign("carcassonne", engine, profile_id=pid, rounds=rounds, seed=0)
+    assert result.status == "certified", (pid, [str(f) for f in result.findings],
+                                          result.unexercised)
+    assert not result.departures and result.rounds == rounds
+    assert all(r.verdict != UNEXERCISED for r in rule_rows(result) if not r.harness)

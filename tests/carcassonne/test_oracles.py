@@ -200,6 +200,9 @@ def test_winner_and_end_oracles_flag_wrong_results() -> None:
     assert _violates("CARC-SCORE-INCOMPLETE", cheap)
     forgot = _mutate(t, events=lambda es: [e for e in es if e["type"] != "feature-final"])
     assert _violates("CARC-SCORE-INCOMPLETE", forgot)
+    twice = _mutate(t, events=lambda es: [*es, *[e for e in es
+                                                 if e["type"] == "feature-final"][:1]])
+    assert _violates("CARC-SCORE-INCOMPLETE", twice)
     early = _mutate(t, after=lambda a: a["result"].__setitem__("reason", "points-limit"))
     assert _violates("CARC-END-POINTS", early)
     road = _completed_road()

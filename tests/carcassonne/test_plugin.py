@@ -87,7 +87,11 @@ def test_each_crafted_kind_holds_its_rare_case() -> None:
                                        for k in s.hands[s.to_move - 1] for r in range(4)
                                        if s.cfg.t.rot[k][r].code & s.cells[s.river.open_pos][0]
                                        == s.cells[s.river.open_pos][1])) >= len(river) // 3
-    assert all(s["river_pile"] == {"RE": 1} and s["step"] == "draw" for s in KINDS["lake"])
+    for s in KINDS["lake"]:  # the lake to draw, or drawn and in the mover's hand
+        assert (s["river_pile"] == {"RE": 1} and s["step"] == "draw") or (
+            not s["river_pile"] and s["step"] == "place"
+            and s["hands"][s["to_move"] - 1] == ["RE"]), s
+    assert any(s["step"] == "place" for s in KINDS["lake"])
     for s in KINDS["loop"]:  # one placement closes a ring of four curves
         done = [e for es in completions(load(s)) for e in es if e["type"] == "feature-completed"]
         assert any(e["feature"] == "road" and len(e["tiles"]) == 4 for e in done)
@@ -118,6 +122,27 @@ def test_each_crafted_kind_holds_its_rare_case() -> None:
         assert after.result is not None and len(after.result["winners"]) == PROF.param(
             "CARC-PLAYERS", "players")
     assert all(not s["deck"] for s in KINDS["final"])
+
+
+def test_every_profile_has_monasteries_one_tile_from_complete() -> None:
+    """Where random play leaves no monastery one gap from complete (the lookahead river),
+    the crafted one is there: its one tile in hand completes it."""
+    prof = profile("syncs-2025-river-lookahead")
+    starts = pools(prof).by_kind["monastery"]
+    assert len(starts) >= 2
+    for o in starts:
+        state = ENGINE.load(prof, o)
+        assert len(state.hands[state.to_move - 1]) == 1
+        assert any(e.get("feature") == "monastery" for es in completions(state) for e in es)
+
+
+def test_exchange_starts_offer_an_exchange_on_request() -> None:
+    prof = profile("syncs-2025-tower-placed")
+    starts = pools(prof).by_kind["exchange"]
+    assert starts
+    for o in starts:
+        state = ENGINE.load(prof, o)
+        assert any(a[0] == "exchange" for a in ENGINE.legal(state))
 
 
 def _states() -> st.SearchStrategy[tuple[str, dict[str, Any]]]:
