@@ -803,8 +803,10 @@ class Lockstep:
         if bad or not (isinstance(want, dict) and isinstance(got, dict)):
             return bad
         fields = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
+        # a draw the engine kept to itself is the likeliest cause: said first
+        note = UNREPORTED if self.follow and self.unreported else ""
         return [("ENGINE-AGREES", cause(tag("fields", *fields), (
-            f"unexplained difference {where}: no rule's oracle objects and no one-rule "
+            f"unexplained difference {where}: {note}no rule's oracle objects and no one-rule "
             f"change of the rules gives the engine's state ({_diff(want, got)})")))]
 
     def _wait(self, step: Transition, ref_events: list[JSON], ref_next: Any,

@@ -88,7 +88,13 @@ def test_npm_installs_the_kit_from_the_path_gamecert_gives(tmp_path: Path) -> No
     where = subprocess.run([sys.executable, "-m", "gamecert.adapters.node_path"],
                            capture_output=True, text=True, timeout=60, check=True)
     folder = Path(where.stdout.strip())
-    assert folder.samefile(KIT)
+    # the kit as installed: the repository's own folder (an editable install) or the copy
+    # in site-packages (pip install .), the same files either way
+    import gamecert.adapters
+
+    assert folder.samefile(Path(gamecert.adapters.__file__).parent / "node")
+    for name in ("package.json", "index.cjs", "index.mjs"):
+        assert (folder / name).read_bytes() == (KIT / name).read_bytes(), name
     package = json.loads((folder / "package.json").read_text())
     assert package["name"] == "gamecert-adapter" and package["version"]
     npm = shutil.which("npm")

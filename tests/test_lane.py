@@ -98,7 +98,8 @@ def test_a_look_that_says_a_violation_is_never_remembered(monkeypatch: Any) -> N
     steps = ls.coverage.steps
     assert steps > 50
     # one muted finding at the new game and one at every step, each naming the rule
-    assert len(ls.muted_findings) == steps + 1
+    # (a cause met again in one example is counted on its first finding, not kept again)
+    assert len(ls.muted_findings) + sum(f.repeats for f in ls.muted_findings) == steps + 1
     assert all(f.rules == [first] for f in ls.muted_findings)
     assert ls.coverage.applied[first] == steps + 1
 

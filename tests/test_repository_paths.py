@@ -23,6 +23,11 @@ ABSOLUTE_WORK = re.compile(r"""["'\s]/work/""")
 ENV_NAME = "GAMECERT_" + "SHARED"  # spelt in two parts: this file names it, never reads it
 ENV_SHARED = re.compile(ENV_NAME)
 PARENTS = re.compile(r"parents\[(\d+)\]")
+# JavaScript's require() and import resolve a relative path against the file itself, so in
+# the Node.js kit '../..' stays inside the repository while it climbs no higher than the
+# file's own depth; elsewhere (a Python path is the working folder's) any ../ is refused.
+JS = (".js", ".cjs", ".mjs")
+UPS = re.compile(r"""(?:^|["'\s(=/])((?:\.\.(?:/|(?=["'\s)`]|$)))+)""")
 
 
 def tracked_files() -> list[str]:
@@ -49,7 +54,10 @@ def problems(path: str, text: str) -> list[str]:
     for n, line in enumerate(text.splitlines(), 1):
         if SHARED_PATH.search(line):
             out.append(f"{path}:{n}: names the shared/ folder beside the repository")
-        if UP_PATH.search(line):
+        if path.endswith(JS):
+            out += [f"{path}:{n}: a ../ path above the repository"
+                    for ups in UPS.findall(line) if ups.count("..") > depth]
+        elif UP_PATH.search(line):
             out.append(f"{path}:{n}: a ../ path")
         if ABSOLUTE_WORK.search(line):
             out.append(f"{path}:{n}: an absolute /work/ path")
@@ -83,6 +91,8 @@ def test_no_tracked_file_outside_docs_names_or_reads_outside_the_repository() ->
     ("tests/x.py", 'open("../sha' + 'red/seeds/README.md")'),
     ("fuzz/x.py", f'base = os.environ.get("{ENV_NAME}")'),
     ("tests/x.py", 'Path("/work/shared/seeds")'),
+    ("api/adapters/node/test/x.test.mjs", "import data from '../../../../../../data.json';"),
+    ("api/adapters/node/toys.cjs", "const x = require('../../../..');"),
 ])
 def test_each_way_out_is_caught(path: str, line: str) -> None:
     assert problems(path, line)
@@ -94,6 +104,8 @@ def test_each_way_out_is_caught(path: str, line: str) -> None:
     ("oracles/base.py", '"""The oracle shape shared by every game."""'),
     ("spec/carcassonne.json", '"chosen": "shared",'),
     ("tests/x.py", 'PICTURES = Path(__file__).parent / "data" / "battle_pictures.json"'),
+    ("api/adapters/node/test/fixtures/counter-wire.cjs", "const { serve } = require('../..');"),
+    ("api/adapters/node/test/wire.test.mjs", "import * as esm from '../index.mjs';"),
 ])
 def test_paths_inside_the_repository_pass(path: str, line: str) -> None:
     assert problems(path, line) == []

@@ -34,7 +34,7 @@ from operator import itemgetter
 from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, one_per_value
-from gamecert.oracles.carcassonne import checks, tower
+from gamecert.oracles.carcassonne import bare, checks, tower
 from gamecert.oracles.carcassonne.board import (
     FIELD_SPOTS,
     catalogue,
@@ -50,7 +50,7 @@ Answer = Verdict | None
 # --- state hooks -----------------------------------------------------------------------------
 STATE_RULES = ("CARC-TILES", "CARC-TOWER-TILES", "CARC-PLAYERS", "CARC-RIVER-SPRING",
                "CARC-HAND-SIZE", "CARC-MEEPLE-SUPPLY", "CARC-END-POINTS", "CARC-END-TILES",
-               "CARC-WINNER", "CARC-TOWER-EXCHANGE")
+               "CARC-WINNER", "CARC-TOWER-EXCHANGE", "CARC-TURN-ORDER")
 _ABSENT = object()  # a part the state does not have
 _AT = itemgetter("at")
 
@@ -222,7 +222,11 @@ def state_verdicts(s: JSON, p: Profile) -> tuple[Answer, ...]:
     winner: Answer = NA if result is None else None
     # CARC-TOWER-EXCHANGE: outside the tower stage, NA before anything is read
     exchange: Answer = None if tower.tower_stage(p) else NA
-    out = (tiles, tower_tiles, sized, spring, bound, owned, points, left, winner, exchange)
+    # CARC-TURN-ORDER's state hook (the first river turn): cheap, asked as it is
+    first = bare.first_river_turn(s, p)
+    first_turn: Answer = first if first is OK or first is NA else None
+    out = (tiles, tower_tiles, sized, spring, bound, owned, points, left, winner, exchange,
+           first_turn)
     return _one(out)
 
 
@@ -239,7 +243,7 @@ RULES = ("CARC-TURN-ORDER", "CARC-RIVER-DRAW", "CARC-RIVER-CONTIGUOUS", "CARC-RI
          "CARC-END-POINTS", "CARC-END-TILES", "CARC-TOWER-EXCHANGE", "CARC-BOARD-COORDS",
          "CARC-PLACE-ADJACENT", "CARC-PLACE-MATCH", "CARC-RIVER-MEETS-RIVER",
          "CARC-SCORE-TIMING", "CARC-CLAIM-UNCLAIMED", "CARC-CLAIM-PLACED-TILE",
-         "CARC-MEEPLE-SUPPLY", "CARC-FARM-CLAIM")
+         "CARC-MEEPLE-SUPPLY", "CARC-FARM-CLAIM", "CARC-DECK-DRAW")
 _TURN_ENDS = frozenset({"place", "claim", "pass"})  # the steps `turn_scoring` may judge
 
 
@@ -339,7 +343,8 @@ def step_verdicts(t: Transition, p: Profile) -> tuple[Answer, ...]:
     claim = _claim(t, types, p) if kind == "claim" else (NA, NA, NA, NA)
     out = (turn, river_draw, river_place, river_place, lake, deal, hand, join, claim_one,
            back, road, town, monastery, majority, incomplete, points, skipped,
-           exchange, coords, adjacent, match, match, timing, *claim)
+           exchange, coords, adjacent, match, match, timing, *claim,
+           NA if kind != "draw" else None)  # CARC-DECK-DRAW: judged at a draw only
     return _one(out)
 
 
