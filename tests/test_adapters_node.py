@@ -68,7 +68,8 @@ def test_the_node_adapter_follows_the_reference() -> None:
 def test_the_node_adapter_certifies_with_the_minimum_capabilities(tmp_path: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "gamecert", "certify", "flit", "--engine-cmd",
-         f"{require_node()} {ADAPTER}", "--rounds", "2", "--quiet", "--report", str(tmp_path)],
+         f"{require_node()} {ADAPTER}", "--rounds", "1", "--jobs", "1", "--quiet", "--report",
+         str(tmp_path)],
         capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert "0 violated" in out.stdout, out.stdout[-2000:] + out.stderr[-2000:]
     assert "capabilities: the minimum" in out.stdout

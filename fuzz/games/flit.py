@@ -226,6 +226,18 @@ class FlitPlugin:
     def _probe(self, data: st.DataObject, ls: Lockstep) -> JSON:
         s = ls.ref_json
         w, h = s["width"], s["height"]
+        if s["phase"] == "setup" and data.draw(st.booleans(), label="setup beside a piece"):
+            # FLIT-SETUP-AVAILABLE's one-rule probe: an empty square beside a piece (empty,
+            # so only the rule's "not next to a piece" forbids it); the set-up is short, so
+            # a probe there is rare unless asked for
+            board = s["board"]
+            beside = sorted({(i % w + dx) % w + ((i // w + dy) % h) * w
+                             for i, c in enumerate(board) if c != "0"
+                             for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))})
+            empty = [j for j in beside if board[j] == "0"]
+            if empty:
+                j = empty[data.draw(st.integers(0, len(empty) - 1), label="square")]
+                return {"type": "setup", "at": [j % w, j // w]}
         if data.draw(st.booleans(), label="near pieces"):
             # squares beside pieces: where "empty but not available" and "touches only
             # itself" live, and where most wrong acceptances hide

@@ -163,10 +163,21 @@ def _with_read_values(t: Transition, p: Profile, pick: Callable[[Scored], bool],
         v = s.value + scoring.delta[q - 1] - scoring.expected[q - 1]
         shared = len(s.scorers) > 1 and v in (s.value // len(s.scorers),
                                               -(-s.value // len(s.scorers)))
-        if v != s.value and not shared and _gives(scoring, _valued(v), [s]):
+        if v != s.value and not shared and _gives(scoring, _valued(v), [s]) \
+                and not _absorbed_elsewhere(scoring, pick, q):
             return cause("wrong-value", f"{_where(s)} ({len(s.feature.tiles)} tiles) is worth "
                                         f"{s.value} {kind_words}, scored {v}")
     return NA
+
+
+def _absorbed_elsewhere(scoring: StepScoring, pick: Callable[[Scored], bool], q: int) -> bool:
+    """Whether player `q`'s difference, read onto an item another rule scores (a farm
+    beside a final town, say), gives the engine's scores as well: then one step cannot tell
+    which rule's item was valued wrong, and a read value names neither (a difference the
+    engine's own derived state makes, fields joined its way, shows exactly so)."""
+    diff = scoring.delta[q - 1] - scoring.expected[q - 1]
+    return any(not pick(o) and q in o.scorers
+               and _gives(scoring, _valued(o.value + diff), [o]) for o in scoring.items)
 
 
 # --- the rules -------------------------------------------------------------------------------

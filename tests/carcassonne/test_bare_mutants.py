@@ -27,11 +27,6 @@ ROUNDS = 1
 # a limit of judging from states alone, reported to the lead. A change that removes one
 # makes this test fail until the entry goes (the extra rules must be exactly these).
 KNOWN_EXTRA = {
-    # The opening deal all goes to the mover (CARC-DECK-DRAW, found first); the reference
-    # adopts that state, and CARC-HAND-SIZE's state hook objects to the over-full hand in
-    # every later state: a consequence the lockstep does not yet pass over (a state hook's
-    # objection that already stands in the adopted state).
-    "deal_to_mover": {"CARC-HAND-SIZE"},
     # A banner lost when towns join shows only at the final scoring, where one step cannot
     # tell it from open towns' banners counted 0 (CARC-SCORE-INCOMPLETE's parameter, also
     # the library's banners-ignored-at-end): CARC-FEATURE-JOIN is not checkable without

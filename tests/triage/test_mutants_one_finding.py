@@ -14,7 +14,7 @@ from gamecert.reference_engine.contract import Session
 
 GAMES = ("flit", "botwars", "carcassonne", "kingdomino")
 ALL = [(g, m) for g in GAMES for m in importlib.import_module(f"examples.engines.{g}").MUTANTS]
-ROUNDS = 6
+ROUNDS = 4  # past every departure (examples go on), so 4 rounds hold long games
 
 def _campaign(game: str, name: str, rounds: int = ROUNDS):  # type: ignore[no-untyped-def]
     module = importlib.import_module(f"examples.engines.{game}.{name}")
