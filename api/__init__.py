@@ -22,11 +22,11 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 from pathlib import Path
 
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import Engine, EngineRecipe, engine_recipe, open_engine
-from gamecert.fuzz.lockstep import Finding
-from gamecert.fuzz.trace import ReplayResult, load_trace
-from gamecert.fuzz.trace import replay as _replay_doc
+from gamecert.fuzz.engines.engine import Engine, EngineRecipe, engine_recipe, open_engine
+from gamecert.fuzz.findings.trace import ReplayResult, load_trace
+from gamecert.fuzz.findings.trace import replay as _replay_doc
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
+from gamecert.fuzz.step.lockstep import Finding
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, Game, Outcome, Session
 

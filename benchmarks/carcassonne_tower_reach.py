@@ -19,10 +19,10 @@ import collections
 import time
 from typing import Any
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.games import carcassonne as plugin
-from gamecert.fuzz.lockstep import Lockstep
+from gamecert.fuzz.search.campaign import run_campaign
+from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.reference_engine import reference_session
 
 CASES = ("capture", "exchange", "ransom", "ransom at exactly 3", "tower 3+ high",

@@ -3,7 +3,7 @@
     python benchmarks/chance_false_alarms.py [--runs 200] [--games 10] [--game kingdomino]
 
 Each run gathers the draws of `--games` random games of an engine behind the minimum-
-capability wrapper (fuzz.chance_sim: the same follow-mode lockstep as a campaign, random
+capability wrapper (fuzz.search.chance_sim: the same follow-mode lockstep as a campaign, random
 moves instead of Hypothesis's, new seeds each run) and tests every chance rule as a
 campaign does. For the reference it prints how often a test's p-value fell under 0.05,
 0.01 and the per-rule alpha, and how often a whole run failed (the false-alarm rate);
@@ -17,9 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-from gamecert.fuzz.chance_sim import gather
-from gamecert.fuzz.chance_stats import ALPHA
-from gamecert.fuzz.engines import object_recipe
+from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.findings.chance_stats import ALPHA
+from gamecert.fuzz.search.chance_sim import gather
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for --biased
 

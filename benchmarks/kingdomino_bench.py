@@ -29,8 +29,8 @@ try:  # run as a script, benchmarks/ is on the path; loaded from the tests, the 
 except ImportError:
     from benchmarks import overhead
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import AGREED_BATCH, Coverage, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.kingdomino import board as kd_board
 from gamecert.reference_engine import reference_session

@@ -27,8 +27,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import object_recipe
+from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.spec import load_catalogue
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/
@@ -69,7 +69,7 @@ def reach(mutant: str, players: int, seed: int, budget: float | None = 60.0,
           rounds: int | None = None, until_caught: bool = False) -> Reach:
     """One campaign of the mutant behind `bare:`; with `until_caught`, no round starts once
     its rule is caught (the same rounds up to there, so the same verdict, sooner)."""
-    from gamecert.fuzz import campaign
+    from gamecert.fuzz.search import campaign
 
     module = importlib.import_module(f"examples.engines.kingdomino.{mutant}")
     started = time.monotonic()

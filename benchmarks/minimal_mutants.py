@@ -20,9 +20,9 @@ import sys
 import time
 from pathlib import Path
 
-from gamecert.fuzz import campaign
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import InProcessEngine, object_recipe
+from gamecert.fuzz.engines.engine import InProcessEngine, object_recipe
+from gamecert.fuzz.search import campaign
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.reference_engine.contract import Session
 
 # the mutants are the repository's examples, beside this script

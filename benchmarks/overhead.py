@@ -32,7 +32,7 @@ Three passes:
    oracle's hooks timed alone, for the costliest rules: a look answers only for the game's
    own hook functions, so with every hook wrapped the looks stand aside and each rule's
    hooks are asked (these shares rank the rules; they are not the lockstep's);
-3. campaign: a short real Hypothesis run of the game's state machine (`fuzz.machine`, all
+3. campaign: a short real Hypothesis run of the game's state machine (`fuzz.search.machine`, all
    its rules: play, probe, bot text, legal sets, observe, reload) with the same timers, plus
    one around every lockstep operation; what is left of the wall time is Hypothesis (drawing
    data, its own bookkeeping) and the machine's glue.
@@ -57,10 +57,10 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from gamecert.fuzz.engines import Engine, InProcessEngine
+from gamecert.fuzz.engines.engine import Engine, InProcessEngine
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.lockstep import AGREED_BATCH, Coverage, Lockstep
-from gamecert.fuzz.machine import make_machine
+from gamecert.fuzz.search.machine import make_machine
+from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import Oracle
 from gamecert.reference_engine import reference_session
@@ -127,7 +127,7 @@ class Clock:
 
 
 # The lockstep's own entry points to its oracles: the shared looks, the hooks asked one by
-# one, with their counting when a step is not counted from the lane (`fuzz.lockstep`)
+# one, with their counting when a step is not counted from the lane (`fuzz.step.lockstep`)
 ORACLE_ENTRIES = ("prejudge", "state_prejudge", "_judge_step", "_state_verdicts")
 
 

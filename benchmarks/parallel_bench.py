@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import engine_recipe
+from gamecert.fuzz.engines.engine import engine_recipe
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 
 ROOT = Path(__file__).resolve().parents[1]
 SLOW = ["no_wrap_x", "invalid_disqualifies", "convert_no_wrap", "freeze_after_four",

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gamecert.adapters.check import look_at
-from gamecert.fuzz.engines import Refused, SubprocessEngine
+from gamecert.fuzz.engines.engine import Refused, SubprocessEngine
 
 ROOT = Path(__file__).resolve().parents[1]
 ADAPTER = ROOT / "examples" / "adapters" / "node-kit" / "flit-follow.js"

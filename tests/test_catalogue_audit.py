@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.cli import EXIT_OK, main
+from gamecert.fuzz.cli.main import EXIT_OK, main
 from gamecert.spec import games, load_catalogue
 
 GAMES = games()

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles.base import NA, Oracle, Transition, Verdict
 from gamecert.oracles.botwars import model as bw
 from gamecert.oracles.carcassonne import board as cb

@@ -72,7 +72,7 @@ def test_certify_beside_same_named_packages(wheel: Path, tmp_path: Path) -> None
     code = ("import fuzz, spec, schemas, gamecert, sys\n"
             "assert fuzz.WHO == 'the other fuzz' and spec.WHO == 'the other spec'\n"
             "assert gamecert.__file__.startswith(sys.argv[1]), gamecert.__file__\n"
-            "from gamecert.fuzz.cli import main\n"
+            "from gamecert.fuzz.cli.main import main\n"
             "code = main(['certify', 'carcassonne', '--engine', 'reference', '--rounds', '1',\n"
             "             '--quiet'])\n"
             "assert code in (0, 4), code\n"

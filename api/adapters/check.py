@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamecert.fuzz.engines import Refused
+from gamecert.fuzz.engines.engine import Refused
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, Game, IllegalAction
 from gamecert.spec import CatalogueError, load_catalogue
@@ -113,7 +113,12 @@ def look_at(adapter: Any, profile: str | None, seed: int, steps: int = 400,
 def _open_command(command: str, game: str | None, timeout: float) -> tuple[Any, str]:
     """A wire-protocol engine process and the game it plays (its hello's, checked against
     `game` when given); raises EngineSpecError with what went wrong."""
-    from gamecert.fuzz.engines import EngineFault, EngineSpecError, SubprocessEngine, split_command
+    from gamecert.fuzz.engines.engine import (
+        EngineFault,
+        EngineSpecError,
+        SubprocessEngine,
+        split_command,
+    )
     from gamecert.spec import games
 
     engine = SubprocessEngine(split_command(command), timeout=timeout,
@@ -137,7 +142,7 @@ def _open_command(command: str, game: str | None, timeout: float) -> tuple[Any, 
 
 def main(argv: list[str] | None = None) -> int:
     from gamecert.adapters.serve import load_adapter
-    from gamecert.fuzz.engines import EngineFault, EngineSpecError
+    from gamecert.fuzz.engines.engine import EngineFault, EngineSpecError
 
     ap = argparse.ArgumentParser(prog="python -m gamecert.adapters.check",
                                  description=__doc__.split("\n\n")[0] if __doc__ else None)

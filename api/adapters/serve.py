@@ -19,9 +19,9 @@ import sys
 from typing import IO, Any
 
 from gamecert.adapters.base import NativeAdapter
-from gamecert.fuzz.engines import EngineSpecError, _import_object
-from gamecert.fuzz.server import _error, handle
-from gamecert.fuzz.server import serve as serve_session
+from gamecert.fuzz.engines.engine import EngineSpecError, _import_object
+from gamecert.fuzz.engines.server import _error, handle
+from gamecert.fuzz.engines.server import serve as serve_session
 from gamecert.reference_engine.contract import BadState, IllegalAction
 from gamecert.reference_engine.wire_rules import RulesError, profile_from_rules
 from gamecert.spec import CatalogueError

@@ -1,7 +1,7 @@
 """Per-game fuzzing knowledge: where to start, how to draw moves, what to probe.
 
 Convention: `fuzz.games.<game>` exports `PLUGIN`, a `GamePlugin`. The state machine in
-`fuzz.machine` is the same for every game; only this part differs.
+`fuzz.search.machine` is the same for every game; only this part differs.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 
@@ -38,7 +38,7 @@ class GamePlugin(Protocol):
     # Optional: `prove(engine, profile) -> (ok, lines)` for `gamecert prove GAME`;
     # `cheap_to_list(ls) -> bool`, False where comparing full legal sets costs too much;
     # `run_ahead`, the lengths of the machine's run-ahead rule for an engine that cannot load
-    # states (fuzz.machine.RUN_AHEAD unless said; empty: no such rule).
+    # states (fuzz.search.machine.RUN_AHEAD unless said; empty: no such rule).
 
 
 def plugin_for(game: str) -> GamePlugin:

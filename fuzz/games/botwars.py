@@ -27,8 +27,8 @@ from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.engines import Engine
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.engines.engine import Engine
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 GAME = BotWars()  # the reference's helpers (botlets, free pairs, random lists); it is pure
@@ -705,8 +705,8 @@ class BotWarsPlugin:
                 "turns elapsed": float(state.turns)}
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
-        from gamecert.fuzz.engines import EngineFault, Refused
-        from gamecert.fuzz.prove import engine_code
+        from gamecert.fuzz.cli.prove import engine_code
+        from gamecert.fuzz.engines.engine import EngineFault, Refused
 
         ok, lines = True, []
         cfg = _cfg(profile)

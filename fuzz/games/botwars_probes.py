@@ -28,7 +28,7 @@ from gamecert.reference_engine.contract import IllegalAction
 from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 GAME = BotWars()

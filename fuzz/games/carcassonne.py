@@ -44,8 +44,8 @@ from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
 from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.engines import Engine
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.engines.engine import Engine
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 GAME = Carcassonne()
@@ -1185,8 +1185,8 @@ def prove_carcassonne(engine: Engine, profile: Profile) -> tuple[bool, list[str]
     """CARC-SCORE-MAJORITY proved on the engine's own award code (in-process), then the z3
     placement and river checks on the engine's legal lists, and the z3 tie positions played
     beside the reference."""
-    from gamecert.fuzz.engines import EngineFault, Refused
-    from gamecert.fuzz.prove import disagreements, engine_code
+    from gamecert.fuzz.cli.prove import disagreements, engine_code
+    from gamecert.fuzz.engines.engine import EngineFault, Refused
     from gamecert.oracles import Violation
     from gamecert.oracles.carcassonne.z3_checks import (
         check_legal_placements,

@@ -34,7 +34,7 @@ from gamecert.reference_engine.carcassonne.tiles import FIELD_SPOTS, SIDES
 from gamecert.reference_engine.contract import IllegalAction
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 GAME = Carcassonne()

@@ -16,8 +16,8 @@ from gamecert.reference_engine.flit import Flit
 from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.engines import Engine
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.engines.engine import Engine
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 
@@ -276,7 +276,7 @@ class FlitPlugin:
 
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
-        from gamecert.fuzz.prove import prove_flit
+        from gamecert.fuzz.cli.prove import prove_flit
 
         return prove_flit(engine, profile)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 MOVE_VALID, TURN_ORDER = "FLIT-MOVE-VALID", "FLIT-TURN-ORDER"

@@ -39,7 +39,7 @@ from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.reference_engine.flit.engine import EMPTY, NEUTRAL, Flit, FlitState
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 Action = tuple[Any, ...]
@@ -149,5 +149,5 @@ class Plan:
 
 def run_ahead_policy(ls: Lockstep, rng: random.Random, length: int
                      ) -> Callable[[], JSON | None]:
-    """The machine's run-ahead hook (fuzz.machine): a plan for one run."""
+    """The machine's run-ahead hook (fuzz.search.machine): a plan for one run."""
     return Plan(ls, rng, length).next

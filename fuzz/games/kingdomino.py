@@ -20,8 +20,8 @@ from gamecert.reference_engine.kingdomino import Kingdomino
 from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.engines import Engine
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.engines.engine import Engine
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 GAME = Kingdomino()
@@ -190,7 +190,7 @@ class KingdominoPlugin:
                 "double kings": float(double)}
 
     def prove(self, engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
-        from gamecert.fuzz.prove import prove_kingdomino
+        from gamecert.fuzz.cli.prove import prove_kingdomino
 
         return prove_kingdomino(engine, profile)
 

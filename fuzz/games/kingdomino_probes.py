@@ -31,19 +31,19 @@ from collections.abc import Callable, Sequence
 from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
-from gamecert.fuzz.blame import Model, models_for
-from gamecert.fuzz.capabilities import NO_REFEREE
+from gamecert.fuzz.engines.capabilities import NO_REFEREE
+from gamecert.fuzz.step.blame import Model, models_for
 from gamecert.oracles.kingdomino import board as b
 from gamecert.reference_engine.contract import BadState, IllegalAction
 from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 Probe = tuple[str, JSON]
 
-# The model that relaxes exactly each rule (blame's kind names: `fuzz.blame.tag`); a probe
+# The model that relaxes exactly each rule (blame's kind names: `fuzz.step.blame.tag`); a probe
 # of that rule must be legal under it. KD-GRID has none: no model plays off a 9 x 9 grid.
 RELAXING = {
     "KD-PLACE-EXTENT": "model-no-limit",

@@ -519,7 +519,7 @@ class Kingdomino:
         or more) where `seen` is `observe(before)`: a part of `after` that is the very object
         `before` had (states are immutable) is `seen`'s part, shared, not rebuilt, and so is
         each grid equal to the one before. Only the harness calls it, on its own reference's
-        states (fuzz.lockstep): the JSON it returns shares lists with `seen`, so neither may
+        states (fuzz.step.lockstep): the JSON it returns shares lists with `seen`, so neither may
         be changed afterwards."""
         # each state's fields at once (one unpacking, not an attribute read per field)
         cfg, _, _, kings0, bag0, line0, placing0, _, grids0, stopped0, discarded0, _ = before

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.cli import EXIT_OK, EXIT_VIOLATIONS, main
+from gamecert.fuzz.cli.main import EXIT_OK, EXIT_VIOLATIONS, main
 from gamecert.schemas import first_error
 
 from .fuzzing import CAT

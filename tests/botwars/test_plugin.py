@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.games.botwars import (
     GARBAGE,
@@ -21,7 +21,7 @@ from gamecert.fuzz.games.botwars import (
     position,
     turn_edges,
 )
-from gamecert.fuzz.lockstep import Lockstep
+from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import OK
 from gamecert.reference_engine import reference_session

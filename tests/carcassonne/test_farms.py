@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 from gamecert.oracles.base import Transition, Violation
 from gamecert.oracles.carcassonne import ORACLES
 from gamecert.oracles.carcassonne.board import Board

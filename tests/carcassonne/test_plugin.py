@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.games.carcassonne import PLUGIN, _uturns, crafted_ids, pools, prove_carcassonne
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.carcassonne import CarcState

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 from gamecert.reference_engine.carcassonne.engine import CarcState, pack
 from gamecert.reference_engine.contract import BadState, IllegalAction
 

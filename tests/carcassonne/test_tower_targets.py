@@ -75,7 +75,7 @@ def test_reach_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     import importlib.util
     from pathlib import Path
 
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.step.lockstep import Lockstep
 
     step = Lockstep.step
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "carcassonne_tower_reach.py"

@@ -17,12 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamecert.fuzz.blame import Blame
-from gamecert.fuzz.capabilities import NO_REFEREE, capabilities_of
-from gamecert.fuzz.engines import object_recipe
+from gamecert.fuzz.engines.capabilities import NO_REFEREE, capabilities_of
+from gamecert.fuzz.engines.engine import object_recipe
 from gamecert.fuzz.games.kingdomino import PLUGIN
 from gamecert.fuzz.games.kingdomino_probes import RELAXING, build, rule_probes
-from gamecert.fuzz.lockstep import Lockstep
+from gamecert.fuzz.step.blame import Blame
+from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK
 from gamecert.oracles.kingdomino import ORACLES

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from gamecert.adapters.check import look_at
-from gamecert.fuzz.engines import Refused, in_process, object_recipe
+from gamecert.fuzz.engines.engine import Refused, in_process, object_recipe
 
 HERE = Path(__file__).resolve().parent
 SPEC = f"{HERE / 'adapter.py'}:Wingedsheep"

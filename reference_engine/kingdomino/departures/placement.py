@@ -1,7 +1,7 @@
 """One-rule departures of Kingdomino's placement rules (KD-GRID, KD-TILES, KD-PLACE-*,
 KD-DISCARD): each a small subclass of the reference engine that overrides one hook.
 
-They are models for blame (`fuzz.blame`: which one-rule change gives the engine's state) and
+They are models for blame (`fuzz.step.blame`: which one-rule change gives the engine's state) and
 the classes of the public mutants in examples/engines/kingdomino. This module must not hold
 anything but such subclasses: no oracle, no fuzzing, no engine of its own.
 """
