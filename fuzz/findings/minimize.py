@@ -23,7 +23,7 @@ from typing import Any
 
 from gamecert.fuzz.engines.engine import Engine, EngineRecipe, as_recipe
 from gamecert.fuzz.findings.trace import TraceError, replay
-from gamecert.fuzz.step.lockstep import (
+from gamecert.fuzz.step.finding import (
     CONFIRMED,
     MARKERS,
     NONDETERMINISTIC,
