@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from gamecert.fuzz.engines.engine import InProcessEngine
-from gamecert.fuzz.games import carcassonne as plugin
+from gamecert.fuzz.games.carcassonne import play as plugin
 from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.reference_engine import reference_session

@@ -1,7 +1,11 @@
 """Per-game fuzzing knowledge: where to start, how to draw moves, what to probe.
 
-Convention: `fuzz.games.<game>` exports `PLUGIN`, a `GamePlugin`. The state machine in
-`fuzz.search.machine` is the same for every game; only this part differs.
+Convention: each game is a folder, `fuzz/games/<game>/`, whose `__init__` exports `PLUGIN`,
+a `GamePlugin` that is one call a job; the jobs are files, the same for every game:
+`starts.py`, `crafted.py`, `play.py`, `probes.py`, `bot_text.py`, `targets.py`, `proofs.py`
+(a game's `__init__` says which it leaves out, and why). `proving.py` is what the proofs
+share. A fifth game copies a folder. The state machine in `fuzz.search.machine` is the same
+for every game; only this part differs.
 """
 
 from __future__ import annotations

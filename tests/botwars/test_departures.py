@@ -16,7 +16,9 @@ import pytest
 from gamecert.fuzz.engines.capabilities import capabilities_of
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.engines.minimal import minimal_session
-from gamecert.fuzz.games.botwars import layout, move_list, played_state, position
+from gamecert.fuzz.games.botwars.crafted import layout, position
+from gamecert.fuzz.games.botwars.play import move_list
+from gamecert.fuzz.games.botwars.starts import played_state
 from gamecert.fuzz.step.blame import blame_for
 from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for

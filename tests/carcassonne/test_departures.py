@@ -25,8 +25,9 @@ import pytest
 
 from gamecert.fuzz.engines.capabilities import capabilities_of
 from gamecert.fuzz.engines.engine import object_recipe
-from gamecert.fuzz.games.carcassonne import _best_placement, pools
-from gamecert.fuzz.games.carcassonne_probes import rule_probes
+from gamecert.fuzz.games.carcassonne.play import _best_placement
+from gamecert.fuzz.games.carcassonne.probes import rule_probes
+from gamecert.fuzz.games.carcassonne.starts import pools
 from gamecert.fuzz.step.blame import Blame, Model, models_for
 from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for

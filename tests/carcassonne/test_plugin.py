@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.games.carcassonne import PLUGIN, _uturns, crafted_ids, pools, prove_carcassonne
+from gamecert.fuzz.games.carcassonne import PLUGIN
+from gamecert.fuzz.games.carcassonne.play import _uturns
+from gamecert.fuzz.games.carcassonne.proofs import prove_carcassonne
+from gamecert.fuzz.games.carcassonne.starts import crafted_ids, pools
 from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_session

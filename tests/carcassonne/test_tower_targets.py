@@ -1,4 +1,4 @@
-"""The fuzz plugin's targets for The Tower (fuzz/games/carcassonne.py): tall towers,
+"""The fuzz plugin's targets for The Tower (fuzz/games/carcassonne/targets.py): tall towers,
 captures, prisoners held both ways, a prisoner's owner on exactly the ransom; reported only
 for examples that did not start crafted, and first, so a round's optimiser reaches them."""
 
@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from gamecert.fuzz.games.carcassonne import PLUGIN, _tower_targets, pools
+from gamecert.fuzz.games.carcassonne import PLUGIN
+from gamecert.fuzz.games.carcassonne.starts import pools
+from gamecert.fuzz.games.carcassonne.targets import _tower_targets
 
 from .helpers import load, profile
 from .test_tower import TOWER, position, ransom_state

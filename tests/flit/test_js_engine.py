@@ -21,7 +21,8 @@ import pytest
 
 from gamecert.fuzz.cli.main import main as cli
 from gamecert.fuzz.engines.engine import Refused, SubprocessEngine
-from gamecert.fuzz.games.flit import PLUGIN, played_state
+from gamecert.fuzz.games.flit import PLUGIN
+from gamecert.fuzz.games.flit.starts import played_state
 from gamecert.fuzz.search import campaign as fuzz_campaign
 from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for

@@ -21,7 +21,7 @@ import pytest
 
 from gamecert.fuzz.engines.capabilities import capabilities_of
 from gamecert.fuzz.engines.engine import object_recipe
-from gamecert.fuzz.games.kingdomino_probes import build
+from gamecert.fuzz.games.kingdomino.probes import build
 from gamecert.fuzz.step.blame import Blame, Model, models_for
 from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for

@@ -13,8 +13,8 @@ from examples.engines.kingdomino import (
     extent_6x6,
     tiebreak_crowns_first,
 )
-from gamecert.fuzz.cli.prove import prove_kingdomino
 from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.games.kingdomino.proofs import prove_kingdomino
 from gamecert.oracles.kingdomino import board
 from gamecert.oracles.kingdomino.z3_checks import (
     near_full_states,

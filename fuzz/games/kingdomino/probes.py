@@ -1,4 +1,5 @@
-"""Kingdomino's one-rule probes: actions that each break one rule and no other in the
+"""Kingdomino's probes: near-miss placements and picks the reference probably refuses
+(`draw_probe`), and the one-rule probes: actions that each break one rule and no other in the
 position at hand, for every rule with a `judge` hook that a single action can break alone.
 
 `rule_probes(ls)` builds them from the reference's canonical state (`ls.ref_json`), with the
@@ -29,16 +30,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import permutations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+
+from hypothesis import strategies as st
 
 from gamecert.fuzz.engines.capabilities import NO_REFEREE
 from gamecert.fuzz.step.blame import Model, models_for
 from gamecert.oracles.kingdomino import board as b
 from gamecert.reference_engine.contract import BadState, IllegalAction
+from gamecert.reference_engine.kingdomino import Kingdomino
 from gamecert.spec import Profile
 
 if TYPE_CHECKING:
     from gamecert.fuzz.step.lockstep import Lockstep
+
 
 JSON = Any
 Probe = tuple[str, JSON]
@@ -148,6 +153,7 @@ def _legal_under(model: Model, state: JSON) -> Callable[[JSON], bool]:
 
 # --- chance steps ------------------------------------------------------------------------
 
+
 def _order_probes(state: JSON, profile: Profile) -> dict[str, list[JSON]]:
     """An order of the kings the profile's reading forbids (the seat order's other
     permutations); none under the shuffled reading, where every order is allowed."""
@@ -170,6 +176,7 @@ def _deal_probes(state: JSON) -> dict[str, list[JSON]]:
 
 
 # --- a king's turn -----------------------------------------------------------------------
+
 
 def _play_probes(state: JSON, profile: Profile, no_referee: bool
                  ) -> tuple[dict[str, list[JSON]], list[Probe]]:
@@ -254,3 +261,43 @@ def _placement_probes(g: str, tile: int, squares: tuple[str, str], size: int,
 def rule_of_list(g: str, put: list[int], others: list[tuple[str, str]], size: int) -> bool:
     """Whether `put` places the tile with another tile list's squares."""
     return any(not b.placement_faults(g, put, sq, size) for sq in others)
+
+
+def draw_probe(data: st.DataObject, ls: Lockstep) -> JSON:
+    s = ls.ref_json
+    if s["phase"] == "deal":
+        return {"type": "deal", "tile": data.draw(st.integers(0, 49), label="tile")}
+    if s["phase"] == "order":
+        n = s["players"]
+        return {"type": "order", "order": data.draw(
+            st.lists(st.integers(1, n), min_size=n - 1, max_size=2 * n), label="order")}
+    kind = data.draw(st.sampled_from(["near", "near", "near", "discard", "any", "other",
+                                      "bad pick", "bad pick"]), label="probe kind")
+    if kind == "bad pick":
+        # a PUT the rules allow with a PICK they may not: taken, out of the line, or
+        # any PICK on the last turn
+        game, state = cast(Kingdomino, ls.game), ls.ref
+        legal = game.legal(state)
+        act = legal[data.draw(st.integers(0, len(legal) - 1), label="legal")]
+        taken = [e["tile"] for e in s["line"] if e["player"] is not None]
+        bad = data.draw(st.one_of(st.sampled_from(taken or [0]), st.integers(0, 49)),
+                        label="bad pick")
+        return {**game.action_to_json(state, act), "pick": bad}
+    line = [e["tile"] for e in s["line"]]
+    pick = data.draw(st.one_of(st.sampled_from(line or [None]), st.none(),
+                               st.integers(1, 48)), label="pick")
+    if kind == "other":
+        return data.draw(st.sampled_from([
+            {"type": "invalid-put", "pick": pick}, {"type": "stop", "cause": "put"},
+            {"type": "deal", "tile": 1}, {"type": "order", "order": [1, 2]}]))
+    if kind == "discard":
+        return {"type": "play", "put": None, "pick": pick}
+    if kind == "near":
+        # cells at the edge of the territory: where extent, overlap and connection meet
+        x = data.draw(st.integers(1, 7), label="x")
+        y = data.draw(st.integers(1, 7), label="y")
+    else:
+        x = data.draw(st.integers(-1, 9), label="x")
+        y = data.draw(st.integers(-1, 9), label="y")
+    r = data.draw(st.one_of(st.integers(0, 3), st.integers(-1, 4)), label="rotation")
+    return {"type": "play", "put": [x, y, r], "pick": pick}

@@ -1,5 +1,6 @@
-"""Bot Wars probes that each break one rule and no other (the plugin's `rule_probes`), and
-the malformed actions the plain probes draw from.
+"""Bot Wars' probes: the plain probes (`draw_probe`: a step of the wrong phase, energy on a
+taken or no mirror pair, malformed actions), and probes that each break one rule and no
+other (the plugin's `rule_probes`).
 
 A rule with a `judge` hook says which actions an engine must refuse; a one-rule probe is
 such an action that only that rule's judge refuses in the current position (checked here:
@@ -18,9 +19,13 @@ This module builds actions only; it must not drive engines.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from hypothesis import strategies as st
+
+from gamecert.fuzz.games.botwars.play import _moves_json, _weighted, index
 from gamecert.oracles.base import Violation
 from gamecert.oracles.botwars import ORACLES
 from gamecert.reference_engine.botwars import BotWars, BotWarsState
@@ -29,6 +34,7 @@ from gamecert.spec import Profile
 
 if TYPE_CHECKING:
     from gamecert.fuzz.step.lockstep import Lockstep
+
 
 JSON = Any
 GAME = BotWars()
@@ -113,3 +119,41 @@ def _refused(state: BotWarsState, action: JSON) -> bool:
 
 
 __all__ = ["MALFORMED", "only_rule", "rule_probes"]
+
+
+def draw_probe(data: st.DataObject, ls: Lockstep) -> JSON:
+    state: BotWarsState = ls.ref
+    cfg = state.cfg
+    kind = data.draw(PROBE_KINDS, label="probe kind")
+    if kind == "malformed":
+        return data.draw(MALFORMED_ACTIONS, label="malformed")
+    if kind == "wrong-phase":
+        if state.phase == "energy":
+            return data.draw(BOT_ACTIONS, label="bot action")
+        pairs = GAME.free_pairs(state)
+        s = pairs[data.draw(index(len(pairs)), label="pair")] if pairs else 0
+        return {"type": "energy", "at": [s, cfg.size - 1 - s]}
+    half = cfg.size // 2
+    taken = [s for s in range(half) if not GAME.free_pair(state, s)] \
+        if kind == "energy-taken" else []
+    if kind == "energy-none" or (kind == "energy-taken" and not taken):
+        # (every pair free: an empty field where spawn points take energy too)
+        return {"type": "energy", "at": None}
+    if kind == "energy-taken":  # a mirror pair with something on it, or a spawn
+        s = taken[data.draw(index(len(taken)), label="taken pair")]
+        return {"type": "energy", "at": [s, cfg.size - 1 - s]}
+    a = data.draw(index(cfg.size), label="square")
+    b = data.draw(OTHER_END, label="other end")(a, cfg.size)
+    return {"type": "energy", "at": [a, b] if a + b != cfg.size - 1 else [max(a, b),
+                                                                           min(a, b)]}
+
+
+MALFORMED_ACTIONS = st.sampled_from(MALFORMED)
+BOT_ACTIONS = st.sampled_from([_moves_json([]), {"type": "timeout"}, {"type": "bad-format"}])
+# the other square of an energy outcome that is no mirror pair: the same square, one past
+# or before the mirror, the next square
+OTHER_END: st.SearchStrategy[Callable[[int, int], int]] = st.sampled_from([
+    lambda a, size: a, lambda a, size: size - a, lambda a, size: size - 2 - a,
+    lambda a, size: a + 1])
+PROBE_KINDS = _weighted(("wrong-phase", 3), ("energy-taken", 3), ("energy-none", 2),
+                        ("energy-unpaired", 2), ("malformed", 1))

@@ -1,5 +1,7 @@
-"""Flit's one-rule probes: actions that each break one rule, and no other, in the position
-the lockstep's reference stands in (`rule_probes`, asked by the state machine's probe rule).
+"""Flit's probes: actions near pieces and anywhere that the reference probably refuses
+(`draw_probe`), and the one-rule probes: actions that each break one rule, and no other, in
+the position the lockstep's reference stands in (`rule_probes`, asked by the state
+machine's probe rule).
 
 Rules with a `judge` hook and an action a bot could send that breaks them:
 
@@ -22,10 +24,16 @@ state (the last one is remembered). Must not drive engines.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from hypothesis import strategies as st
+
+from gamecert.fuzz.games.flit.play import coordinate
 
 if TYPE_CHECKING:
     from gamecert.fuzz.step.lockstep import Lockstep
+
 
 JSON = Any
 MOVE_VALID, TURN_ORDER = "FLIT-MOVE-VALID", "FLIT-TURN-ORDER"
@@ -116,3 +124,60 @@ def build(s: JSON, list_neutrals: bool) -> list[tuple[str, JSON]]:
     else:
         out.append((TURN_ORDER, {"type": "neutral", "at": [0, 0], "hit": False}))
     return out
+
+
+def draw_probe(data: st.DataObject, ls: Lockstep) -> JSON:
+    probe = _probe(data, ls)
+    if probe.get("type") == "move" and probe["from"] == probe["to"]:
+        # one square named twice is a no move by the rules (its canonical form is a
+        # pass): an engine taking it so is right, so it is no probe
+        w, h = ls.ref_json["width"], ls.ref_json["height"]
+        x, y = probe["from"]
+        probe = {"type": "move", "from": probe["from"], "to": [(x + 2) % w, y % h]}
+    return probe
+
+
+def _probe(data: st.DataObject, ls: Lockstep) -> JSON:
+    s = ls.ref_json
+    w, h = s["width"], s["height"]
+    if data.draw(st.booleans(), label="near pieces"):
+        # squares beside pieces: where "empty but not available" and "touches only
+        # itself" live, and where most wrong acceptances hide
+        board = s["board"]
+        occupied = [i for i, c in enumerate(board) if c != "0"]
+        if occupied:
+            i = occupied[data.draw(st.integers(0, len(occupied) - 1), label="piece")]
+            x, y = i % w, i // w
+            dx, dy = data.draw(st.sampled_from([(0, -1), (1, 0), (0, 1), (-1, 0), (1, 1),
+                                                (0, 0)]), label="offset")
+            at = [(x + dx) % w, (y + dy) % h]
+            kind = data.draw(st.sampled_from(["setup", "neutral", "move-to", "move-from"]),
+                             label="probe kind")
+            if kind == "setup":
+                return {"type": "setup", "at": at}
+            if kind == "neutral":
+                if ls.profile.variant("FLIT-NEUTRAL-ADD") == "list-1-in-6":
+                    return {"type": "neutral-list", "at": at}
+                return {"type": "neutral", "at": at, "hit": True}
+            other = [x, y] if kind == "move-to" else at
+            other = data.draw(st.sampled_from([other, [(x + 2) % w, y], [x, (y + 2) % h]]),
+                              label="other end")
+            if kind == "move-to":
+                return {"type": "move", "from": other, "to": at}
+            return {"type": "move", "from": at, "to": other}
+    return data.draw(probe_strategy(w, h), label="probe")
+
+
+@cache
+def probe_strategy(w: int, h: int) -> st.SearchStrategy[JSON]:
+    """Actions that are often illegal: random moves, off-board squares, wrong phases."""
+    sq = st.tuples(coordinate(w), coordinate(h)).map(list)
+    wide = st.tuples(st.integers(-2, w + 1), st.integers(-2, h + 1)).map(list)
+    return st.one_of(
+        st.builds(lambda a, b: {"type": "move", "from": a, "to": b}, sq, sq),
+        st.sampled_from([{"type": "pass"}, {"type": "timeout"}, {"type": "invalid"}]),
+        st.builds(lambda a: {"type": "setup", "at": a}, sq),
+        st.builds(lambda a, hit: {"type": "neutral", "at": a, "hit": hit}, sq, st.booleans()),
+        st.builds(lambda a: {"type": "neutral-list", "at": a}, st.one_of(st.none(), sq)),
+        st.builds(lambda a, b: {"type": "move", "from": a, "to": b}, wide, wide),
+    )

@@ -1,5 +1,7 @@
-"""A run-ahead for Flit: a stretch of a game played with a purpose, for an engine that
-cannot load the crafted starts where Flit's deep rules are met.
+"""Flit's play: the moves the state machine draws (`draw_action`: a player's move, pass,
+time-out or invalid reply, or a chance step), and the run-ahead: a stretch of a game played
+with a purpose, for an engine that cannot load the crafted starts where Flit's deep rules
+are met.
 
 Random play on a 32 x 32 board almost never converts a neutral and never ends a game (a
 random mover never passes), so an engine without `load_state` would meet no winner, no
@@ -33,13 +35,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
+from hypothesis import strategies as st
+
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
-from gamecert.reference_engine.flit.engine import EMPTY, NEUTRAL, Flit, FlitState
+from gamecert.reference_engine.flit import Flit
+from gamecert.reference_engine.flit.engine import EMPTY, NEUTRAL, FlitState
 
 if TYPE_CHECKING:
     from gamecert.fuzz.step.lockstep import Lockstep
+
 
 JSON = Any
 Action = tuple[Any, ...]
@@ -151,3 +158,52 @@ def run_ahead_policy(ls: Lockstep, rng: random.Random, length: int
                      ) -> Callable[[], JSON | None]:
     """The machine's run-ahead hook (fuzz.search.machine): a plan for one run."""
     return Plan(ls, rng, length).next
+
+
+def draw_action(data: st.DataObject, ls: Lockstep) -> JSON:
+    game, state = cast(Flit, ls.game), ls.ref
+    if game.current(state) == CHANCE:
+        return _chance(data, ls)
+    kind = data.draw(PLAYER_KINDS, label="kind")
+    if kind != "legal":
+        return {"type": kind}
+    # origin, then destination: never lists every move (a crowded board has 10^5)
+    origins = game.pieces(state, state.to_move)
+    choice = data.draw(st.integers(0, len(origins)), label="origin")
+    if choice == 0:
+        return {"type": "pass"}
+    origin = origins[choice - 1]
+    dests = game.destinations(state, origin)
+    if not dests:
+        return {"type": "pass"}
+    dest = dests[data.draw(st.integers(0, len(dests) - 1), label="destination")]
+    return game.action_to_json(state, ("move", origin, dest))
+
+
+def _chance(data: st.DataObject, ls: Lockstep) -> JSON:
+    game, state = cast(Flit, ls.game), ls.ref
+    s = ls.ref_json
+    w, h = s["width"], s["height"]
+    if s["phase"] == "setup":
+        squares = game.available_squares(state)
+        i = squares[data.draw(st.integers(0, len(squares) - 1), label="setup square")]
+        return {"type": "setup", "at": [i % w, i // w]}
+    if ls.profile.variant("FLIT-NEUTRAL-ADD") == "list-1-in-6":
+        squares = game.available_squares(state)
+        if not squares or not data.draw(st.booleans(), label="neutral added"):
+            return {"type": "neutral-list", "at": None}
+        i = squares[data.draw(st.integers(0, len(squares) - 1), label="neutral square")]
+        return {"type": "neutral-list", "at": [i % w, i // w]}
+    x = data.draw(coordinate(w), label="neutral x")
+    y = data.draw(coordinate(h), label="neutral y")
+    hit = game.available(state, y * w + x) and data.draw(st.booleans(), label="hit")
+    return {"type": "neutral", "at": [x, y], "hit": hit}
+
+
+@cache
+def coordinate(size: int) -> st.SearchStrategy[int]:
+    # shrinks towards 0, whose neighbour across the wrap is size - 1
+    return st.one_of(st.integers(0, 2), st.integers(size - 3, size - 1), st.integers(0, size - 1))
+
+
+PLAYER_KINDS = st.sampled_from(["legal", "legal", "legal", "legal", "timeout", "invalid"])
