@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, ambiguous, cause
+from gamecert.oracles.base import NA, OK, Transition, Verdict, ambiguous, cause
 from gamecert.oracles.botwars import model as m
 from gamecert.oracles.botwars import turn as tn
 from gamecert.oracles.botwars.account import (
@@ -44,11 +44,12 @@ def _charged(rule: str, rules: tuple[str, ...], kind: str, text: str) -> Verdict
 
 
 # --- step 1: the entries of a list, collisions, crowds -----------------------------------
-def entries(rule: str, plain: bool = False) -> Bare:
+def entries(rule: str) -> Bare:
     """The state-only form of a move rule's check: the account of step 1 that gives the
     engine's state (p1's pending list, or the field after the turn) names the rule broken;
-    the rules' own account: OK where the list meets the rule. (`plain`: without leaving
-    to BOTWARS-GRID what the other reading of the edge explains, see `edge_deferred`.)"""
+    the rules' own account: OK where the list meets the rule. (These forms judge every
+    step; `edges.edge_deferred` leaves to BOTWARS-GRID what the other reading of the edge
+    explains: the oracles use them so wrapped.)"""
 
     def bare(t: Transition, profile: Profile) -> Verdict:
         acc = _account(t, profile)
@@ -68,31 +69,13 @@ def entries(rule: str, plain: bool = False) -> Bare:
         return _charged(rule, breaks, first.kind, f"{acc.player}'s list: {first.text}")
 
     bare.__name__ = f"bare_{rule.lower().replace('-', '_')}"
-    return bare if plain else edge_deferred(bare)
-
-
-def edge_deferred(form: Bare) -> Bare:
-    """`form`, except on a step that BOTWARS-GRID's own state-only form finds read on a
-    field with the other edge (a torus for a field with edges, or back): that departure is
-    the grid's, not this rule's (edges.grid_bare asks the plain forms)."""
-
-    def deferred(t: Transition, profile: Profile) -> Verdict:
-        verdict = form(t, profile)
-        if verdict is OK or verdict is NA:
-            return verdict
-        from gamecert.oracles.botwars.edges import grid_bare  # edges imports this module
-
-        return NA if isinstance(grid_bare(t, profile), Violation) else verdict
-
-    deferred.__name__ = form.__name__
-    deferred.__doc__ = form.__doc__
-    return deferred
+    return bare
 
 
 def _energy_moves(t: Transition, profile: Profile) -> Verdict:
     """BOTWARS-MOVE-ENERGY without events: the entries onto energy, and the energy gathered
     by moving onto it (gather) in the engine's energy after the turn."""
-    verdict = entries(ENERGY, plain=True)(t, profile)
+    verdict = entries(ENERGY)(t, profile)
     if verdict is not OK and verdict is not NA:
         return verdict
     acc = _account(t, profile)
@@ -246,7 +229,7 @@ def _energy_verdict(acc: Account, rule: str, kind: str) -> Verdict | None:
     return None
 
 
-def collection(contested: bool, plain: bool = False) -> Bare:
+def collection(contested: bool) -> Bare:
     """BOTWARS-ENERGY-COLLECT (or -CONTESTED) without events: each energy on the field in
     step 5 touched by one bot (by both) leaves it, and an untouched one stays (COLLECT:
     the adjacency); the energy it earns shows in the bots' energy."""
@@ -285,7 +268,7 @@ def collection(contested: bool, plain: bool = False) -> Bare:
         return OK if applies else NA
 
     bare.__name__ = f"bare_{'contested' if contested else 'collect'}"
-    return bare if plain else edge_deferred(bare)
+    return bare
 
 
 def _touch(acc: Account, sq: int) -> tuple[int, int]:
@@ -376,9 +359,8 @@ def _late_turn(t: Transition, r: m.Readings) -> Verdict:
     return OK
 
 
-energy_moves = edge_deferred(_energy_moves)
-battle = edge_deferred(battle_plain)
-spawn = edge_deferred(_spawn)
+energy_moves = _energy_moves
+spawn = _spawn
 
-__all__ = ["battle", "battle_plain", "collection", "disqualified", "edge_deferred",
-           "energy_moves", "entries", "markers", "raze", "spawn", "turn_order"]
+__all__ = ["battle_plain", "collection", "disqualified", "energy_moves", "entries", "markers",
+           "raze", "spawn", "turn_order"]

@@ -201,7 +201,25 @@ def grid_listed(state: m.JSON, action: m.JSON, shown: bool, profile: Profile) ->
                      f"{_kind(profile)}")
 
 
-_COLLECT, _CONTESTED = bare.collection(False, plain=True), bare.collection(True, plain=True)
+_COLLECT, _CONTESTED = bare.collection(False), bare.collection(True)
+
+
+def edge_deferred(form: Callable[[Transition, Profile], Verdict]
+                  ) -> Callable[[Transition, Profile], Verdict]:
+    """`form` (a state-only form of `bare`), except on a step that BOTWARS-GRID's own
+    state-only form finds read on a field with the other edge (a torus for a field with
+    edges, or back): that departure is the grid's, not this rule's (`grid_bare` asks the
+    forms themselves, unwrapped)."""
+
+    def deferred(t: Transition, profile: Profile) -> Verdict:
+        verdict = form(t, profile)
+        if verdict is OK or verdict is NA:
+            return verdict
+        return NA if isinstance(grid_bare(t, profile), Violation) else verdict
+
+    deferred.__name__ = form.__name__
+    deferred.__doc__ = form.__doc__
+    return deferred
 
 
 def grid_bare(t: Transition, profile: Profile) -> Verdict:
@@ -218,7 +236,7 @@ def grid_bare(t: Transition, profile: Profile) -> Verdict:
     r = m.readings(profile)
     entries = m.moves_of(t.action)
     if any(isinstance(f, int) and to in edge.get(f, ()) for f, to in entries) and _explained(
-            t, profile, [bare.entries("BOTWARS-MOVE", plain=True)]):
+            t, profile, [bare.entries("BOTWARS-MOVE")]):
         return Violation(f"{t.before['phase']}'s list has a step across the edge, which the "
                          f"engine judges as on a field that {_kind(profile)}")
     if not m.is_resolution(t.before, t.action, r):
