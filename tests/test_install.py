@@ -37,7 +37,7 @@ def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
     node = {n for n in names if n.startswith("gamecert/adapters/node/")}
     assert {"gamecert/adapters/node/package.json", "gamecert/adapters/node/index.cjs",
             "gamecert/adapters/node/index.mjs", "gamecert/adapters/node/README.md"} <= node
-    kit = ROOT / "gamecert" / "adapters" / "node"
+    kit = ROOT / "package" / "adapters" / "node"
     assert node == {f"gamecert/adapters/node/{p.relative_to(kit).as_posix()}"
                     for p in kit.rglob("*") if p.is_file() and "node_modules" not in p.parts}
 

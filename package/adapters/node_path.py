@@ -1,5 +1,5 @@
 """Where the Node.js adapter kit is: the npm package `gamecert-adapter`, shipped inside
-gamecert (gamecert/adapters/node, installed as gamecert/adapters/node), so an installed gamecert
+gamecert (package/adapters/node, installed as gamecert/adapters/node), so an installed gamecert
 can hand it over without any registry:
 
     npm install "$(python -m gamecert.adapters.node_path)"

@@ -11,7 +11,7 @@ here is internal and may change between releases.
 To write an engine in Python, follow `Game` (pure, typed) or `Session` (stateful, JSON);
 to add a rule check, write an `Oracle`.
 
-In the repository this file lives in `gamecert/`; pyproject.toml's package-dir maps it and the
+In the repository this file lives in `package/`; pyproject.toml's package-dir maps it and the
 top-level folders (`spec/`, `fuzz/`, ...) under the one import name `gamecert`.
 It must not import anything heavy at module level beyond the names it re-exports.
 """
