@@ -25,7 +25,8 @@ try:  # run as a script, benchmarks/ is on the path; loaded from the tests, the 
 except ImportError:
     from benchmarks import overhead
 
-from gamecert.fuzz.engines.engine import Engine, InProcessEngine, SubprocessEngine
+from gamecert.fuzz.engines.engine import Engine, InProcessEngine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_session

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.chance_stats import ALPHA
 from gamecert.fuzz.search.chance_sim import gather
 

@@ -20,7 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from gamecert.fuzz.engines.engine import InProcessEngine, object_recipe
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search import campaign
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.reference_engine.contract import Session

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gamecert.fuzz.engines.engine import engine_recipe
+from gamecert.fuzz.engines.recipes import engine_recipe
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -25,13 +25,8 @@ from typing import TYPE_CHECKING
 
 from gamecert.fuzz.atomic_write import WriteError
 from gamecert.fuzz.botcheck import cli as botcheck
-from gamecert.fuzz.engines.engine import (
-    Engine,
-    EngineRecipe,
-    EngineSpecError,
-    engine_recipe,
-    split_command,
-)
+from gamecert.fuzz.engines.engine import Engine, EngineSpecError
+from gamecert.fuzz.engines.recipes import EngineRecipe, engine_recipe, split_command
 from gamecert.fuzz.reports.visible_text import visible
 from gamecert.spec import (
     Catalogue,
@@ -680,20 +675,21 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from gamecert.fuzz.engines.engine import InProcessEngine, in_process
+    from gamecert.fuzz.engines.engine import InProcessEngine
+    from gamecert.fuzz.engines.recipes import in_process
     from gamecert.fuzz.engines.server import serve
     from gamecert.reference_engine import reference_session
 
     _catalogue(args.game)
     if args.engine.startswith(("minimal:", "bare:")):  # behind the minimum (fuzz.engines.minimal)
-        from gamecert.fuzz.engines.engine import object_recipe
+        from gamecert.fuzz.engines.recipes import object_recipe
         opened = object_recipe(args.game, args.engine).open()
         assert isinstance(opened, InProcessEngine)
         session = opened.session
     elif args.engine == "reference":
         session = reference_session(args.game)
     else:
-        from gamecert.fuzz.engines.engine import _import_object
+        from gamecert.fuzz.engines.recipes import _import_object
         wrapped = in_process(_import_object(args.engine), args.engine)
         assert isinstance(wrapped, InProcessEngine)
         session = wrapped.session
@@ -745,7 +741,7 @@ def main(argv: list[str] | None = None) -> int:
 def _terminate(signum: int, frame: object) -> None:
     """Stopped from outside (a cancelled CI job): stop every engine we started, then exit
     at once. Not by raising: Hypothesis, running the engine, may catch that and go on."""
-    from gamecert.fuzz.engines.engine import close_all
+    from gamecert.fuzz.engines.subprocess_engine import close_all
     from gamecert.fuzz.search.parallel import stop_all_workers
 
     stop_all_workers()  # worker processes, and the engines they started

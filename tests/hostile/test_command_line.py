@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gamecert.fuzz.cli.main import EXIT_CODES, build_parser, main
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.spec import games, load_catalogue
 

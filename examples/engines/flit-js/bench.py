@@ -27,7 +27,7 @@ from benchmarks.flit_bench import (  # noqa: E402
     median_of,
     round_trips,
 )
-from gamecert.fuzz.engines.engine import SubprocessEngine  # noqa: E402
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine  # noqa: E402
 
 ENGINE_JS = Path(__file__).resolve().parent / "flit.js"
 
