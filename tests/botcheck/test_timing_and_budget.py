@@ -17,7 +17,7 @@ import pytest
 from gamecert.fuzz.botcheck.cli import replay_command, shrink_allowance
 from gamecert.fuzz.botcheck.process import own_schedstat
 from gamecert.fuzz.botcheck.seat import IN_TIME, JUDGED_LATE, NOT_JUDGED, Load, judge, not_judged
-from gamecert.fuzz.cli.main import build_parser
+from gamecert.fuzz.cli.args import build_parser
 from tests.botcheck.helpers import bot_command, check, gamecert
 
 BUSY = Path(__file__).resolve().parent / "busy_bot.py"

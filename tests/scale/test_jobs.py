@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.cli.main import EXIT_VIOLATIONS
+from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.engines.recipes import engine_recipe
 from gamecert.fuzz.search.campaign import run_campaign
