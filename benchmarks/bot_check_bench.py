@@ -35,8 +35,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from gamecert.fuzz.botcheck.codecs import codec_for
 from gamecert.fuzz.botcheck.findings import Findings, Timing
-from gamecert.fuzz.botcheck.protocols import codec_for
 from gamecert.fuzz.botcheck.runner import RandomChooser, RunOptions, play_game, run
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, TERMINAL

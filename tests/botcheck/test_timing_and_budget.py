@@ -40,7 +40,7 @@ def test_the_bots_own_cpu_time_tells_computing_from_waiting() -> None:
     (late,) = [f for f in slept.findings.failures if f.kind == "late"]
     assert "the bot used 0." in late.message  # 250 ms asleep: almost no CPU
     cmd = shlex.join([sys.executable, str(BUSY), "200"])
-    from gamecert.fuzz.botcheck.protocols import codec_for
+    from gamecert.fuzz.botcheck.codecs import codec_for
     from gamecert.fuzz.botcheck.runner import RunOptions, run
     from gamecert.spec import load_catalogue
 
