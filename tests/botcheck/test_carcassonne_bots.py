@@ -3,7 +3,7 @@
 per-game time limits, bans. Bots written on the starter kit (examples/bots/carcassonne/kit,
 shaped as the competition's library) pass in every seat; each faulty one is named by its own
 rule, with the competition's verdict, in every seat. (The 40-game run of every bot in every
-seat is `python benchmarks/bot_check_bench.py --matrix 40`.)"""
+seat is `python benchmarks/speed/bot_check_bench.py --matrix 40`.)"""
 
 from __future__ import annotations
 
