@@ -22,7 +22,8 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 from pathlib import Path
 
-from gamecert.fuzz.engines.engine import Engine, EngineRecipe, engine_recipe, open_engine
+from gamecert.fuzz.engines.engine import Engine
+from gamecert.fuzz.engines.recipes import EngineRecipe, engine_recipe, open_engine
 from gamecert.fuzz.findings.trace import ReplayResult, load_trace
 from gamecert.fuzz.findings.trace import replay as _replay_doc
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign

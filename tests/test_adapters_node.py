@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from gamecert.adapters.check import look_at
-from gamecert.fuzz.engines.engine import Refused, SubprocessEngine
+from gamecert.fuzz.engines.engine import Refused
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 
 ROOT = Path(__file__).resolve().parents[1]
 ADAPTER = ROOT / "examples" / "adapters" / "node-kit" / "flit-follow.js"

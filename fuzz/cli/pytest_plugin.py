@@ -52,7 +52,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _engine(config: pytest.Config, game: str) -> Any:
-    from gamecert.fuzz.engines.engine import open_engine
+    from gamecert.fuzz.engines.recipes import open_engine
 
     command = config.getoption("gamecert_engine_cmd")
     if command:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from typing import Any, TypeVar
 
-from gamecert.fuzz.findings.chance_stats import floats
 from gamecert.reference_engine.contract import CHANCE, IllegalAction, Session
 from gamecert.spec import Profile
 
@@ -84,3 +83,16 @@ def minimal_session(session: Session[Any, Any], bare: bool = False
                     ) -> MinimalSession[Any, Any]:
     """The same game as `session`, behind the minimum capabilities (`bare`: and no events)."""
     return MinimalSession(session.game, name=session.name, bare=bare)
+
+
+def floats(probabilities: list[Any]) -> list[float]:
+    """Exact probabilities as floats; a listing repeats a few Fraction objects many times
+    (Flit's 2,048 neutral outcomes have three), and converting each once saves the most."""
+    seen: dict[int, float] = {}
+    out = []
+    for p in probabilities:
+        f = seen.get(id(p))
+        if f is None:
+            f = seen[id(p)] = float(p)
+        out.append(f)
+    return out

@@ -34,6 +34,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamecert.fuzz.engines.minimal import floats
+
 ALPHA = 0.001
 MIN_SAMPLES = 50
 MIN_EXPECTED = 10.0
@@ -111,19 +113,6 @@ def pearson(observed: dict[str, int], expected: dict[str, float],
     for o, e in bins.values():
         stat += (o - e) ** 2 / e if e > 0 else (math.inf if o else 0.0)
     return stat, len(bins) - 1, {k: (int(v[0]), v[1]) for k, v in bins.items()}
-
-
-def floats(probabilities: list[Any]) -> list[float]:
-    """Exact probabilities as floats; a listing repeats a few Fraction objects many times
-    (Flit's 2,048 neutral outcomes have three), and converting each once saves the most."""
-    seen: dict[int, float] = {}
-    out = []
-    for p in probabilities:
-        f = seen.get(id(p))
-        if f is None:
-            f = seen[id(p)] = float(p)
-        out.append(f)
-    return out
 
 
 def _by_kind(action: Any) -> str:

@@ -21,7 +21,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from gamecert.fuzz.engines.engine import Engine, EngineRecipe, as_recipe
+from gamecert.fuzz.engines.engine import Engine
+from gamecert.fuzz.engines.recipes import EngineRecipe, as_recipe
 from gamecert.fuzz.findings.trace import TraceError, replay
 from gamecert.fuzz.step.finding import (
     CONFIRMED,

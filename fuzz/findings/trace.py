@@ -15,7 +15,7 @@ from typing import Any
 
 from gamecert.fuzz.engines.capabilities import FULL
 from gamecert.fuzz.engines.engine import Engine
-from gamecert.fuzz.engines.engine import handshake as engine_handshake
+from gamecert.fuzz.engines.recipes import handshake as engine_handshake
 from gamecert.fuzz.step.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game

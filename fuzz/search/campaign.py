@@ -30,14 +30,8 @@ from gamecert.fuzz.engines.capabilities import (
     checked_in_part,
     not_checkable,
 )
-from gamecert.fuzz.engines.engine import (
-    Engine,
-    EngineRecipe,
-    EngineSpecError,
-    as_recipe,
-    declares_stateless,
-    handshake,
-)
+from gamecert.fuzz.engines.engine import Engine, EngineSpecError
+from gamecert.fuzz.engines.recipes import EngineRecipe, as_recipe, declares_stateless, handshake
 from gamecert.fuzz.findings.baseline import Baseline
 from gamecert.fuzz.findings.chance_stats import ChanceStats, ChanceTest
 from gamecert.fuzz.findings.minimize import minimize

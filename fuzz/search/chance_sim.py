@@ -4,7 +4,7 @@ The statistical chance checks (fuzz.findings.chance_stats) are measured with it:
 raise a false alarm on the reference behind the minimum-capability wrapper, and how surely
 they catch a biased mutant. The same lockstep as a campaign follows the engine's draws, so
 the samples are those a campaign would collect; only the choice of moves differs (uniform
-random here, Hypothesis there). Used by tests and benchmarks/chance_false_alarms.py; it
+random here, Hypothesis there). Used by tests and benchmarks/reach/chance_false_alarms.py; it
 must not write files.
 """
 

@@ -24,7 +24,7 @@ import os
 import threading
 from dataclasses import dataclass
 
-from gamecert.fuzz.engines.engine import descendants
+from gamecert.fuzz.engines.subprocess_engine import descendants
 
 SAMPLE_SECONDS = 0.5
 # below this share of waiting, a run is as good as on an idle machine: not worth a word

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from gamecert.fuzz.engines.engine import close_all, kill_tagged
+from gamecert.fuzz.engines.subprocess_engine import close_all, kill_tagged
 from gamecert.fuzz.search.rounds import (
     RoundError,
     RoundJob,

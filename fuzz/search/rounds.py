@@ -37,15 +37,8 @@ from hypothesis.stateful import get_state_machine_test
 
 from gamecert.fuzz.engines.capabilities import CHANCE as CHANCE_CAP
 from gamecert.fuzz.engines.capabilities import FULL
-from gamecert.fuzz.engines.engine import (
-    Engine,
-    EngineRecipe,
-    EngineSpecError,
-    command_recipe,
-    generation,
-    handshake,
-    object_recipe,
-)
+from gamecert.fuzz.engines.engine import Engine, EngineSpecError, generation
+from gamecert.fuzz.engines.recipes import EngineRecipe, command_recipe, handshake, object_recipe
 from gamecert.fuzz.findings.chance_stats import ChanceStats
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.search.machine import MachineClass, machine_class

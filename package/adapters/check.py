@@ -113,12 +113,9 @@ def look_at(adapter: Any, profile: str | None, seed: int, steps: int = 400,
 def _open_command(command: str, game: str | None, timeout: float) -> tuple[Any, str]:
     """A wire-protocol engine process and the game it plays (its hello's, checked against
     `game` when given); raises EngineSpecError with what went wrong."""
-    from gamecert.fuzz.engines.engine import (
-        EngineFault,
-        EngineSpecError,
-        SubprocessEngine,
-        split_command,
-    )
+    from gamecert.fuzz.engines.engine import EngineFault, EngineSpecError
+    from gamecert.fuzz.engines.recipes import split_command
+    from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
     from gamecert.spec import games
 
     engine = SubprocessEngine(split_command(command), timeout=timeout,

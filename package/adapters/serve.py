@@ -19,7 +19,8 @@ import sys
 from typing import IO, Any
 
 from gamecert.adapters.base import NativeAdapter
-from gamecert.fuzz.engines.engine import EngineSpecError, _import_object
+from gamecert.fuzz.engines.engine import EngineSpecError
+from gamecert.fuzz.engines.recipes import _import_object
 from gamecert.fuzz.engines.server import _error, handle
 from gamecert.fuzz.engines.server import serve as serve_session
 from gamecert.reference_engine.contract import BadState, IllegalAction

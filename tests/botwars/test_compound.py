@@ -12,7 +12,7 @@ import importlib
 import pytest
 
 from examples.engines.botwars import COMPOUNDS
-from gamecert.fuzz.engines.engine import engine_recipe
+from gamecert.fuzz.engines.recipes import engine_recipe
 from gamecert.fuzz.findings.trace import replay, trace_document
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.chance_stats import (
     ALPHA,
     MIN_SAMPLES,

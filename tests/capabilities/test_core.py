@@ -17,13 +17,10 @@ from gamecert.fuzz.engines.capabilities import (
     checked_in_part,
     not_checkable,
 )
-from gamecert.fuzz.engines.engine import (
-    InProcessEngine,
-    SubprocessEngine,
-    command_recipe,
-    object_recipe,
-)
+from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.engines.minimal import MinimalSession
+from gamecert.fuzz.engines.recipes import command_recipe, object_recipe
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.fuzz.findings.trace import load_trace, replay
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.reports.certificate import NOT_CHECKABLE, rule_rows, write_report

@@ -5,7 +5,7 @@ is one of the known limits below, each with the capability that would catch it, 
 certificate lists its rule as checked in part, the rest needing that capability.
 
 The default suite runs a representative subset; the whole list is marked slow (and is what
-benchmarks/minimal_mutants.py prints, with timings)."""
+benchmarks/reach/minimal_mutants.py prints, with timings)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/, examples/
 
-from benchmarks.minimal_mutants import (
+from benchmarks.reach.minimal_mutants import (
     CAUGHT,
     NOT_CHECKABLE,
     minimal_campaign,
@@ -26,10 +26,10 @@ from benchmarks.minimal_mutants import (
 )
 
 ALL = mutants()
-ROUNDS = 3  # as benchmarks/minimal_mutants.py --rounds 3 (examples 4x longer: no load_state)
+ROUNDS = 3  # as benchmarks/reach/minimal_mutants.py --rounds 3 (examples 4x longer: no load_state)
 
 # Mutants the wrapper did not show under their rule in a short campaign, and the capability
-# whose absence hides them. Found with benchmarks/minimal_mutants.py --rounds 3;
+# whose absence hides them. Found with benchmarks/reach/minimal_mutants.py --rounds 3;
 # docs/capabilities.md quotes the tally. A mutant here that is caught in some run is fine
 # (a few are, since run-ahead: marked); either way its rule is named as checked in part.
 LIMITS: dict[tuple[str, str], str] = {

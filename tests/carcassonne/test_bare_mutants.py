@@ -16,9 +16,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
 
-from benchmarks.minimal_mutants import verdict
+from benchmarks.reach.minimal_mutants import verdict
 from examples.engines.carcassonne import MUTANTS
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search import campaign
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.engines.engine import InProcessEngine, SubprocessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.fuzz.reports.certificate import UNEXERCISED, rule_rows
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.oracles.carcassonne import HARNESS_RULES

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from gamecert.fuzz.engines.capabilities import capabilities_of
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.games.carcassonne.play import _best_placement
 from gamecert.fuzz.games.carcassonne.probes import rule_probes
 from gamecert.fuzz.games.carcassonne.starts import pools

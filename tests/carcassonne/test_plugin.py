@@ -249,11 +249,11 @@ def test_prove_the_reference_in_process() -> None:
 
 
 def test_benchmark_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    """A smoke run of benchmarks/carcassonne_bench.py (tiny sizes; no timing asserted)."""
+    """A smoke run of benchmarks/speed/carcassonne_bench.py (tiny sizes; no timing asserted)."""
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "carcassonne_bench.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "speed" / "carcassonne_bench.py"
     spec = importlib.util.spec_from_file_location("carcassonne_bench", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)

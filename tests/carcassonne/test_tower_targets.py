@@ -72,7 +72,7 @@ def test_tower_stage_bot_texts_include_the_extension_replies() -> None:
 
 
 def test_reach_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    """A smoke run of benchmarks/carcassonne_tower_reach.py (one round; no figure asserted
+    """A smoke run of benchmarks/reach/carcassonne_tower_reach.py (one round; no figure asserted
     beyond the table's shape); the step counter it installs is removed afterwards."""
     import importlib.util
     from pathlib import Path
@@ -80,7 +80,8 @@ def test_reach_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     from gamecert.fuzz.step.lockstep import Lockstep
 
     step = Lockstep.step
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "carcassonne_tower_reach.py"
+    path = (Path(__file__).resolve().parents[2] / "benchmarks" / "reach"
+            / "carcassonne_tower_reach.py")
     spec = importlib.util.spec_from_file_location("carcassonne_tower_reach", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)

@@ -11,7 +11,7 @@ import importlib
 import pytest
 
 from examples.engines.flit import MUTANTS
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search import campaign
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.oracles import oracles_for

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines.engine import InProcessEngine, SubprocessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.fuzz.step.lockstep import HARNESS_RULES
 from gamecert.reference_engine import reference_session

@@ -11,7 +11,7 @@ import importlib
 import pytest
 
 from examples.engines.flit import COMPOUNDS
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.trace import replay, trace_document
 from gamecert.fuzz.search.campaign import run_campaign
 

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from gamecert.fuzz.cli.main import main as cli
-from gamecert.fuzz.engines.engine import Refused, SubprocessEngine
+from gamecert.fuzz.engines.engine import Refused
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.fuzz.games.flit import PLUGIN
 from gamecert.fuzz.games.flit.starts import played_state
 from gamecert.fuzz.search import campaign as fuzz_campaign

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from gamecert.fuzz.engines.capabilities import capabilities_of
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.games.flit.play import converting_move
 from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for

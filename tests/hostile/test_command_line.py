@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.cli.main import EXIT_CODES, build_parser, main
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.cli.args import EXIT_CODES, build_parser
+from gamecert.fuzz.cli.main import main
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.spec import games, load_catalogue
 

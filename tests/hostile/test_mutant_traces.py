@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from examples.engines.flit import MUTANTS
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.trace import replay, trace_document
 from gamecert.fuzz.search.campaign import run_campaign
 

@@ -22,12 +22,8 @@ import pytest
 
 from gamecert.fuzz import atomic_write
 from gamecert.fuzz.cli.main import main
-from gamecert.fuzz.engines.engine import (
-    MAX_REPLY_DEPTH,
-    EngineFault,
-    SubprocessEngine,
-    nests_deeper,
-)
+from gamecert.fuzz.engines.engine import MAX_REPLY_DEPTH, EngineFault, nests_deeper
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from tests.hostile.conftest import HOSTILE, hostile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -311,7 +307,7 @@ def test_the_no_orphan_check_ignores_another_campaigns_processes(
     """A process of another campaign (its own worker token, another test's mark) is alive
     through this test's campaign: the checks that count this campaign's processes do not
     see it (they counted any process with the variable set)."""
-    from gamecert.fuzz.engines.engine import engine_recipe
+    from gamecert.fuzz.engines.recipes import engine_recipe
     from gamecert.fuzz.search.campaign import run_campaign
     from gamecert.fuzz.search.parallel import WORKER_TAG, ProcessRunner
     from tests.hostile.conftest import MARK, running_hostile
@@ -437,7 +433,7 @@ def test_a_busy_machine_is_said_in_the_verdict() -> None:
     gives the rounds an idle machine's time."""
     from dataclasses import replace
 
-    from gamecert.fuzz.engines.engine import object_recipe
+    from gamecert.fuzz.engines.recipes import object_recipe
     from gamecert.fuzz.reports.certificate import render_load, rule_rows, summary
     from gamecert.fuzz.search.campaign import run_campaign
     from gamecert.fuzz.search.parallel import default_jobs

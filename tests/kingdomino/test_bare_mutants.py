@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 
 from examples.engines.kingdomino import MUTANTS
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search.campaign import run_campaign
 
 ROUNDS = 1

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from gamecert.fuzz.engines.capabilities import capabilities_of
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.games.kingdomino.probes import build
 from gamecert.fuzz.step.blame import Blame, Model, models_for
 from gamecert.fuzz.step.lockstep import Lockstep

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamecert.fuzz.engines.capabilities import NO_REFEREE, capabilities_of
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.games.kingdomino import PLUGIN
 from gamecert.fuzz.games.kingdomino.probes import RELAXING, build, rule_probes
 from gamecert.fuzz.step.blame import Blame

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gamecert.fuzz.cli.main import EXIT_VIOLATIONS
-from gamecert.fuzz.engines.engine import engine_recipe
+from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
+from gamecert.fuzz.engines.recipes import engine_recipe
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.fuzz.search.database import SNAPSHOT_FILE, load_snapshot, take_snapshot
 from gamecert.fuzz.search.rounds import database_key

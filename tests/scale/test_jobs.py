@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.cli.main import EXIT_VIOLATIONS
-from gamecert.fuzz.engines.engine import InProcessEngine, engine_recipe
+from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.recipes import engine_recipe
 from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.fuzz.search.parallel import WORKER_TAG, ProcessRunner
 from gamecert.reference_engine import reference_session

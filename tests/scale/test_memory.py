@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines.engine import engine_recipe
+from gamecert.fuzz.engines.recipes import engine_recipe
 from gamecert.fuzz.search import rounds
 from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.fuzz.step.lockstep import Lockstep

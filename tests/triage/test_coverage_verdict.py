@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.cli.main import EXIT_INCOMPLETE, EXIT_OK, EXIT_UNUSABLE, main
+from gamecert.fuzz.cli.args import EXIT_INCOMPLETE, EXIT_OK, EXIT_UNUSABLE
+from gamecert.fuzz.cli.main import main
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.reports.certificate import NOT_APPLICABLE, rule_rows
 from gamecert.fuzz.search.campaign import run_campaign

@@ -41,7 +41,7 @@ class KingdominoPlugin:
     # steps (the draws are followed inside them). Short runs, several an example, still end
     # games (about as many as runs of up to 1,024 steps did) and stop at positions all
     # through them, where the probe rule then tries its one-rule probes: the longer runs
-    # left most probes on the first turn (benchmarks/kingdomino_probe_reach.py).
+    # left most probes on the first turn (benchmarks/reach/kingdomino_probe_reach.py).
     run_ahead: tuple[int, ...] = (4, 8, 16)
     # What the crafted starts are for (see the other games' plugins): z3's near-full grids.
     crafted_for: dict[str, tuple[str, ...]] = {

@@ -37,10 +37,10 @@ def finished_grids(profile: Profile, games: int) -> list[str]:
 def prove_kingdomino(engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
     """z3 for Kingdomino: discards only when no placement exists, the extent kept at every
     accepted placement, the tie-break order, and near-full kingdoms played on the engine."""
+    from gamecert.fuzz.games.kingdomino.crafted import near_full_states
     from gamecert.oracles.kingdomino import board, tie_break
     from gamecert.oracles.kingdomino.z3_checks import (
         extent_edge,
-        near_full_states,
         prove_tie_order,
         tie_order_witnesses,
         z3_placement,

@@ -1,4 +1,4 @@
-"""Kingdomino speed: `python benchmarks/kingdomino_bench.py [--games N] [--repeats R]`.
+"""Kingdomino speed: `python benchmarks/speed/kingdomino_bench.py [--games N] [--repeats R]`.
 
 Four players (profile legend), random legal play:
 
@@ -25,9 +25,9 @@ from collections.abc import Callable
 from typing import Any
 
 try:  # run as a script, benchmarks/ is on the path; loaded from the tests, the repository
-    import overhead  # benchmarks/overhead.py, beside this script
+    import overhead  # benchmarks/speed/overhead.py, beside this script
 except ImportError:
-    from benchmarks import overhead
+    from benchmarks.speed import overhead
 
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Lockstep
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
                     help="the overhead's clock: wall, or this process's CPU time on a busy "
                          "machine")
     parser.add_argument("--overhead-only", action="store_true",
-                        help="print only the harness overhead figures (benchmarks/overhead.py)")
+                        help="print only the harness overhead figures (speed/overhead.py)")
     args = parser.parse_args(argv)
     overhead.use_clock(args.clock)
     profile = load_catalogue("kingdomino").profile(args.profile)

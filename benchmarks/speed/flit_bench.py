@@ -1,6 +1,6 @@
 """Flit speed figures: the reference, the wire protocol and the differential harness.
 
-    python benchmarks/flit_bench.py [--repeats 5] [--steps 4000]
+    python benchmarks/speed/flit_bench.py [--repeats 5] [--steps 4000]
 
 Prints medians over repeats. The harness overhead is a ratio against the bare engine steps
 it drives, both measured in this run on the same action sequence:
@@ -19,11 +19,12 @@ from collections.abc import Callable
 from typing import Any
 
 try:  # run as a script, benchmarks/ is on the path; loaded from the tests, the repository
-    import overhead  # benchmarks/overhead.py, beside this script
+    import overhead  # benchmarks/speed/overhead.py, beside this script
 except ImportError:
-    from benchmarks import overhead
+    from benchmarks.speed import overhead
 
-from gamecert.fuzz.engines.engine import Engine, InProcessEngine, SubprocessEngine
+from gamecert.fuzz.engines.engine import Engine, InProcessEngine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_session
@@ -107,7 +108,7 @@ def main() -> None:
                     help="the overhead's clock: wall, or this process's CPU time on a busy "
                          "machine")
     ap.add_argument("--overhead-only", action="store_true",
-                    help="print only the harness overhead figures (benchmarks/overhead.py)")
+                    help="print only the harness overhead figures (benchmarks/speed/overhead.py)")
     args = ap.parse_args()
     overhead.use_clock(args.clock)
     r = args.repeats

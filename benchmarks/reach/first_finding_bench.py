@@ -1,7 +1,7 @@
 """Time to first finding, per public mutant: how soon a campaign catches each engine of
 `examples/engines/<game>/` that breaks one rule (issue 15, part 6).
 
-    python benchmarks/first_finding_bench.py [--games flit,botwars] [--mutants a,b]
+    python benchmarks/reach/first_finding_bench.py [--games flit,botwars] [--mutants a,b]
                                              [--budget 30] [--seed 0]
 
 Each mutant runs in process, one job, as `gamecert certify` runs it (seed 0, the default
@@ -27,7 +27,7 @@ from gamecert.reference_engine.contract import Session
 
 GAMES = ("flit", "botwars", "carcassonne", "kingdomino")
 # the mutants live in the repository's examples/ (not installed): import them from there
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
 def first_finding(game: str, name: str, budget: float, seed: int) -> tuple[float | None, int,

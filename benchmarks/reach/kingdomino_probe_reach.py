@@ -1,6 +1,6 @@
 """Do one-rule probes reach Kingdomino's placement departures on an engine as it is?
 
-    python benchmarks/kingdomino_probe_reach.py [--budget 60] [--seeds 1 2 3 4 5]
+    python benchmarks/reach/kingdomino_probe_reach.py [--budget 60] [--seeds 1 2 3 4 5]
         [--players 2 3 4] [--mutant no_extent_limit] [--rounds K]
 
 Each placement mutant (KD-PLACE-EXTENT: a territory of 6 x 6, no extent limit at all;
@@ -27,11 +27,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.spec import load_catalogue
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # examples/
 
 MUTANTS = ("extent_6x6", "no_extent_limit", "no_connection")
 PLACEMENT = ("KD-PLACE-EXTENT", "KD-PLACE-CONNECT", "KD-PLACE-NO-OVERLAP", "KD-GRID",

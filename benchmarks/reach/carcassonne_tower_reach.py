@@ -1,5 +1,5 @@
 """How often a certify campaign reaches The Tower's rare cases:
-`python benchmarks/carcassonne_tower_reach.py [--budget S | --rounds R] [--seed N]
+`python benchmarks/reach/carcassonne_tower_reach.py [--budget S | --rounds R] [--seed N]
 [--profile P]`.
 
 Runs the campaign `gamecert certify carcassonne --profile P --budget S --seed N` runs (the

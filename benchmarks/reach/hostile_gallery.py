@@ -1,6 +1,6 @@
 """The hostile gallery, counted: every case run as a user runs it, and five figures.
 
-    python benchmarks/hostile_gallery.py [--only engines,inputs,traces,baselines,folders,
+    python benchmarks/reach/hostile_gallery.py [--only engines,inputs,traces,baselines,folders,
                                           signals,disk,busy] [--verbose]
 
 Each case is one `gamecert` command in a process of its own (a user's shell, not the test
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # the tests' lists of cases
 
 MARK = "GALLERY_CASE_MARK"

@@ -3,7 +3,7 @@ same transitions of random reference games, the edge-aware hook (oracles.botwars
 against the shape-and-moves check it wraps (oracles.botwars.game), as a ratio measured in
 the same run.
 
-Run: python benchmarks/grid_edges_bench.py [--transitions N] [--repeats K]
+Run: python benchmarks/speed/grid_edges_bench.py [--transitions N] [--repeats K]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What the adapter kit's loop bridge (gamecert.adapters.loop) costs per move.
 
-    python benchmarks/loop_bridge_bench.py [--games N] [--repeats R] [--seed S]
+    python benchmarks/speed/loop_bridge_bench.py [--games N] [--repeats R] [--seed S]
 
 The same Kingdomino match engine (examples/adapters/own_loop/own_loop_match.py: our rules,
 its own seeded RNG) is driven two ways over the same games, in the same run:
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from examples.adapters.own_loop.adapter import OwnLoop  # noqa: E402

@@ -1,5 +1,5 @@
 """The harness overhead, measured the same way for every game (a helper the game benchmarks
-import; `python benchmarks/overhead.py GAME` runs it alone).
+import; `python benchmarks/speed/overhead.py GAME` runs it alone).
 
     harness overhead = wall time of the lockstep over a fixed set of recorded games
                        / time the engine under test itself spent answering the same requests

@@ -1,4 +1,4 @@
-"""Carcassonne speed: `python benchmarks/carcassonne_bench.py [--games N] [--repeats R]`.
+"""Carcassonne speed: `python benchmarks/speed/carcassonne_bench.py [--games N] [--repeats R]`.
 
 Four players, random legal play, river included:
 
@@ -26,9 +26,9 @@ from collections.abc import Callable
 from typing import Any
 
 try:  # run as a script, benchmarks/ is on the path; loaded from the tests, the repository
-    import overhead  # benchmarks/overhead.py, beside this script
+    import overhead  # benchmarks/speed/overhead.py, beside this script
 except ImportError:
-    from benchmarks import overhead
+    from benchmarks.speed import overhead
 
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Lockstep
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> None:
                     help="the overhead's clock: wall, or this process's CPU time on a busy "
                          "machine")
     parser.add_argument("--overhead-only", action="store_true",
-                        help="print only the harness overhead figures (benchmarks/overhead.py)")
+                        help="print only the harness overhead figures (speed/overhead.py)")
     args = parser.parse_args(argv)
     overhead.use_clock(args.clock)
     catalogue = load_catalogue("carcassonne")

@@ -1,6 +1,6 @@
 """False-alarm rate and power of the statistical chance checks, on real followed draws.
 
-    python benchmarks/chance_false_alarms.py [--runs 200] [--games 10] [--game kingdomino]
+    python benchmarks/reach/chance_false_alarms.py [--runs 200] [--games 10] [--game kingdomino]
 
 Each run gathers the draws of `--games` random games of an engine behind the minimum-
 capability wrapper (fuzz.search.chance_sim: the same follow-mode lockstep as a campaign, random
@@ -17,11 +17,11 @@ import sys
 import time
 from pathlib import Path
 
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.chance_stats import ALPHA
 from gamecert.fuzz.search.chance_sim import gather
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for --biased
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # examples/, for --biased
 
 BIASED = "minimal:examples.engines.carcassonne.deck_biased:ENGINE"
 

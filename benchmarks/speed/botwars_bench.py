@@ -1,6 +1,6 @@
 """Bot Wars speed figures: the reference alone, and the differential lockstep around it.
 
-    python benchmarks/botwars_bench.py [--games 40] [--repeats 5] [--lockstep-games 3]
+    python benchmarks/speed/botwars_bench.py [--games 40] [--repeats 5] [--lockstep-games 3]
 
 Prints the median over repeats of:
 * full random reference games per second, and random actions per second (random lists and
@@ -21,11 +21,12 @@ import time
 from typing import Any
 
 try:  # run as a script, benchmarks/ is on the path; loaded from the tests, the repository
-    import overhead  # benchmarks/overhead.py, beside this script
+    import overhead  # benchmarks/speed/overhead.py, beside this script
 except ImportError:
-    from benchmarks import overhead
+    from benchmarks.speed import overhead
 
-from gamecert.fuzz.engines.engine import Engine, InProcessEngine, SubprocessEngine
+from gamecert.fuzz.engines.engine import Engine, InProcessEngine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_session
@@ -109,7 +110,7 @@ def main() -> None:
                     help="the overhead's clock: wall, or this process's CPU time on a busy "
                          "machine")
     parser.add_argument("--overhead-only", action="store_true",
-                        help="print only the harness overhead figures (benchmarks/overhead.py)")
+                        help="print only the harness overhead figures (speed/overhead.py)")
     args = parser.parse_args()
     overhead.use_clock(args.clock)
     profile = load_catalogue("botwars").profile(args.profile)

@@ -1,8 +1,8 @@
 """bot-check figures: the time a game takes and bot-check's own share of it; and, with
 --matrix, every example bot in every seat over many games, with what bot-check found.
 
-    python benchmarks/bot_check_bench.py [--games 5]
-    python benchmarks/bot_check_bench.py --matrix 40 [--game carcassonne]
+    python benchmarks/speed/bot_check_bench.py [--games 5]
+    python benchmarks/speed/bot_check_bench.py --matrix 40 [--game carcassonne]
 
 Speed: for each protocol, games of the reference with the example bots in every seat
 (Carcassonne: four starter-kit bots through real named pipes; Bot Wars over stdio and over
@@ -35,14 +35,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from gamecert.fuzz.botcheck.codecs import codec_for
 from gamecert.fuzz.botcheck.findings import Findings, Timing
-from gamecert.fuzz.botcheck.protocols import codec_for
 from gamecert.fuzz.botcheck.runner import RandomChooser, RunOptions, play_game, run
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import load_catalogue
 
-BOTS = Path(__file__).resolve().parents[1] / "examples" / "bots"
+BOTS = Path(__file__).resolve().parents[2] / "examples" / "bots"
 # (label, game, bot per seat, variant, queries cap)
 SPEED = [
     ("carcassonne", "carcassonne", ["greedy_scorer.py", "random_player.py",

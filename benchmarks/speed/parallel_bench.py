@@ -1,6 +1,6 @@
 """`--jobs` speed figures: what worker processes buy on this machine.
 
-    python benchmarks/parallel_bench.py [--jobs 2] [--rounds 24] [--repeat 2]
+    python benchmarks/speed/parallel_bench.py [--jobs 2] [--rounds 24] [--repeat 2]
                                         [--mutants slow|all|NAME,...]
 
 1. Speed-up: the same campaign (the reference engine, so nothing is found and no time goes
@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gamecert.fuzz.engines.engine import engine_recipe
+from gamecert.fuzz.engines.recipes import engine_recipe
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SLOW = ["no_wrap_x", "invalid_disqualifies", "convert_no_wrap", "freeze_after_four",
         "turncap_off_by_one", "catchup_ge"]  # found after several rounds from seed 0
 

@@ -1,6 +1,6 @@
 """Every public mutant behind the minimum-capability wrapper (issue 9, part 5).
 
-    python benchmarks/minimal_mutants.py [--rounds 6] [--game flit] [--full-too]
+    python benchmarks/reach/minimal_mutants.py [--rounds 6] [--game flit] [--full-too]
 
 Each mutant of examples/engines/<game>/ (the MUTANTS lists) runs in-process behind
 `minimal:` (no load_state, no legal, no bot_output, no chance: it draws with its own seeded
@@ -20,13 +20,14 @@ import sys
 import time
 from pathlib import Path
 
-from gamecert.fuzz.engines.engine import InProcessEngine, object_recipe
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search import campaign
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.reference_engine.contract import Session
 
 # the mutants are the repository's examples, beside this script
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 GAMES = ("flit", "botwars", "carcassonne", "kingdomino")
 CAUGHT, NOT_CHECKABLE, MISSED = "caught", "not checkable", "MISSED"

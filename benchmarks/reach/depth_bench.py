@@ -1,6 +1,6 @@
 """Depth on engines as they are: what a campaign still checks past an early departure.
 
-    python benchmarks/depth_bench.py [--game carcassonne] [--budget 120] [--seeds 1,2]
+    python benchmarks/reach/depth_bench.py [--game carcassonne] [--budget 120] [--seeds 1,2]
                                      [--rounds N]
 
 Each compound mutant of examples/engines/<game>/ (the COMPOUNDS lists: three departures at
@@ -23,9 +23,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # examples/
 
-from gamecert.fuzz.engines.engine import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.spec import load_catalogue
 
