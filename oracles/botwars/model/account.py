@@ -26,7 +26,7 @@ from typing import Any
 
 from gamecert.oracles.base import Transition
 from gamecert.oracles.botwars import model as m
-from gamecert.oracles.botwars import turn as tn
+from gamecert.oracles.botwars.model import turn as tn
 
 JSON = Any
 MOVE, STAY, OCCUPIED, SWAP = ("BOTWARS-MOVE", "BOTWARS-MOVE-STAY", "BOTWARS-MOVE-OCCUPIED",

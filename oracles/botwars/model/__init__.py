@@ -1,5 +1,11 @@
 """Bot Wars restated from the catalogue for the oracles, on canonical JSON only.
 
+This folder is the oracles' own model of the game: this module (fields, squares, moves,
+the catalogue's readings), `turn.py` (the rules' account of one turn), `steps.py` (what
+several oracles derive from one transition, once) and `account.py` (what an engine's own
+states say it did, for the state-only forms). The oracles, one file per rule area, are in
+the folder above.
+
 Nothing here comes from the reference engine: squares are handled as (row, col) pairs, the
 field as a string, a list of moves as what the catalogue text says of it. Two independent
 statements of each rule are what lets an oracle judge the reference engine too.
