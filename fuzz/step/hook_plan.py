@@ -14,12 +14,12 @@ of any one example: patterns of OK and NA, and lists of rules and checks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from gamecert.oracles import action_kind_for, oracles_for, prejudge_for, state_prejudge_for
-from gamecert.oracles.base import CheckFn, Oracle, Verdict, checks_by_kind
+from gamecert.oracles.base import CheckFn, Oracle, checks_by_kind
 from gamecert.spec import Profile
 
 CheckLists = tuple[list[str], list[CheckFn], list[int]]
@@ -151,13 +151,3 @@ def plan_for(game: str, profile: Profile, oracles: tuple[Oracle, ...]) -> HookPl
         del _PLANS[next(iter(_PLANS))]  # the oldest
     _PLANS[key] = (held, plan)
     return plan
-
-
-def answers(said: Sequence[Any], where: list[int], hooks: list[Any],
-            *args: Any) -> list[Verdict]:
-    """Each hook's verdict: the shared look's answer `said[where[i]]` where it gives one,
-    else the hook asked (`where[i]` is -1 where the look answers nothing for it)."""
-    if None not in said and -1 not in where:  # it answers every hook asked
-        return list(map(said.__getitem__, where))
-    return [hook(*args) if i < 0 or said[i] is None else said[i]
-            for i, hook in zip(where, hooks, strict=True)]

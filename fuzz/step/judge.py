@@ -1,6 +1,8 @@
 """Judging a step, the plain way: every oracle's hook asked on what the engine did, its
 verdicts counted per rule, and a departure charged to a rule (the counterfactual models of
-fuzz.step.blame, else the oracles that object, else an unexplained difference).
+fuzz.step.blame, else the oracles that object, else an unexplained difference). Where the
+game has a shared look (fuzz.step.hook_plan's `prejudge`, `state_prejudge`), its answers
+stand for the hooks it answers, and the rest are asked (`_answers`).
 
 `Judging` is the lockstep's judging half (fuzz.step.lockstep's `Lockstep` is one); the
 attributes it reads are the lockstep's, listed below. It asks no engine and moves no
@@ -11,7 +13,7 @@ state: driving is fuzz.step.lockstep's, the batched and remembered ways of judgi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -21,7 +23,7 @@ from gamecert.fuzz.engines.capabilities import (
 )
 from gamecert.fuzz.step.blame import Blame, Explanation, blame_for, tag
 from gamecert.fuzz.step.finding import JSON, UNREPORTED, Coverage, all_known, diff
-from gamecert.fuzz.step.hook_plan import HookPlan, answers
+from gamecert.fuzz.step.hook_plan import HookPlan
 from gamecert.oracles.base import (
     NA,
     OK,
@@ -96,7 +98,7 @@ class Judging:
                 return [hook(state, profile) for hook in self.state_fns]
             if said is None:
                 said = self.state_prejudge(state, profile)
-            return answers(said, self.state_where, self.state_fns, state,
+            return _answers(said, self.state_where, self.state_fns, state,
                             profile)  # one look answers some
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a state some oracle cannot even read: find out which, one at a time
@@ -167,7 +169,7 @@ class Judging:
             else:  # one shared look answers some; the rest are asked
                 if said is None:
                     said = self.prejudge(t, profile)
-                results = answers(said, where, checks, t, profile)
+                results = _answers(said, where, checks, t, profile)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             # a reply some oracle cannot even read: find out which, one at a time
             results = [guarded(check, t, profile) for check in checks]
@@ -346,3 +348,13 @@ def guarded(hook: Callable[..., Verdict], *args: Any) -> Verdict:
         return hook(*args)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         return Violation(f"cannot read the engine's state, events or action: {exc!r}")
+
+
+def _answers(said: Sequence[Any], where: list[int], hooks: list[Any],
+             *args: Any) -> list[Verdict]:
+    """Each hook's verdict: the shared look's answer `said[where[i]]` where it gives one,
+    else the hook asked (`where[i]` is -1 where the look answers nothing for it)."""
+    if None not in said and -1 not in where:  # it answers every hook asked
+        return list(map(said.__getitem__, where))
+    return [hook(*args) if i < 0 or said[i] is None else said[i]
+            for i, hook in zip(where, hooks, strict=True)]
