@@ -43,7 +43,6 @@ class Aligning(FastPaths):
     observe_next: Any
     _settled: bool
 
-
     def _settle(self, engine_state: JSON) -> str:
         """After a departure (found or passed over), bring the two sides together again so
         the example goes on and every later step is judged on its own: an engine that loads

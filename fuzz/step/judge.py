@@ -77,8 +77,6 @@ class Judging:
     event_checks: dict[int, CheckFn | None]
     _blame: Blame | None
 
-
-    # --- verdicts ------------------------------------------------------------------------
     def _count(self, rule: str, verdict: Verdict, bad: list[tuple[str, str]]) -> None:
         if verdict is not NA:
             self.coverage.applied[rule] += 1

@@ -41,7 +41,6 @@ class Operations(Aligning):
         def _ask(self, what: str, call: Callable[..., Any], *args: Any,
                  rule: str = "ENGINE-AGREES") -> tuple[bool, Any]: ...
 
-
     def probe(self, action: JSON, rule: str | None = None) -> bool:
         """Offer an action the reference refuses; the engine must refuse it too. Returns
         False (and does nothing) when the reference accepts it. `rule`: the one rule the
