@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from gamecert.reference_engine.kingdomino.engine import Kingdomino, neighbours
+from gamecert.reference_engine.kingdomino.engine import Kingdomino
+from gamecert.reference_engine.kingdomino.rules import neighbours
 from gamecert.reference_engine.kingdomino.state import KdConfig, KdState, N, Put
 from gamecert.reference_engine.kingdomino.tiles import tiles_for
 from gamecert.spec import Profile
