@@ -108,7 +108,7 @@ def one_per_value(kept: int = 4096) -> Callable[[Answers], Answers]:
     """For a game's shared look: a function that hands out one tuple object per value of
     the answer tuples it is given (they hold only OK, NA and None, so equal tuples are the
     same answers). The lockstep remembers what a step counts by the identity of the looks'
-    answers (`fuzz.lockstep`'s lane). Past `kept` values, answers pass as they come: only
+    answers (`fuzz.step.lockstep`'s lane). Past `kept` values, answers pass as they come: only
     the lane misses them."""
     known: dict[Answers, Answers] = {}
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz import profiles
-from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
+from gamecert.fuzz.engines.engine import Engine, InProcessEngine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
+from gamecert.fuzz.search import profiles
 from gamecert.reference_engine.contract import Session
 
 PROFILE = profiles.load()

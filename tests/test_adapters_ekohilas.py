@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.engines import EngineSpecError, object_recipe
+from gamecert.fuzz.engines.engine import EngineSpecError
+from gamecert.fuzz.engines.recipes import object_recipe
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = f"{ROOT / 'examples/adapters/ekohilas_kingdomino/adapter.py'}:Ekohilas"

@@ -33,7 +33,9 @@ from gamecert.adapters.helpers import (
     player_id,
     rotation,
 )
-from gamecert.fuzz.engines import EngineFault, Refused, SubprocessEngine, in_process
+from gamecert.fuzz.engines.engine import EngineFault, Refused
+from gamecert.fuzz.engines.recipes import in_process
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import BadState
 from gamecert.spec import Profile, load_catalogue
@@ -255,7 +257,8 @@ def test_a_maintainer_only_writes_four_methods() -> None:
 
 def test_a_third_party_adapter_without_its_engine_says_what_to_set(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from gamecert.fuzz.engines import EngineSpecError, object_recipe
+    from gamecert.fuzz.engines.engine import EngineSpecError
+    from gamecert.fuzz.engines.recipes import object_recipe
 
     monkeypatch.delenv("GAMECERT_WINGEDSHEEP_PATH", raising=False)
     spec = f"{ROOT / 'examples/adapters/wingedsheep_carcassonne/adapter.py'}:Wingedsheep"
@@ -350,7 +353,7 @@ def test_undo_takes_back_the_last_accepted_move_of_a_copying_adapter() -> None:
 
 
 def test_the_reference_session_undoes_over_the_wire_too() -> None:
-    from gamecert.fuzz.server import handle
+    from gamecert.fuzz.engines.server import handle
     from gamecert.reference_engine import reference_session
 
     session = reference_session("flit")

@@ -18,7 +18,9 @@ from examples.adapters.own_loop.adapter import OwnLoop
 from gamecert.adapters import NativeRefusal
 from gamecert.adapters.check import look_at
 from gamecert.adapters.loop import Ask, BotRaises, LoopAdapter, Seat
-from gamecert.fuzz.engines import EngineFault, Refused, SubprocessEngine, in_process
+from gamecert.fuzz.engines.engine import EngineFault, Refused
+from gamecert.fuzz.engines.recipes import in_process
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.spec import Profile
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""The Node.js adapter kit (the npm package in api/adapters/node) run for real: its own tests,
+"""The Node.js adapter kit (the npm package in package/adapters/node) run for real: its own tests,
 installed with npm from the path gamecert gives, an adapter written with it around the
 JavaScript Flit engine (examples/adapters/node-kit/flit-follow.js), drawing for itself,
 played in lockstep with the reference over the wire, looked at with
@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from gamecert.adapters.check import look_at
-from gamecert.fuzz.engines import Refused, SubprocessEngine
+from gamecert.fuzz.engines.engine import Refused
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 
 ROOT = Path(__file__).resolve().parents[1]
 ADAPTER = ROOT / "examples" / "adapters" / "node-kit" / "flit-follow.js"
-KIT = ROOT / "api" / "adapters" / "node"
+KIT = ROOT / "package" / "adapters" / "node"
 
 
 def require_node() -> str:

@@ -31,7 +31,7 @@ def schema_fields(game: str) -> dict[str, dict[str, object]]:
 
 def oracle_reads(game: str, fields: list[str]) -> set[str]:
     """The state fields oracles/<game>/ reads: `x["field"]` or `x.get("field")`."""
-    src = "\n".join(p.read_text() for p in (ROOT / "oracles" / game).glob("*.py"))
+    src = "\n".join(p.read_text() for p in (ROOT / "oracles" / game).rglob("*.py"))
     def pattern(f: str) -> str:
         quoted = r"""["']""" + re.escape(f) + r"""["']"""
         return r"\[\s*" + quoted + r"\s*\]|\.get\(\s*" + quoted

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.cli import EXIT_OK, main
+from gamecert.fuzz.cli.args import EXIT_OK
+from gamecert.fuzz.cli.main import main
 from gamecert.spec import games, load_catalogue
 
 GAMES = games()

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import AGREED_BATCH, Coverage, Finding, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Finding, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
 from gamecert.reference_engine import reference_game, reference_session
@@ -165,7 +165,7 @@ def test_a_lockstep_no_look_answers_for_judges_at_once() -> None:
 
 def test_the_machine_teardown_finishes_the_example() -> None:
     from gamecert.fuzz.games import plugin_for
-    from gamecert.fuzz.machine import make_machine
+    from gamecert.fuzz.search.machine import make_machine
 
     profile = load_catalogue(GAME).profile()
     reported: list[Finding] = []

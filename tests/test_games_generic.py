@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from jsonschema import Draft202012Validator
 
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game, reference_session
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction, legal_json

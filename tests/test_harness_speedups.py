@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles.base import NA, Oracle, Transition, Verdict
 from gamecert.oracles.botwars import model as bw
 from gamecert.oracles.carcassonne import board as cb
@@ -149,7 +149,8 @@ def test_a_diverging_engine_is_judged_on_its_own_state() -> None:
 
 
 def test_the_overhead_benchmark_prints_its_headline() -> None:
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "overhead.py"), "flit",
+    script = ROOT / "benchmarks" / "speed" / "overhead.py"
+    run = subprocess.run([sys.executable, str(script), "flit",
                           "--games", "1", "--max-steps", "40", "--repeats", "1",
                           "--clock", "cpu"],
                          capture_output=True, text=True, timeout=300, check=True)
@@ -162,7 +163,7 @@ def test_the_overhead_benchmark_prints_its_headline() -> None:
 
 
 def _overhead() -> Any:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
+    sys.path.insert(0, str(ROOT / "benchmarks" / "speed"))
     import overhead  # type: ignore[import-not-found]
 
     return overhead

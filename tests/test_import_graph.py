@@ -1,10 +1,16 @@
-"""No import circles between gamecert's modules (the guide: data flows one way).
+"""No import circles between gamecert's modules, and no import back up the flow (the guide:
+data flows one way, spec to engine and oracles, to search, to findings, to reports).
 
 Every module of the installed package `gamecert` is read with `ast`, as the repository lays
 it out (pyproject's package-dir). All its imports count: module-level ones, ones inside
 functions (a lazy import hides a circle, it does not remove it) and ones under
 `if TYPE_CHECKING:`. `from package import name` is an edge to the submodule when `name` is
 one, else to the package itself. The test fails on any cycle and names its modules in order.
+
+The layers (`LAYERS`, docs/architecture.md's map) order the folders: a module may import its
+own folder and the folders of earlier layers, never a later layer's nor a sibling's in its
+own layer (the reference engines and the oracles are written apart). A back edge is fixed
+by moving code; none is excused.
 """
 
 from __future__ import annotations
@@ -14,6 +20,23 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The flow, lowest first; folders in one layer are siblings. A folder is a module's package
+# under `gamecert` (`fuzz.step`, `oracles`); `gamecert` is the package root (`package/`:
+# the public API and `python -m gamecert`), `adapters` its adapter kit.
+LAYERS: list[tuple[str, ...]] = [
+    ("schemas",),
+    ("spec",),  # the rule catalogues, validated by the schemas
+    ("reference_engine", "oracles"),  # the rules twice, written apart
+    ("fuzz", "fuzz.atomic_write", "fuzz.engines"),  # files written whole; engines under test
+    ("fuzz.step",),  # the lockstep: one step played on two engines and judged
+    ("fuzz.findings",),  # triage, minimising, traces, baselines, chance statistics
+    ("fuzz.games",),  # each game's search knowledge (starts, play, probes, ...)
+    ("fuzz.search",),  # the state machine, rounds, runners, campaigns
+    ("fuzz.reports", "fuzz.botcheck"),  # certificates; the bot harness
+    ("fuzz.cli",),  # the command line and the pytest plugin
+    ("adapters", "gamecert"),  # the adapter kit; the public API
+]
 
 
 def modules() -> dict[str, Path]:
@@ -114,7 +137,7 @@ def graph() -> dict[str, set[str]]:
 def test_the_package_is_read_whole() -> None:
     g = graph()
     assert "gamecert.reference_engine.carcassonne.engine" in g
-    assert "gamecert.fuzz.cli" in g and len(g) > 40
+    assert "gamecert.fuzz.cli.main" in g and len(g) > 40
     assert "gamecert.reference_engine.carcassonne.state" in (
         g["gamecert.reference_engine.carcassonne.engine"])
 
@@ -136,3 +159,55 @@ def test_the_cycle_finder_sees_lazy_and_type_checking_imports(tmp_path: Path) ->
     g = {name: imports(name, path, known) for name, path in known.items()}
     assert g["pkg.b"] == {"pkg.a", "pkg.c"}
     assert cycles(g) == [["pkg.a", "pkg.b", "pkg.a"]]
+
+
+def folder(module: str) -> str:
+    """The folder (a key of `LAYERS`) a gamecert module belongs to."""
+    parts = module.split(".")[1:]
+    if not parts or parts[0] == "__main__":
+        return "gamecert"
+    if parts[0] == "fuzz" and len(parts) > 1:
+        return "fuzz." + parts[1]
+    return parts[0]
+
+
+def back_edges(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a later layer's module, or of a sibling folder's in the same layer."""
+    rank = {name: i for i, layer in enumerate(LAYERS) for name in layer}
+    found = []
+    for module, imported in sorted(graph.items()):
+        here = folder(module)
+        for other in sorted(imported):
+            there = folder(other)
+            if there != here and rank[there] >= rank[here]:
+                found.append(f"{module} ({here}) imports {other} ({there})")
+    return found
+
+
+def test_every_folder_has_a_layer() -> None:
+    ranked = {name for layer in LAYERS for name in layer}
+    assert {folder(m) for m in graph()} <= ranked
+    assert folder("gamecert.fuzz.step.lockstep") == "fuzz.step"
+    assert folder("gamecert.__main__") == folder("gamecert") == "gamecert"
+
+
+def test_no_import_runs_back_up_the_flow() -> None:
+    found = back_edges(graph())
+    assert not found, "imports against the flow:\n" + "\n".join(found)
+
+
+def test_the_layer_check_sees_back_and_sibling_edges() -> None:
+    """The checker itself: a lower layer importing a higher one, and a sibling importing a
+    sibling, are both found; imports down the flow and inside a folder are not."""
+    g = {
+        "gamecert.fuzz.step.lockstep": {"gamecert.fuzz.search.campaign",
+                                        "gamecert.fuzz.engines.engine",
+                                        "gamecert.fuzz.step.judge"},
+        "gamecert.oracles.flit": {"gamecert.reference_engine.flit", "gamecert.spec"},
+        "gamecert.fuzz.cli.main": {"gamecert.fuzz.search.campaign"},
+    }
+    assert back_edges(g) == [
+        "gamecert.fuzz.step.lockstep (fuzz.step) imports gamecert.fuzz.search.campaign "
+        "(fuzz.search)",
+        "gamecert.oracles.flit (oracles) imports gamecert.reference_engine.flit "
+        "(reference_engine)"]

@@ -37,7 +37,7 @@ def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
     node = {n for n in names if n.startswith("gamecert/adapters/node/")}
     assert {"gamecert/adapters/node/package.json", "gamecert/adapters/node/index.cjs",
             "gamecert/adapters/node/index.mjs", "gamecert/adapters/node/README.md"} <= node
-    kit = ROOT / "api" / "adapters" / "node"
+    kit = ROOT / "package" / "adapters" / "node"
     assert node == {f"gamecert/adapters/node/{p.relative_to(kit).as_posix()}"
                     for p in kit.rglob("*") if p.is_file() and "node_modules" not in p.parts}
 
@@ -72,7 +72,7 @@ def test_certify_beside_same_named_packages(wheel: Path, tmp_path: Path) -> None
     code = ("import fuzz, spec, schemas, gamecert, sys\n"
             "assert fuzz.WHO == 'the other fuzz' and spec.WHO == 'the other spec'\n"
             "assert gamecert.__file__.startswith(sys.argv[1]), gamecert.__file__\n"
-            "from gamecert.fuzz.cli import main\n"
+            "from gamecert.fuzz.cli.main import main\n"
             "code = main(['certify', 'carcassonne', '--engine', 'reference', '--rounds', '1',\n"
             "             '--quiet'])\n"
             "assert code in (0, 4), code\n"

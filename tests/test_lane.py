@@ -1,6 +1,6 @@
 """The lockstep's shared hook plan and its lane (issue 15: a lean lockstep).
 
-The plan (`fuzz.hook_plan`) sorts the oracles' hooks once per game, profile and oracle list;
+The plan (`fuzz.step.hook_plan`) sorts the oracles' hooks once per game, profile and oracle list;
 the lane counts a step by the identities of the two looks' answer tuples. Both only save
 work: these tests check that every count and every finding is what the plain path gives,
 that a violation is never remembered, and that the looks hand out one tuple per set of
@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.hook_plan import build_plan, plan_for
-from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.hook_plan import build_plan, plan_for
+from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles import oracles_for, prejudge_for, state_prejudge_for
 from gamecert.oracles.base import NA, OK, Oracle, Violation
 from gamecert.reference_engine import reference_game, reference_session
@@ -206,7 +206,7 @@ def test_the_benchmarks_timers_leave_the_looks_in_place() -> None:
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "speed"))
     import overhead  # type: ignore[import-not-found]
 
     plain = _play("kingdomino", oracles_for("kingdomino"), seed=6, games=2)

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.reference_engine import reference_game, reference_session
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import load_catalogue

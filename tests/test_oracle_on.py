@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.oracles import action_kind_for, oracles_for, prejudge_for, state_prejudge_for
 from gamecert.oracles.base import NA, Oracle, Transition, checks_by_kind
 from gamecert.reference_engine import reference_game, reference_session

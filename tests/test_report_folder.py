@@ -1,4 +1,4 @@
-"""A --report folder is one campaign's (fuzz.report_folder): its lock, and what a new
+"""A --report folder is one campaign's (fuzz.reports.folder): its lock, and what a new
 campaign removes of an earlier one's files (only gamecert's own)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.report_folder import LOCK_FILE, FolderBusy, claim
+from gamecert.fuzz.reports.folder import LOCK_FILE, FolderBusy, claim
 
 
 def _make(folder: Path, names: list[str]) -> None:

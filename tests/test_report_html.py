@@ -16,9 +16,9 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from gamecert.fuzz.cli import main
-from gamecert.fuzz.pictures import svg_for
-from gamecert.fuzz.report_html import render_html
+from gamecert.fuzz.cli.main import main
+from gamecert.fuzz.reports.html import render_html
+from gamecert.fuzz.reports.pictures import svg_for
 from gamecert.schemas import first_error
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -254,10 +254,10 @@ def test_malformed_states_and_games_without_drawings_get_a_placeholder() -> None
 def test_engine_values_json_cannot_hold_are_kept_as_text(tmp_path: Path) -> None:
     """An in-process engine may return a state with Python values in it; the report is still
     written, valid, and its page still draws the reference's board."""
-    from gamecert.fuzz.campaign import CampaignResult
-    from gamecert.fuzz.lockstep import Coverage, Finding
-    from gamecert.fuzz.report import write_report
-    from gamecert.fuzz.triage import Departure
+    from gamecert.fuzz.findings.triage import Departure
+    from gamecert.fuzz.reports.certificate import write_report
+    from gamecert.fuzz.search.campaign import CampaignResult
+    from gamecert.fuzz.step.lockstep import Coverage, Finding
     from gamecert.reference_engine import reference_game
     from gamecert.spec import load_catalogue
 
@@ -296,7 +296,7 @@ def test_report_command_draws_from_any_folder(
     page = folder / "report.html"
     first = page.read_text("utf-8")
     page.unlink()
-    done = subprocess.run([sys.executable, "-m", "gamecert.fuzz.cli", "report", str(folder)],
+    done = subprocess.run([sys.executable, "-m", "gamecert.fuzz.cli.main", "report", str(folder)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
     assert done.returncode == 0, done.stderr

@@ -91,8 +91,8 @@ def test_no_tracked_file_outside_docs_names_or_reads_outside_the_repository() ->
     ("tests/x.py", 'open("../sha' + 'red/seeds/README.md")'),
     ("fuzz/x.py", f'base = os.environ.get("{ENV_NAME}")'),
     ("tests/x.py", 'Path("/work/shared/seeds")'),
-    ("api/adapters/node/test/x.test.mjs", "import data from '../../../../../../data.json';"),
-    ("api/adapters/node/toys.cjs", "const x = require('../../../..');"),
+    ("package/adapters/node/test/x.test.mjs", "import data from '../../../../../../data.json';"),
+    ("package/adapters/node/toys.cjs", "const x = require('../../../..');"),
 ])
 def test_each_way_out_is_caught(path: str, line: str) -> None:
     assert problems(path, line)
@@ -104,8 +104,9 @@ def test_each_way_out_is_caught(path: str, line: str) -> None:
     ("oracles/base.py", '"""The oracle shape shared by every game."""'),
     ("spec/carcassonne.json", '"chosen": "shared",'),
     ("tests/x.py", 'PICTURES = Path(__file__).parent / "data" / "battle_pictures.json"'),
-    ("api/adapters/node/test/fixtures/counter-wire.cjs", "const { serve } = require('../..');"),
-    ("api/adapters/node/test/wire.test.mjs", "import * as esm from '../index.mjs';"),
+    ("package/adapters/node/test/fixtures/counter-wire.cjs",
+     "const { serve } = require('../..');"),
+    ("package/adapters/node/test/wire.test.mjs", "import * as esm from '../index.mjs';"),
 ])
 def test_paths_inside_the_repository_pass(path: str, line: str) -> None:
     assert problems(path, line) == []

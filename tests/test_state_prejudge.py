@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for, state_prejudge_for
 from gamecert.oracles.base import NA, OK, Oracle
 from gamecert.reference_engine import reference_game, reference_session

@@ -1,10 +1,10 @@
-"""`visible`: text from an engine, shown as what it is (fuzz.visible_text)."""
+"""`visible`: text from an engine, shown as what it is (fuzz.reports.visible_text)."""
 
 from __future__ import annotations
 
 import pytest
 
-from gamecert.fuzz.visible_text import has_hidden, visible
+from gamecert.fuzz.reports.visible_text import has_hidden, visible
 
 
 @pytest.mark.parametrize("raw, shown", [

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gamecert.fuzz.botcheck.codecs import NoCodec, codec_for
 from gamecert.fuzz.botcheck.findings import FAIL, Findings, Timing
 from gamecert.fuzz.botcheck.process import BotUnusable
-from gamecert.fuzz.botcheck.protocols import NoCodec, codec_for
 from gamecert.fuzz.botcheck.report import describe, render, summary, write_report
 from gamecert.fuzz.botcheck.runner import (
     RunOptions,

@@ -1,5 +1,5 @@
 """bot-check's reports: the terminal summary, report.json, report.xml (JUnit) and one trace
-per finding, in the style of certify's reports (fuzz/report.py). Reads results only."""
+per finding, in the style of certify's reports (fuzz/reports/certificate.py). Reads results only."""
 
 from __future__ import annotations
 

@@ -32,8 +32,8 @@ from gamecert.fuzz.botcheck.runner import (
     scaled_limits,
     trace_document,
 )
-from gamecert.fuzz.campaign import cache_dir
-from gamecert.fuzz.rounds import hypothesis_home
+from gamecert.fuzz.search.campaign import cache_dir
+from gamecert.fuzz.search.rounds import hypothesis_home
 from gamecert.reference_engine import reference_game
 
 JSON = Any

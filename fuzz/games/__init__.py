@@ -1,7 +1,11 @@
 """Per-game fuzzing knowledge: where to start, how to draw moves, what to probe.
 
-Convention: `fuzz.games.<game>` exports `PLUGIN`, a `GamePlugin`. The state machine in
-`fuzz.machine` is the same for every game; only this part differs.
+Convention: each game is a folder, `fuzz/games/<game>/`, whose `__init__` exports `PLUGIN`,
+a `GamePlugin` that is one call a job; the jobs are files, the same for every game:
+`starts.py`, `crafted.py`, `play.py`, `probes.py`, `bot_text.py`, `targets.py`, `proofs.py`
+(a game's `__init__` says which it leaves out, and why). `proving.py` is what the proofs
+share. A fifth game copies a folder. The state machine in `fuzz.search.machine` is the same
+for every game; only this part differs.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from hypothesis import strategies as st
 from gamecert.spec import Profile
 
 if TYPE_CHECKING:
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.step.lockstep import Lockstep
 
 JSON = Any
 
@@ -38,7 +42,7 @@ class GamePlugin(Protocol):
     # Optional: `prove(engine, profile) -> (ok, lines)` for `gamecert prove GAME`;
     # `cheap_to_list(ls) -> bool`, False where comparing full legal sets costs too much;
     # `run_ahead`, the lengths of the machine's run-ahead rule for an engine that cannot load
-    # states (fuzz.machine.RUN_AHEAD unless said; empty: no such rule).
+    # states (fuzz.search.machine.RUN_AHEAD unless said; empty: no such rule).
 
 
 def plugin_for(game: str) -> GamePlugin:

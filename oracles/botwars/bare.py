@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, ambiguous, cause
 from gamecert.oracles.botwars import model as m
-from gamecert.oracles.botwars import turn as tn
-from gamecert.oracles.botwars.account import (
+from gamecert.oracles.botwars.model import turn as tn
+from gamecert.oracles.botwars.model.account import (
     COLLECT,
     COLLIDE,
     CONTESTED,

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
-from gamecert.oracles.botwars import steps
+from gamecert.oracles.botwars.model import steps
 from gamecert.spec import Profile
 
 

@@ -17,8 +17,9 @@ from functools import cache
 from operator import itemgetter
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
-from gamecert.oracles.botwars import bare, battle, energy, game, moves, steps
+from gamecert.oracles.botwars import bare, battle, energy, game, moves
 from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars.model import steps
 from gamecert.spec import Profile
 
 GRID = "BOTWARS-GRID"

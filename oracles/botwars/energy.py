@@ -11,7 +11,7 @@ from itertools import compress
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, cause
 from gamecert.oracles.botwars import model as m
-from gamecert.oracles.botwars import steps
+from gamecert.oracles.botwars.model import steps
 from gamecert.spec import Profile
 
 COLLECTION = ("BOTWARS-ENERGY-COLLECT", "BOTWARS-ENERGY-CONTESTED")

@@ -10,7 +10,7 @@ from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, cause
 from gamecert.oracles.botwars import model as m
-from gamecert.oracles.botwars import steps
+from gamecert.oracles.botwars.model import steps
 from gamecert.spec import Profile
 
 JSON = Any

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m
-from gamecert.oracles.botwars import steps
-from gamecert.oracles.botwars.steps import Step
+from gamecert.oracles.botwars.model import steps
+from gamecert.oracles.botwars.model.steps import Step
 from gamecert.spec import Profile
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, cause
 from gamecert.oracles.botwars import model as m
-from gamecert.oracles.botwars import steps
+from gamecert.oracles.botwars.model import steps
 from gamecert.spec import Profile
 
 
@@ -47,7 +47,7 @@ def first_botlets_state(s: Any, profile: Profile) -> Verdict:
 
 def _start_kind(s: Any, r: m.Readings) -> str:
     """The kind of a start's departure: the other reading of the first botlets, or the
-    initial energy one more or one less, when it gives this start (named as fuzz.blame
+    initial energy one more or one less, when it gives this start (named as fuzz.step.blame
     names that reading or parameter, so the start and every later look at it are one
     cause); else what differs."""
     energy = (s["p1"]["energy"], s["p2"]["energy"])

@@ -77,7 +77,7 @@ def _consts(profile: Profile) -> f.Consts:
 
 # A grid's facts by the identity of its row list: (the list, held; its `facts.Grid`).
 _BY_ID: dict[int, tuple[Any, f.Grid]] = {}
-_BY_ID_KEPT = 256  # more grids than a batch of deferred steps makes (fuzz.lockstep)
+_BY_ID_KEPT = 256  # more grids than a batch of deferred steps makes (fuzz.step.lockstep)
 
 
 def grid_of(rows: Any) -> f.Grid:

@@ -10,21 +10,20 @@
   tie-break applies territory before crowns (z3 finds no counter-example).
 * `z3_score(grid)`: KD-SCORE-ZONES as constraints (zones as roots reached by decreasing
   distance); z3 computes the score and proves it the only one the model allows.
-* `near_full_states(profile)`: kingdoms where z3 certifies exactly one spot (pair of cells)
-  left for the tile in play, as fuzzing starts (a tile with two equal squares has two
-  placements on one spot, one per direction).
+* `near_full(seed, squares, size)`: a grid where z3 certifies exactly one spot (pair of
+  cells) left for the tile (a tile with two equal squares has two placements on one spot,
+  one per direction); the search's starts put them in play (fuzz/games/kingdomino/
+  crafted.py), since an oracle never runs the reference engine.
 """
 
 from __future__ import annotations
 
 import random
-from functools import cache
 from typing import Any
 
 import z3
 
 from gamecert.oracles.kingdomino import board as b
-from gamecert.spec import Profile
 
 JSON = Any
 
@@ -209,33 +208,6 @@ def near_full(seed: int, squares: tuple[str, str], size: int) -> str | None:
             return None
         g = grow
     return None
-
-
-@cache
-def near_full_states(profile: Profile, count: int = 4) -> list[JSON]:
-    """Start states (a king to play on turn 2) whose tile has exactly one spot left."""
-    from gamecert.reference_engine.kingdomino import Kingdomino
-
-    game = Kingdomino()
-    rng = random.Random(f"near-full:{profile.id}")
-    state = game.initial(profile)
-    while game.current(state) <= 0 or state.turn < 2:
-        who = game.current(state)
-        action = game.random_chance(state, rng) if who == 0 else game.random_action(state, rng)
-        state, _ = game.apply(state, action)
-    tile, p = state.placing[state.nxt]
-    squares = b.tiles(profile)[tile]
-    size = profile.param("KD-PLACE-EXTENT", "size")
-    out = []
-    for seed in range(60):
-        g = near_full(seed, squares, size)
-        if g is None:
-            continue
-        grids = (*state.grids[:p - 1], g, *state.grids[p:])
-        out.append(game.observe(state._replace(grids=grids)))
-        if len(out) >= count:
-            break
-    return out
 
 
 def z3_score(g: str) -> tuple[int, bool]:

@@ -213,7 +213,7 @@ def _whole(literal: str) -> int | float:
     return value
 
 
-# The documents last found well formed, per schema, each with a copy: blame (fuzz.blame)
+# The documents last found well formed, per schema, each with a copy: blame (fuzz.step.blame)
 # loads one state, one action and the draws after it into every departure model in turn,
 # and the schema check is most of a load's cost. A document met again (the same object,
 # still equal to its copy: nobody changed it since) is not checked again.

@@ -947,7 +947,7 @@ class Carcassonne:
         or more) where `seen` is `observe(before)`: a part of `after` that is the very object
         `before` had (states are immutable, and `apply` copies what it changes) is `seen`'s
         part, shared, not rebuilt; a board that gained one tile gets it inserted in order.
-        Only the harness calls it, on its own reference's states (fuzz.lockstep): the JSON it
+        Only the harness calls it, on its own reference's states (fuzz.step.lockstep): the JSON it
         returns shares lists with `seen`, so neither may be changed afterwards. Anything
         else (another profile, a board that lost or changed tiles) is observed in full."""
         if after.cfg is not before.cfg:

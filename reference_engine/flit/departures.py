@@ -4,14 +4,14 @@ Each class is the reference engine with one hook (or one piece of logic) changed
 breaks one rule of `spec/flit.json` and follows every other. The public mutants of
 `examples/engines/flit/` are these classes (each example module imports its own from here),
 and `MODELS` lists the ones blame by counterfactual replays a departing step under
-(`fuzz.blame`: a model whose state after the step equals the engine's names the rule and
+(`fuzz.step.blame`: a model whose state after the step equals the engine's names the rule and
 the kind of departure). Besides the public mutants, it holds the departures real engines
 are known to make or are likely to (a piece that may only step to a neighbouring square,
 each bot's set-up pieces dealt together, conversions of diagonal neutrals, an all-pass
 end after three no moves or none at all, ...).
 
 Left out of `MODELS`: departures that the catalogue already models (another reading of an
-open rule, a rule parameter moved to a neighbouring value: `fuzz.blame` makes those from
+open rule, a rule parameter moved to a neighbouring value: `fuzz.step.blame` makes those from
 the catalogue itself), and departures that change nothing a state shows (the weights of
 the chance listing, a referee's reading of bot text, an event left out): replaying a step
 cannot tell them from the reference.
@@ -456,7 +456,7 @@ class SilentConversion(Flit):
         return None
 
 
-# (rule, kind, text, factory): replayed by fuzz.blame on every departing step. Within a
+# (rule, kind, text, factory): replayed by fuzz.step.blame on every departing step. Within a
 # rule, where one model explains every step another does (no conversion at all explains
 # each step a conversion forgetting the wrap departs at), the broader comes first: an
 # engine of the broader kind is then charged one cause for all its steps, never split over

@@ -24,7 +24,7 @@ class Game(Protocol):
 
 
 # The schema check costs about 20 ms a state (jsonschema), and blame loads one state under
-# every departure model in turn (fuzz.blame: some 50 of them): the last documents found well
+# every departure model in turn (fuzz.step.blame: some 50 of them): the last documents found well
 # formed are remembered by identity (and held, so no other object takes their id). Canonical
 # states are never changed once observed.
 _WELL_FORMED: list[Any] = []

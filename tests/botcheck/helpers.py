@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gamecert.fuzz.botcheck.protocols import codec_for
+from gamecert.fuzz.botcheck.codecs import codec_for
 from gamecert.fuzz.botcheck.runner import RunOptions, RunResult, run
 from gamecert.spec import load_catalogue
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from gamecert.fuzz.botcheck.protocols import codec_for
+from gamecert.fuzz.botcheck.codecs import codec_for
 from gamecert.fuzz.botcheck.runner import RunOptions, RunResult, run
 from gamecert.spec import load_catalogue
 from tests.botcheck.helpers import BOTS

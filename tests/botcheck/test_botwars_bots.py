@@ -98,7 +98,7 @@ def test_the_http_request_is_the_original_servers_form() -> None:
     state as utils.buildGameState orders it, GameId added from the second turn on."""
     from urllib.parse import parse_qs
 
-    from gamecert.fuzz.botcheck.botwars import form_body, form_document, js_parse
+    from gamecert.fuzz.botcheck.codecs.botwars import form_body, form_document, js_parse
     from gamecert.reference_engine import reference_game
     from gamecert.spec import load_catalogue
 

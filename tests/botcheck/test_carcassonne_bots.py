@@ -3,7 +3,7 @@
 per-game time limits, bans. Bots written on the starter kit (examples/bots/carcassonne/kit,
 shaped as the competition's library) pass in every seat; each faulty one is named by its own
 rule, with the competition's verdict, in every seat. (The 40-game run of every bot in every
-seat is `python benchmarks/bot_check_bench.py --matrix 40`.)"""
+seat is `python benchmarks/speed/bot_check_bench.py --matrix 40`.)"""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.botcheck.carcassonne import CarcTable, frame_end
+from gamecert.fuzz.botcheck.codecs.carcassonne import CarcTable, frame_end
 from gamecert.reference_engine.carcassonne.engine import EDGE_KINDS, CarcConfig
 from gamecert.spec import load_catalogue
 from tests.botcheck.helpers import BOTS, check
@@ -162,7 +162,7 @@ def test_updates_are_censored_and_indexed(tmp_path: Path) -> None:
     os.environ["RECORD"] = str(record)
     try:
         bot = f"{sys.executable} {Path(__file__).parent / 'record_bot.py'}"
-        from gamecert.fuzz.botcheck.protocols import codec_for
+        from gamecert.fuzz.botcheck.codecs import codec_for
         from gamecert.fuzz.botcheck.runner import RunOptions, run
         options = RunOptions("carcassonne", load_catalogue("carcassonne").profile(),
                              {2: bot}, 2, games=1, budget=None, time_scale=4)
@@ -193,7 +193,7 @@ def test_updates_are_censored_and_indexed(tmp_path: Path) -> None:
 
 
 def test_every_event_sent_matches_the_protocol_schema(tmp_path: Path) -> None:
-    from gamecert.fuzz.botcheck.protocols import codec_for
+    from gamecert.fuzz.botcheck.codecs import codec_for
     from gamecert.fuzz.botcheck.runner import RunOptions, run
     from gamecert.schemas import first_error
 

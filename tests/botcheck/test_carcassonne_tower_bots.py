@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.botcheck import carcassonne as codec_module
+from gamecert.fuzz.botcheck.codecs import carcassonne as codec_module
 from gamecert.schemas import first_error
 from tests.botcheck.helpers import check, gamecert
 
@@ -85,7 +85,7 @@ def test_faulty_extension_bots_are_banned(name: str, profile: str, rule: str,
 
 
 def _recorded(tmp_path: Path, profile: str, bot_args: str = "") -> list[dict[str, Any]]:
-    from gamecert.fuzz.botcheck.protocols import codec_for
+    from gamecert.fuzz.botcheck.codecs import codec_for
     from gamecert.fuzz.botcheck.runner import RunOptions, run
     from gamecert.spec import load_catalogue
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from gamecert.fuzz.botcheck.codecs import codec_for
 from gamecert.fuzz.botcheck.findings import Findings, Timing
-from gamecert.fuzz.botcheck.protocols import codec_for
 from gamecert.fuzz.botcheck.runner import RunOptions, ScriptedChooser, play_game
 from gamecert.spec import load_catalogue
 from tests.botcheck.helpers import BOTS

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from gamecert.fuzz.botcheck.codecs.kingdomino import CODEC, two_lines
 from gamecert.fuzz.botcheck.findings import Findings
-from gamecert.fuzz.botcheck.kingdomino import CODEC, two_lines
 from gamecert.fuzz.botcheck.runner import RandomChooser, RunOptions, play_game
 from gamecert.fuzz.botcheck.search import run_search
 from gamecert.reference_engine import reference_game

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gamecert.fuzz.botcheck.protocols import codec_for
+from gamecert.fuzz.botcheck.codecs import codec_for
 from gamecert.fuzz.botcheck.runner import RunOptions
 from gamecert.fuzz.botcheck.search import run_search
 from gamecert.spec import load_catalogue

@@ -17,7 +17,7 @@ import pytest
 from gamecert.fuzz.botcheck.cli import replay_command, shrink_allowance
 from gamecert.fuzz.botcheck.process import own_schedstat
 from gamecert.fuzz.botcheck.seat import IN_TIME, JUDGED_LATE, NOT_JUDGED, Load, judge, not_judged
-from gamecert.fuzz.cli import build_parser
+from gamecert.fuzz.cli.args import build_parser
 from tests.botcheck.helpers import bot_command, check, gamecert
 
 BUSY = Path(__file__).resolve().parent / "busy_bot.py"
@@ -40,7 +40,7 @@ def test_the_bots_own_cpu_time_tells_computing_from_waiting() -> None:
     (late,) = [f for f in slept.findings.failures if f.kind == "late"]
     assert "the bot used 0." in late.message  # 250 ms asleep: almost no CPU
     cmd = shlex.join([sys.executable, str(BUSY), "200"])
-    from gamecert.fuzz.botcheck.protocols import codec_for
+    from gamecert.fuzz.botcheck.codecs import codec_for
     from gamecert.fuzz.botcheck.runner import RunOptions, run
     from gamecert.spec import load_catalogue
 

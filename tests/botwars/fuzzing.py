@@ -7,7 +7,8 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
+from gamecert.fuzz.engines.engine import Engine, InProcessEngine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.botwars import BotWars
 from gamecert.reference_engine.contract import Session

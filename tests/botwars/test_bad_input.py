@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import Engine
-from gamecert.fuzz.lockstep import Finding, Lockstep
-from gamecert.fuzz.trace import replay, trace_document
+from gamecert.fuzz.engines.engine import Engine
+from gamecert.fuzz.findings.trace import replay, trace_document
+from gamecert.fuzz.search.campaign import run_campaign
+from gamecert.fuzz.step.lockstep import Finding, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine.botwars import BotWars
 

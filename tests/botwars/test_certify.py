@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.lockstep import HARNESS_RULES
+from gamecert.fuzz.search.campaign import run_campaign
+from gamecert.fuzz.step.lockstep import HARNESS_RULES
 
 from .fuzzing import CAT, WHERE, reference_engine
 

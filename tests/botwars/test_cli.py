@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.cli import EXIT_OK, EXIT_VIOLATIONS, main
+from gamecert.fuzz.cli.args import EXIT_OK, EXIT_VIOLATIONS
+from gamecert.fuzz.cli.main import main
 from gamecert.schemas import first_error
 
 from .fuzzing import CAT

@@ -12,9 +12,9 @@ import importlib
 import pytest
 
 from examples.engines.botwars import COMPOUNDS
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import engine_recipe
-from gamecert.fuzz.trace import replay, trace_document
+from gamecert.fuzz.engines.recipes import engine_recipe
+from gamecert.fuzz.findings.trace import replay, trace_document
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 
 # rounds played (a seeded campaign: the same findings every run), found by trying seeds
 ROUNDS = {"compound_turn_one": 2, "compound_first_botlets": 3}

@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.blame import blame_for
-from gamecert.fuzz.capabilities import capabilities_of
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.games.botwars import layout, move_list, played_state, position
-from gamecert.fuzz.lockstep import Lockstep
-from gamecert.fuzz.minimal import minimal_session
+from gamecert.fuzz.engines.capabilities import capabilities_of
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.minimal import minimal_session
+from gamecert.fuzz.games.botwars.crafted import layout, position
+from gamecert.fuzz.games.botwars.play import move_list
+from gamecert.fuzz.games.botwars.starts import played_state
+from gamecert.fuzz.step.blame import blame_for
+from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK, Transition, Verdict
 from gamecert.reference_engine import reference_session
@@ -158,7 +160,7 @@ def test_each_model_breaks_its_own_rule(rule: str, kind: str, text: str, make: A
 
 
 def test_the_models_are_not_the_catalogues_readings() -> None:
-    """The library repeats no reading or parameter move (fuzz.blame makes those), and keeps
+    """The library repeats no reading or parameter move (fuzz.step.blame makes those), and keeps
     the public mutants that are one out of MODELS."""
     made = {type(make()) for _, _, _, make in MODELS}
     assert not made & set(NOT_MODELS)

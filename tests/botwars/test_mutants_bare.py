@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from examples.engines.botwars import CASCADES, MUTANTS
-from gamecert.fuzz.capabilities import capabilities_of, checked_in_part, not_checkable
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.capabilities import capabilities_of, checked_in_part, not_checkable
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.minimal import minimal_session
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.lockstep import Finding, Lockstep
-from gamecert.fuzz.minimal import minimal_session
+from gamecert.fuzz.step.lockstep import Finding, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, Session

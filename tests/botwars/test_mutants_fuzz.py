@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from examples.engines.botwars import MUTANTS
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.trace import replay, trace_document
+from gamecert.fuzz.findings.trace import replay, trace_document
+from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.schemas import first_error
 
 from .fuzzing import WHERE, mutant, mutant_engine, reference_engine, turns_in

@@ -331,8 +331,8 @@ def test_a_departure_in_the_start_state_does_not_stop_the_examples(spec: str) ->
     played no step at all. With load_state it is put back on the reference's state; behind
     `bare:` the reference takes on its start (a turn-0 field the readings allow) and plays
     on: steps run past the departure, charged to BOTWARS-FIRST-BOTLETS alone."""
-    from gamecert.fuzz.campaign import run_campaign
-    from gamecert.fuzz.engines import engine_recipe
+    from gamecert.fuzz.engines.recipes import engine_recipe
+    from gamecert.fuzz.search.campaign import run_campaign
 
     result = run_campaign("botwars", engine_recipe("botwars", spec), profile_id="original",
                           rounds=2, seed=1)

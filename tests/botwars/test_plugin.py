@@ -11,17 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.games.botwars import (
-    GARBAGE,
-    PLUGIN,
-    layout,
-    move_list,
-    position,
-    turn_edges,
-)
-from gamecert.fuzz.lockstep import Lockstep
+from gamecert.fuzz.games.botwars import PLUGIN
+from gamecert.fuzz.games.botwars.bot_text import GARBAGE
+from gamecert.fuzz.games.botwars.crafted import layout, position, turn_edges
+from gamecert.fuzz.games.botwars.play import move_list
+from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import OK
 from gamecert.reference_engine import reference_session

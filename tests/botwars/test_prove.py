@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.games.botwars import PICTURES, PLUGIN, battle_predicate, prove_battle_predicate
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.games.botwars import PLUGIN
+from gamecert.fuzz.games.botwars.crafted import PICTURES
+from gamecert.fuzz.games.botwars.proofs import battle_predicate, prove_battle_predicate
 from gamecert.reference_engine.botwars import BotWars, rules
 from gamecert.reference_engine.contract import Session
 

@@ -1,6 +1,6 @@
 """The Bot Wars oracles' speed-ups (issue 15) give the answers the plain computations give.
 
-Each shared fact of a transition (`oracles.botwars.steps`), each cache keyed by a grid and
+Each shared fact of a transition (`oracles.botwars.model.steps`), each cache keyed by a grid and
 each shortcut that searches a string instead of scanning every square is checked against
 the computation it stands in for, on transitions of random games under every profile, of
 the reference and of mutant engines (whose replies break rules), and on replies swapped in
@@ -27,9 +27,9 @@ from gamecert.oracles.botwars import (
     energy,
     game,
     moves,
-    steps,
 )
 from gamecert.oracles.botwars import model as m
+from gamecert.oracles.botwars.model import steps
 from gamecert.reference_engine.botwars import BotWars
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import Profile, load_catalogue

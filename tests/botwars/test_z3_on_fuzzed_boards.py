@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz import campaign as fuzz_campaign
-from gamecert.fuzz import rounds as fuzz_rounds
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.search import campaign as fuzz_campaign
+from gamecert.fuzz.search import rounds as fuzz_rounds
+from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation
 from gamecert.oracles.botwars import model as m

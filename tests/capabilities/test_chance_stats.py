@@ -12,17 +12,17 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.chance_sim import gather
-from gamecert.fuzz.chance_stats import (
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.findings.chance_stats import (
     ALPHA,
     MIN_SAMPLES,
     ChanceStats,
     chi2_sf,
     pearson,
 )
-from gamecert.fuzz.engines import object_recipe
-from gamecert.fuzz.report import render_capabilities, write_report
+from gamecert.fuzz.reports.certificate import render_capabilities, write_report
+from gamecert.fuzz.search.campaign import run_campaign
+from gamecert.fuzz.search.chance_sim import gather
 from gamecert.reference_engine.contract import Outcome
 from gamecert.schemas import first_error
 

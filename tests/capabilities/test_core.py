@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.capabilities import (
+from gamecert.fuzz.engines.capabilities import (
     FULL,
     MINIMUM,
     NEEDS_CHANCE,
@@ -18,17 +17,15 @@ from gamecert.fuzz.capabilities import (
     checked_in_part,
     not_checkable,
 )
-from gamecert.fuzz.engines import (
-    InProcessEngine,
-    SubprocessEngine,
-    command_recipe,
-    object_recipe,
-)
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.minimal import MinimalSession
+from gamecert.fuzz.engines.recipes import command_recipe, object_recipe
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
+from gamecert.fuzz.findings.trace import load_trace, replay
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
-from gamecert.fuzz.minimal import MinimalSession
-from gamecert.fuzz.report import NOT_CHECKABLE, rule_rows, write_report
-from gamecert.fuzz.trace import load_trace, replay
+from gamecert.fuzz.reports.certificate import NOT_CHECKABLE, rule_rows, write_report
+from gamecert.fuzz.search.campaign import run_campaign
+from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game, reference_session
 from gamecert.schemas import first_error

@@ -7,7 +7,7 @@ certificate lists its rule as checked in part, the rest needing that capability.
 The suite runs a representative subset here. Every public mutant behind the minimum runs in
 each game's bare-mutant test (tests/<game>/test_*bare*.py: the same wrapper with no events
 either, a stricter test: blamed on its own rule only, or its rule named as not checkable or
-checked in part); `python benchmarks/minimal_mutants.py` runs the whole list behind this
+checked in part); `python benchmarks/reach/minimal_mutants.py` runs the whole list behind this
 wrapper, with events, and prints the tally with timings."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/, examples/
 
-from benchmarks.minimal_mutants import (
+from benchmarks.reach.minimal_mutants import (
     CAUGHT,
     NOT_CHECKABLE,
     minimal_campaign,
@@ -29,10 +29,10 @@ from benchmarks.minimal_mutants import (
 )
 
 ALL = mutants()
-ROUNDS = 3  # as benchmarks/minimal_mutants.py --rounds 3 (examples 4x longer: no load_state)
+ROUNDS = 3  # as benchmarks/reach/minimal_mutants.py --rounds 3 (examples 4x longer: no load_state)
 
 # Mutants the wrapper did not show under their rule in a short campaign, and the capability
-# whose absence hides them. Found with benchmarks/minimal_mutants.py --rounds 3;
+# whose absence hides them. Found with benchmarks/reach/minimal_mutants.py --rounds 3;
 # docs/capabilities.md quotes the tally. A mutant here that is caught in some run is fine
 # (a few are, since run-ahead: marked); either way its rule is named as checked in part.
 LIMITS: dict[tuple[str, str], str] = {

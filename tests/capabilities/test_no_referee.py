@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.capabilities import FULL, NO_REFEREE, REFEREE, not_checkable
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.capabilities import FULL, NO_REFEREE, REFEREE, not_checkable
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.contract import Session

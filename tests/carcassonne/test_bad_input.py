@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from examples.engines.carcassonne import diagonal_ok
-from gamecert.fuzz.cli import main
-from gamecert.fuzz.engines import Engine, InProcessEngine, Refused, SubprocessEngine
-from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.fuzz.cli.main import main
+from gamecert.fuzz.engines.engine import Engine, InProcessEngine, Refused
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
+from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game, reference_session
 from gamecert.reference_engine.carcassonne.protocol import frame, referee

@@ -16,11 +16,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
 
-from benchmarks.minimal_mutants import verdict
+from benchmarks.reach.minimal_mutants import verdict
 from examples.engines.carcassonne import MUTANTS
-from gamecert.fuzz import campaign
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.search import campaign
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 
 ROUNDS = 1
 # Where a mutant behind `bare:` is blamed on more than its own rule today, and why: each is

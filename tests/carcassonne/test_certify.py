@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import InProcessEngine, SubprocessEngine
-from gamecert.fuzz.report import UNEXERCISED, rule_rows
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
+from gamecert.fuzz.reports.certificate import UNEXERCISED, rule_rows
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.oracles.carcassonne import HARNESS_RULES
 from gamecert.reference_engine import reference_session
 from gamecert.spec import load_catalogue

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 from gamecert.spec import load_catalogue
 
 RULES = load_catalogue("carcassonne").rule_ids

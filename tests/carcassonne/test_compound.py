@@ -12,9 +12,9 @@ import importlib
 import pytest
 
 from examples.engines.carcassonne import COMPOUNDS
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import object_recipe
-from gamecert.fuzz.trace import replay, trace_document
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.findings.trace import replay, trace_document
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 
 ROUNDS = 4  # seed 1 finds all three departures of each by round 4
 RULES = dict(COMPOUNDS)

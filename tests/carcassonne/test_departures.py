@@ -23,12 +23,13 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.blame import Blame, Model, models_for
-from gamecert.fuzz.capabilities import capabilities_of
-from gamecert.fuzz.engines import object_recipe
-from gamecert.fuzz.games.carcassonne import _best_placement, pools
-from gamecert.fuzz.games.carcassonne_probes import rule_probes
-from gamecert.fuzz.lockstep import Lockstep
+from gamecert.fuzz.engines.capabilities import capabilities_of
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.games.carcassonne.play import _best_placement
+from gamecert.fuzz.games.carcassonne.probes import rule_probes
+from gamecert.fuzz.games.carcassonne.starts import pools
+from gamecert.fuzz.step.blame import Blame, Model, models_for
+from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK, Transition
 from gamecert.oracles.carcassonne import ORACLES

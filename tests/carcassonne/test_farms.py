@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 from gamecert.oracles.base import Transition, Violation
 from gamecert.oracles.carcassonne import ORACLES
 from gamecert.oracles.carcassonne.board import Board
@@ -184,7 +184,7 @@ def test_prove_covers_the_farm_majority(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_fuzz_targets_steer_to_tied_farmers_and_the_final_farm_scoring() -> None:
-    from gamecert.fuzz.games.carcassonne import _farm_targets
+    from gamecert.fuzz.games.carcassonne.targets import _farm_targets
 
     board = [*CLOSED_RIVER, (1, -1, "E", 0), (1, -2, "E", 2), (2, -1, "E", 0)]
     early = load(crafted(board, pid=FARMS, hands=[["B"], [], [], []],

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK, Oracle, Transition
 from gamecert.oracles.carcassonne import fast

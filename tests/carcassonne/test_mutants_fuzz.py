@@ -18,9 +18,10 @@ from types import ModuleType
 import pytest
 
 from examples.engines.carcassonne import MUTANTS
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import Engine, InProcessEngine, SubprocessEngine
-from gamecert.fuzz.trace import replay, trace_document
+from gamecert.fuzz.engines.engine import Engine, InProcessEngine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
+from gamecert.fuzz.findings.trace import replay, trace_document
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.oracles.carcassonne import ORACLES
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.contract import Session

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles import NA, OK, Transition, Violation, oracles_for
 from gamecert.oracles.carcassonne import ORACLES
 from gamecert.reference_engine import reference_game, reference_session

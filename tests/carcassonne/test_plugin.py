@@ -12,10 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.games.carcassonne import PLUGIN, _uturns, crafted_ids, pools, prove_carcassonne
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.games.carcassonne import PLUGIN
+from gamecert.fuzz.games.carcassonne.play import _uturns
+from gamecert.fuzz.games.carcassonne.proofs import prove_carcassonne
+from gamecert.fuzz.games.carcassonne.starts import crafted_ids, pools
+from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_session
 from gamecert.reference_engine.carcassonne import CarcState
@@ -246,11 +249,11 @@ def test_prove_the_reference_in_process() -> None:
 
 
 def test_benchmark_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    """A smoke run of benchmarks/carcassonne_bench.py (tiny sizes; no timing asserted)."""
+    """A smoke run of benchmarks/speed/carcassonne_bench.py (tiny sizes; no timing asserted)."""
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "carcassonne_bench.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "speed" / "carcassonne_bench.py"
     spec = importlib.util.spec_from_file_location("carcassonne_bench", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)

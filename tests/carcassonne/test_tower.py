@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 from gamecert.reference_engine.carcassonne.engine import CarcState, pack
 from gamecert.reference_engine.contract import BadState, IllegalAction
 
@@ -214,7 +214,7 @@ def test_z3_reach_boundary_keeps_the_floor_count() -> None:
 
 
 def test_fuzz_starts_put_a_meeple_at_the_edge_of_a_reach() -> None:
-    from gamecert.fuzz.games.carcassonne import pools
+    from gamecert.fuzz.games.carcassonne.starts import pools
 
     prof = profile(TOWER)
     kinds = pools(prof).by_kind

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.trace import replay
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.findings.trace import replay
 from gamecert.reference_engine import reference_session
 
 TRACES = Path(__file__).parent / "traces"

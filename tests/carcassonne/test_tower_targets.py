@@ -1,4 +1,4 @@
-"""The fuzz plugin's targets for The Tower (fuzz/games/carcassonne.py): tall towers,
+"""The fuzz plugin's targets for The Tower (fuzz/games/carcassonne/targets.py): tall towers,
 captures, prisoners held both ways, a prisoner's owner on exactly the ransom; reported only
 for examples that did not start crafted, and first, so a round's optimiser reaches them."""
 
@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from gamecert.fuzz.games.carcassonne import PLUGIN, _tower_targets, pools
+from gamecert.fuzz.games.carcassonne import PLUGIN
+from gamecert.fuzz.games.carcassonne.starts import pools
+from gamecert.fuzz.games.carcassonne.targets import _tower_targets
 
 from .helpers import load, profile
 from .test_tower import TOWER, position, ransom_state
@@ -70,15 +72,16 @@ def test_tower_stage_bot_texts_include_the_extension_replies() -> None:
 
 
 def test_reach_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    """A smoke run of benchmarks/carcassonne_tower_reach.py (one round; no figure asserted
+    """A smoke run of benchmarks/reach/carcassonne_tower_reach.py (one round; no figure asserted
     beyond the table's shape); the step counter it installs is removed afterwards."""
     import importlib.util
     from pathlib import Path
 
-    from gamecert.fuzz.lockstep import Lockstep
+    from gamecert.fuzz.step.lockstep import Lockstep
 
     step = Lockstep.step
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "carcassonne_tower_reach.py"
+    path = (Path(__file__).resolve().parents[2] / "benchmarks" / "reach"
+            / "carcassonne_tower_reach.py")
     spec = importlib.util.spec_from_file_location("carcassonne_tower_reach", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)

@@ -9,8 +9,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from gamecert.fuzz.games.flit_probes import build
-from gamecert.fuzz.games.flit_steer import converting_move, walking_move
+from gamecert.fuzz.games.flit.play import converting_move, walking_move
+from gamecert.fuzz.games.flit.probes import build
 from gamecert.oracles.flit.proofs import boundary_positions
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction
 from gamecert.reference_engine.flit import Flit

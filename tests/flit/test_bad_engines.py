@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.cli import main
-from gamecert.fuzz.engines import EngineFault, EngineSpecError, SubprocessEngine, open_engine
+from gamecert.fuzz.cli.main import main
+from gamecert.fuzz.engines.engine import EngineFault, EngineSpecError
+from gamecert.fuzz.engines.recipes import open_engine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
+from gamecert.fuzz.search.campaign import run_campaign
 
 BAD = [sys.executable, "-m", "examples.engines.bad.misbehave"]
 

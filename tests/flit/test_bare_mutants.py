@@ -11,9 +11,9 @@ import importlib
 import pytest
 
 from examples.engines.flit import MUTANTS
-from gamecert.fuzz import campaign
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.engines import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.search import campaign
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.oracles import oracles_for
 
 ROUNDS = 2

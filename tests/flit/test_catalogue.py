@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from examples.engines.flit import MUTANTS
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 from gamecert.oracles import oracles_for
 from gamecert.spec import CatalogueError, load_catalogue, load_catalogue_file
 

@@ -11,9 +11,9 @@ import importlib
 import pytest
 
 from examples.engines.flit import COMPOUNDS
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import object_recipe
-from gamecert.fuzz.trace import replay, trace_document
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.findings.trace import replay, trace_document
+from gamecert.fuzz.search.campaign import run_campaign
 
 # rounds and seed of each campaign: enough rounds for all three (a round that finds a new
 # departure ends there; the next round passes over what is known)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from examples.engines.flit import MUTANTS
-from gamecert.fuzz.blame import Blame, models_for
+from gamecert.fuzz.step.blame import Blame, models_for
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK, Transition
 from gamecert.reference_engine.contract import CHANCE

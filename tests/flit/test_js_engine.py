@@ -19,11 +19,13 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz import campaign as fuzz_campaign
-from gamecert.fuzz import cli
-from gamecert.fuzz.engines import Refused, SubprocessEngine
-from gamecert.fuzz.games.flit import PLUGIN, played_state
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.cli.main import main as cli
+from gamecert.fuzz.engines.engine import Refused
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
+from gamecert.fuzz.games.flit import PLUGIN
+from gamecert.fuzz.games.flit.starts import played_state
+from gamecert.fuzz.search import campaign as fuzz_campaign
+from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.flit.proofs import boundary_positions
 from gamecert.reference_engine.contract import CHANCE, TERMINAL

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.lockstep import Lockstep
-from gamecert.fuzz.machine import make_machine
+from gamecert.fuzz.search.machine import make_machine
+from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game, reference_session
 from gamecert.spec import load_catalogue

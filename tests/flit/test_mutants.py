@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from examples.engines.flit import MUTANTS
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.trace import replay, trace_document
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.findings.trace import replay, trace_document
+from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.reference_engine import reference_session
 from tests.conftest import mutant_engine
 

@@ -1,4 +1,4 @@
-"""One-rule probes (fuzz/games/flit_probes.py) and the plugin's other probes: each breaks
+"""One-rule probes (fuzz/games/flit/probes.py) and the plugin's other probes: each breaks
 its rule and no other, is no legal action in another spelling, and, where the departure
 library has a model that relaxes exactly that rule in that way, that model takes it."""
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.games.flit_probes import build
+from gamecert.fuzz.games.flit.probes import build
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK, cause_of
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, legal_json

@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.prove import prove_flit
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.games.flit.proofs import prove_flit
 from gamecert.oracles.flit.board import bot_counts
 from gamecert.oracles.flit.proofs import boundary_positions, prove_catchup
 from gamecert.reference_engine.contract import Session

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from examples.engines.flit import MUTANTS
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import HARNESS_RULES, Coverage, Finding, InvalidInput, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import HARNESS_RULES, Coverage, Finding, InvalidInput, Lockstep
 from gamecert.oracles.base import NA, OK, Oracle, Transition
 from gamecert.oracles.flit import ORACLES
 from gamecert.oracles.flit import fast as F

@@ -1,4 +1,4 @@
-"""The steered run-ahead (fuzz/games/flit_steer.py), played on the reference alone: what it
+"""The steered run-ahead (fuzz/games/flit/play.py), played on the reference alone: what it
 reaches from a new game, and what it cannot. The figures its docstring and the report
 quote come from these games (printed with -s)."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.games.flit_steer import Plan
+from gamecert.fuzz.games.flit.play import Plan
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.reference_engine.flit import Flit
 from gamecert.spec import load_catalogue

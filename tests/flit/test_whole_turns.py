@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from gamecert.fuzz.capabilities import capabilities_of
-from gamecert.fuzz.engines import object_recipe
-from gamecert.fuzz.games.flit_steer import converting_move
-from gamecert.fuzz.lockstep import Coverage, Lockstep
+from gamecert.fuzz.engines.capabilities import capabilities_of
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.games.flit.play import converting_move
+from gamecert.fuzz.step.lockstep import Coverage, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
 from gamecert.spec import load_catalogue

@@ -8,8 +8,8 @@ import sys
 
 from jsonschema import Draft202012Validator
 
-from gamecert.fuzz.engines import SubprocessEngine
-from gamecert.fuzz.server import serve
+from gamecert.fuzz.engines.server import serve
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.reference_engine import reference_session
 from gamecert.schemas import load_schema
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gamecert import spec
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 
 CERTIFY = ["certify", "flit", "--quiet", "--rounds", "1"]
 

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.cli import EXIT_CODES, build_parser, main
-from gamecert.fuzz.engines import object_recipe
+from gamecert.fuzz.cli.args import EXIT_CODES, build_parser
+from gamecert.fuzz.cli.main import main
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.spec import games, load_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]

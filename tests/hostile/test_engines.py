@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 from tests.hostile.conftest import hostile
 
 # engine, its arguments, exit code, what the output must say

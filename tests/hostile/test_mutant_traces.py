@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from examples.engines.flit import MUTANTS
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import object_recipe
-from gamecert.fuzz.trace import replay, trace_document
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.findings.trace import replay, trace_document
+from gamecert.fuzz.search.campaign import run_campaign
 
 FLIT = Path(__file__).resolve().parents[2] / "examples" / "engines" / "flit"
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from gamecert import spec
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 from gamecert.reference_engine import reference_session
 
 JSON = Any

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 from gamecert.schemas import load_schema
 from tests.hostile.conftest import hostile
 

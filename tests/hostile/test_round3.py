@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 
 from gamecert.fuzz import atomic_write
-from gamecert.fuzz.cli import main
-from gamecert.fuzz.engines import MAX_REPLY_DEPTH, EngineFault, SubprocessEngine, nests_deeper
+from gamecert.fuzz.cli.main import main
+from gamecert.fuzz.engines.engine import MAX_REPLY_DEPTH, EngineFault, nests_deeper
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from tests.hostile.conftest import HOSTILE, hostile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -205,7 +206,7 @@ def test_a_full_disk_mid_campaign_is_said_and_leaves_no_half_files(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(fd, data)
 
-    from gamecert.fuzz import campaign
+    from gamecert.fuzz.search import campaign
 
     run = campaign.run_campaign
 
@@ -306,9 +307,9 @@ def test_the_no_orphan_check_ignores_another_campaigns_processes(
     """A process of another campaign (its own worker token, another test's mark) is alive
     through this test's campaign: the checks that count this campaign's processes do not
     see it (they counted any process with the variable set)."""
-    from gamecert.fuzz.campaign import run_campaign
-    from gamecert.fuzz.engines import engine_recipe
-    from gamecert.fuzz.parallel import WORKER_TAG, ProcessRunner
+    from gamecert.fuzz.engines.recipes import engine_recipe
+    from gamecert.fuzz.search.campaign import run_campaign
+    from gamecert.fuzz.search.parallel import WORKER_TAG, ProcessRunner
     from tests.hostile.conftest import MARK, running_hostile
     from tests.processes import carrying, settled
 
@@ -372,7 +373,7 @@ def test_a_crash_holding_stdout_kills_the_grandchild(tmp_path: Path,
 def test_a_flaky_engine_is_said_in_our_words() -> None:
     from hypothesis.errors import FlakyStrategyDefinition
 
-    from gamecert.fuzz.rounds import _run_round
+    from gamecert.fuzz.search.rounds import _run_round
 
     def test() -> None:
         raise FlakyStrategyDefinition(
@@ -386,8 +387,8 @@ def test_a_flaky_engine_is_said_in_our_words() -> None:
 
 
 def test_a_reading_none_explains_is_a_sentence() -> None:
-    from gamecert.fuzz.report import reading_text
-    from gamecert.fuzz.triage import Reading
+    from gamecert.fuzz.findings.triage import Reading
+    from gamecert.fuzz.reports.certificate import reading_text
 
     assert reading_text(Reading("FLIT-END-TIMING", None)) == \
         "the engine follows none of the known readings of FLIT-END-TIMING"
@@ -398,8 +399,8 @@ def test_a_reading_none_explains_is_a_sentence() -> None:
 def test_the_progress_names_the_rules_found() -> None:
     import io
 
-    from gamecert.fuzz.campaign import Progress
-    from gamecert.fuzz.progress import LiveProgress, PlainProgress
+    from gamecert.fuzz.cli.progress import LiveProgress, PlainProgress
+    from gamecert.fuzz.search.campaign import Progress
 
     p = Progress(3.0, 20.0, 2, 40, 300, 3, ("FLIT-FREEZE",),
                  ("ENGINE-ALIVE", "FLIT-WINNER", "FLIT-WINNER"))
@@ -418,7 +419,7 @@ def test_the_progress_names_the_rules_found() -> None:
 # --- item 14: a busy machine ---------------------------------------------------------------
 
 def test_load_figures() -> None:
-    from gamecert.fuzz.load_meter import Load
+    from gamecert.fuzz.search.load_meter import Load
 
     idle, busy = Load(10.0, 0.5), Load(5.0, 15.0)
     assert not idle.notable and idle.slowdown == pytest.approx(1.05)
@@ -432,10 +433,10 @@ def test_a_busy_machine_is_said_in_the_verdict() -> None:
     gives the rounds an idle machine's time."""
     from dataclasses import replace
 
-    from gamecert.fuzz.campaign import run_campaign
-    from gamecert.fuzz.engines import object_recipe
-    from gamecert.fuzz.parallel import default_jobs
-    from gamecert.fuzz.report import render_load, rule_rows, summary
+    from gamecert.fuzz.engines.recipes import object_recipe
+    from gamecert.fuzz.reports.certificate import render_load, rule_rows, summary
+    from gamecert.fuzz.search.campaign import run_campaign
+    from gamecert.fuzz.search.parallel import default_jobs
 
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
             for _ in range(3 * default_jobs())]

@@ -13,8 +13,8 @@ from __future__ import annotations
 import importlib
 
 from examples.engines.kingdomino import MUTANTS
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import object_recipe
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.search.campaign import run_campaign
 
 ROUNDS = 1
 CAPABILITIES = ("chance", "legal", "bot_output", "load_state")

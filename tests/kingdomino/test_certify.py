@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import InProcessEngine, SubprocessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
+from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.reference_engine import reference_session
 from gamecert.spec import load_catalogue
 

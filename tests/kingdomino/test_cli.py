@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.cli import main
+from gamecert.fuzz.cli.main import main
 
 
 def test_rules_lists_every_rule_with_variants(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,9 +15,9 @@ import importlib
 import pytest
 
 from examples.engines.kingdomino import COMPOUNDS
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import object_recipe
-from gamecert.fuzz.trace import replay, trace_document
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.findings.trace import replay, trace_document
+from gamecert.fuzz.search.campaign import run_campaign
 
 ROUNDS = {"compound_rotated_start": 5, "compound_wide_kingdom": 3}
 

@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.blame import Blame, Model, models_for
-from gamecert.fuzz.capabilities import capabilities_of
-from gamecert.fuzz.engines import object_recipe
-from gamecert.fuzz.games.kingdomino_probes import build
-from gamecert.fuzz.lockstep import Lockstep
+from gamecert.fuzz.engines.capabilities import capabilities_of
+from gamecert.fuzz.engines.recipes import object_recipe
+from gamecert.fuzz.games.kingdomino.probes import build
+from gamecert.fuzz.step.blame import Blame, Model, models_for
+from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK, Transition
 from gamecert.oracles.kingdomino import ORACLES

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 import gamecert.oracles.kingdomino as kd
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import Coverage, Finding, Lockstep
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles.base import NA, OK, Oracle, Transition
 from gamecert.oracles.kingdomino import facts as f
 from gamecert.oracles.kingdomino import fast

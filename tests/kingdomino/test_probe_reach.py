@@ -3,7 +3,7 @@ draws, no events) are caught in 2, 3 and 4 players: a territory of 6 x 6 and no 
 at all (KD-PLACE-EXTENT), no connection (KD-PLACE-CONNECT), each blamed on its own rule
 only (by an accepted one-rule probe, or a refused discard of a tile the engine thinks fits).
 
-The deterministic, shorter form of benchmarks/kingdomino_probe_reach.py (5 seeds of 60 s
+The deterministic, shorter form of benchmarks/reach/kingdomino_probe_reach.py (5 seeds of 60 s
 each there): a few rounds at two seeds, each campaign ending once its mutant is caught (the
 same rounds up to there, so the same verdict).
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.kingdomino_probe_reach import MUTANTS, profile_for, reach
+from benchmarks.reach.kingdomino_probe_reach import MUTANTS, profile_for, reach
 
 ROUNDS = 4
 CASES = [(m, n, s) for m in MUTANTS for n in (2, 3, 4) for s in (1, 2)]

@@ -1,4 +1,4 @@
-"""Kingdomino's one-rule probes (fuzz/games/kingdomino_probes.py) and the plugin's other
+"""Kingdomino's one-rule probes (fuzz/games/kingdomino/probes.py) and the plugin's other
 probes: each one-rule probe is refused by the reference, objected to by its own rule's judge
 and by no other judge, and legal under the departure model that relaxes exactly its rule;
 every rule with a judge that one action can break alone gets probes in random games; and no
@@ -17,12 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamecert.fuzz.blame import Blame
-from gamecert.fuzz.capabilities import NO_REFEREE, capabilities_of
-from gamecert.fuzz.engines import object_recipe
+from gamecert.fuzz.engines.capabilities import NO_REFEREE, capabilities_of
+from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.games.kingdomino import PLUGIN
-from gamecert.fuzz.games.kingdomino_probes import RELAXING, build, rule_probes
-from gamecert.fuzz.lockstep import Lockstep
+from gamecert.fuzz.games.kingdomino.probes import RELAXING, build, rule_probes
+from gamecert.fuzz.step.blame import Blame
+from gamecert.fuzz.step.lockstep import Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import NA, OK
 from gamecert.oracles.kingdomino import ORACLES

@@ -13,11 +13,11 @@ from examples.engines.kingdomino import (
     extent_6x6,
     tiebreak_crowns_first,
 )
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.prove import prove_kingdomino
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.games.kingdomino.crafted import near_full_states
+from gamecert.fuzz.games.kingdomino.proofs import prove_kingdomino
 from gamecert.oracles.kingdomino import board
 from gamecert.oracles.kingdomino.z3_checks import (
-    near_full_states,
     prove_tie_order,
     z3_placement,
     z3_placements,

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.cli import EXIT_VIOLATIONS
+from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO = "examples.engines.flit.two_causes:ENGINE"

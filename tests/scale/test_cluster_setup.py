@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.cluster import DaskRunner
-from gamecert.fuzz.database import RoundDatabase
-from gamecert.fuzz.rounds import RoundJob, RoundSetup, database_key
+from gamecert.fuzz.search.cluster import DaskRunner
+from gamecert.fuzz.search.database import RoundDatabase
+from gamecert.fuzz.search.rounds import RoundJob, RoundSetup, database_key
 
 
 def test_a_campaigns_setup_goes_to_the_cluster_once(

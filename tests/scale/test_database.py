@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gamecert.fuzz.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.cli import EXIT_VIOLATIONS
-from gamecert.fuzz.database import SNAPSHOT_FILE, load_snapshot, take_snapshot
-from gamecert.fuzz.engines import engine_recipe
-from gamecert.fuzz.rounds import database_key
+from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
+from gamecert.fuzz.engines.recipes import engine_recipe
+from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
+from gamecert.fuzz.search.database import SNAPSHOT_FILE, load_snapshot, take_snapshot
+from gamecert.fuzz.search.rounds import database_key
 from gamecert.schemas import first_error
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,10 +1,10 @@
-"""`fuzz.rounds.in_order`, the scheduler every runner shares: outcomes in round order, each
+"""`fuzz.search.rounds.in_order`, the scheduler every runner shares: outcomes in round order, each
 played with the muted rules the rounds before it left, whatever order they finish in."""
 
 from __future__ import annotations
 
-from gamecert.fuzz.lockstep import Coverage
-from gamecert.fuzz.rounds import RoundJob, RoundOutcome, in_order
+from gamecert.fuzz.search.rounds import RoundJob, RoundOutcome, in_order
+from gamecert.fuzz.step.lockstep import Coverage
 
 
 class Shuffled:

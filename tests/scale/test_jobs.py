@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.cli import EXIT_VIOLATIONS
-from gamecert.fuzz.engines import InProcessEngine, engine_recipe
-from gamecert.fuzz.parallel import WORKER_TAG, ProcessRunner
+from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.engines.recipes import engine_recipe
+from gamecert.fuzz.search.campaign import run_campaign
+from gamecert.fuzz.search.parallel import WORKER_TAG, ProcessRunner
 from gamecert.reference_engine import reference_session
 from tests.processes import carrying, settled, tokens_under
 
@@ -177,8 +178,8 @@ def test_a_workers_error_reaches_the_campaign() -> None:
     """A worker ends at once once its work is done (`os._exit`, no interpreter teardown):
     what it sent last, here why it could not open its engine, still reaches the campaign,
     and the worker is gone after `close`."""
-    from gamecert.fuzz.parallel import ProcessRunner
-    from gamecert.fuzz.rounds import RoundError, RoundJob, RoundSetup
+    from gamecert.fuzz.search.parallel import ProcessRunner
+    from gamecert.fuzz.search.rounds import RoundError, RoundJob, RoundSetup
 
     setup = RoundSetup("flit", {"kind": "python", "object": "examples.engines.flit.no_such:X"},
                        "standard", seed=0, examples=1, steps=5)

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz import rounds
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import engine_recipe
-from gamecert.fuzz.lockstep import Lockstep
+from gamecert.fuzz.engines.recipes import engine_recipe
+from gamecert.fuzz.search import rounds
+from gamecert.fuzz.search.campaign import run_campaign
+from gamecert.fuzz.step.lockstep import Lockstep
 
 
 def _watch(monkeypatch: pytest.MonkeyPatch, cls: type, made: weakref.WeakSet[Any]) -> None:

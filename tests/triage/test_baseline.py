@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATIONS, main
+from gamecert.fuzz.cli.args import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATIONS
+from gamecert.fuzz.cli.main import main
 
 ONE = "examples.engines.flit.self_neighbour:ENGINE"
 TWO = "examples.engines.flit.two_causes:ENGINE"

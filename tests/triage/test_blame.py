@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from examples.engines.botwars import CASCADES
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.lockstep import Finding
-from gamecert.fuzz.report import VIOLATED, rule_rows
-from gamecert.fuzz.triage import Triage, disambiguate, primary_rule
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.findings.triage import Triage, disambiguate, primary_rule
+from gamecert.fuzz.reports.certificate import VIOLATED, rule_rows
+from gamecert.fuzz.search.campaign import run_campaign
+from gamecert.fuzz.step.lockstep import Finding
 from gamecert.oracles.base import alternatives, ambiguous
 from gamecert.reference_engine.contract import Session
 from gamecert.spec import CatalogueError, load_catalogue, parse_catalogue
@@ -126,7 +126,7 @@ def test_two_departures_under_one_rule_give_two_findings() -> None:
         f"{module.RULE}|{c}" for c in module.CAUSES]
     assert len({d.id for d in result.departures}) == 2
     # each finding's trace passes over what was already known, and replays on its own
-    from gamecert.fuzz.trace import replay, trace_document
+    from gamecert.fuzz.findings.trace import replay, trace_document
     for dep in result.departures:
         again = replay(trace_document(dep.finding),
                        InProcessEngine(Session(module.ENGINE(), name="again")))
@@ -134,7 +134,7 @@ def test_two_departures_under_one_rule_give_two_findings() -> None:
 
 
 def test_a_cause_named_by_an_oracle_is_muted_alone() -> None:
-    from gamecert.fuzz.lockstep import cause_keys
+    from gamecert.fuzz.step.lockstep import cause_keys
     from gamecert.oracles.base import cause, cause_of
 
     v = cause("counts", "result counts [1, 2] differ")

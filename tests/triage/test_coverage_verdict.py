@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.cli import EXIT_INCOMPLETE, EXIT_OK, EXIT_UNUSABLE, main
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.report import NOT_APPLICABLE, rule_rows
+from gamecert.fuzz.cli.args import EXIT_INCOMPLETE, EXIT_OK, EXIT_UNUSABLE
+from gamecert.fuzz.cli.main import main
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.reports.certificate import NOT_APPLICABLE, rule_rows
+from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.reference_engine import reference_session
 from gamecert.spec import parse_catalogue
 

@@ -8,8 +8,8 @@ import importlib
 
 import pytest
 
-from gamecert.fuzz.campaign import run_campaign
-from gamecert.fuzz.engines import InProcessEngine
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.reference_engine.contract import Session
 
 GAMES = ("flit", "botwars", "carcassonne", "kingdomino")

@@ -6,10 +6,10 @@ import io
 
 import pytest
 
-from gamecert.fuzz import campaign
-from gamecert.fuzz.campaign import Progress, run_campaign
-from gamecert.fuzz.engines import InProcessEngine
-from gamecert.fuzz.progress import LiveProgress, PlainProgress, progress_display
+from gamecert.fuzz.cli.progress import LiveProgress, PlainProgress, progress_display
+from gamecert.fuzz.engines.engine import InProcessEngine
+from gamecert.fuzz.search import campaign
+from gamecert.fuzz.search.campaign import Progress, run_campaign
 from gamecert.reference_engine import reference_session
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from gamecert.fuzz.cli import EXIT_VIOLATIONS, main
-from gamecert.fuzz.parallel import WORKER_TAG
+from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
+from gamecert.fuzz.cli.main import main
+from gamecert.fuzz.search.parallel import WORKER_TAG
 from tests.processes import carrying, settled, tokens_under
 
 ROOT = Path(__file__).resolve().parents[2]

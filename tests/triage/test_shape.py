@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gamecert.fuzz.lockstep import Finding
-from gamecert.fuzz.triage import Triage, shape, signature
+from gamecert.fuzz.findings.triage import Triage, shape, signature
+from gamecert.fuzz.step.lockstep import Finding
 from gamecert.spec import load_catalogue
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.adapters.check import look_at
-from gamecert.fuzz.engines import EngineFault, Refused, in_process, object_recipe
+from gamecert.fuzz.engines.engine import EngineFault, Refused
+from gamecert.fuzz.engines.recipes import in_process, object_recipe
 
 HERE = Path(__file__).resolve().parent
 SPEC = f"{HERE / 'adapter.py'}:Ekohilas"

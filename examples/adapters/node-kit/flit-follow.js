@@ -1,5 +1,5 @@
 'use strict';
-// An adapter written with the Node kit (the package gamecert-adapter, api/adapters/node)
+// An adapter written with the Node kit (the package gamecert-adapter, package/adapters/node)
 // around a JavaScript engine: the Flit engine in examples/engines/flit-js, driven as if it
 // were a native engine that draws its own set-up squares and neutral pieces (follow mode):
 // where the engine waits for a chance outcome, this adapter picks one with a seeded RNG,
@@ -11,7 +11,7 @@
 // require('gamecert-adapter') instead of the path below.
 
 const path = require('path');
-const { serve, Refusal, seededRandom } = require(path.join(__dirname, '..', '..', '..', 'api', 'adapters', 'node'));
+const { serve, Refusal, seededRandom } = require(path.join(__dirname, '..', '..', '..', 'package', 'adapters', 'node'));
 const { serveLine } = require(path.join(__dirname, '..', '..', 'engines', 'flit-js', 'flit.js'));
 
 let nextId = 0;

@@ -15,7 +15,8 @@ import os
 from pathlib import Path
 
 from gamecert.adapters.check import look_at
-from gamecert.fuzz.engines import Refused, in_process, object_recipe
+from gamecert.fuzz.engines.engine import Refused
+from gamecert.fuzz.engines.recipes import in_process, object_recipe
 
 HERE = Path(__file__).resolve().parent
 SPEC = f"{HERE / 'adapter.py'}:Wingedsheep"

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from gamecert.fuzz.server import handle
+from gamecert.fuzz.engines.server import handle
 from gamecert.reference_engine import reference_session
 
 MODES = ("garbage", "hang", "exit", "flood", "wrong-id", "internal")

@@ -81,5 +81,5 @@ class FirstBotletsEngine(BotWars):
 ENGINE = FirstBotletsEngine
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

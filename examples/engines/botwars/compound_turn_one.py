@@ -46,5 +46,5 @@ class TurnOneEngine(BotWars):
 ENGINE = TurnOneEngine
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

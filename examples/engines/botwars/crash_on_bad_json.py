@@ -37,6 +37,6 @@ class ExitOnBadJson(BotWars):
 ENGINE = CrashOnBadJson
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ExitOnBadJson() if "--exit" in sys.argv[1:] else ENGINE(), name=__name__)

@@ -9,5 +9,5 @@ RULE = "BOTWARS-ENERGY-SPAWN"
 ENGINE = EnergyEvery2
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

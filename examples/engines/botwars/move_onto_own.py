@@ -10,5 +10,5 @@ RULE = "BOTWARS-MOVE-OCCUPIED"
 ENGINE = MoveOntoOwn
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

@@ -12,5 +12,5 @@ RULE = "BOTWARS-GRID"
 ENGINE = WrapEdges
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

@@ -63,6 +63,6 @@ class LakeBanners(Carcassonne):
 ENGINE = LakeBanners
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-compound-lake_banners")

@@ -59,6 +59,6 @@ class OrderTies(Carcassonne):
 ENGINE = OrderTies
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-compound-order_ties")

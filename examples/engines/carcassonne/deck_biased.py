@@ -14,6 +14,6 @@ RULE = "CARC-DECK-DRAW"
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-deck_biased")

@@ -10,6 +10,6 @@ RULE = "CARC-PLACE-ADJACENT"
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-diagonal_ok")

@@ -11,6 +11,6 @@ PROFILE = "syncs-2025-farms"
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-farm_tie_one")

@@ -9,6 +9,6 @@ RULE = "CARC-PROTO-REPLY"
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="carcassonne-mutant-player_id_unchecked")

@@ -1,4 +1,4 @@
-"""Speed of the JavaScript Flit engine, measured as benchmarks/flit_bench.py measures the
+"""Speed of the JavaScript Flit engine, measured as benchmarks/speed/flit_bench.py measures the
 Python reference over the wire (and beside it, for comparison, in the same run).
 
     python examples/engines/flit-js/bench.py [--repeats 5] [--steps 4000]
@@ -20,14 +20,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.flit_bench import (  # noqa: E402
+from benchmarks.speed.flit_bench import (  # noqa: E402
     action_script,
     bare_steps,
     harness_steps,
     median_of,
     round_trips,
 )
-from gamecert.fuzz.engines import SubprocessEngine  # noqa: E402
+from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine  # noqa: E402
 
 ENGINE_JS = Path(__file__).resolve().parent / "flit.js"
 

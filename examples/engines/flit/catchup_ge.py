@@ -9,6 +9,6 @@ RULE = "FLIT-END-CATCHUP"
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="flit-mutant-catchup_ge")

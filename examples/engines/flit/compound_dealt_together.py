@@ -55,6 +55,6 @@ class DealtTogether(Flit):
 ENGINE = DealtTogether
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="flit-compound-dealt_together")

@@ -49,6 +49,6 @@ class LastPlacerFirst(Flit):
 ENGINE = LastPlacerFirst
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="flit-compound-last_placer_first")

@@ -17,5 +17,5 @@ class TwoCauses(self_neighbour.Mutant, tie_lowest_wins.Mutant):
 ENGINE = TwoCauses
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
     serve_engine(ENGINE(), name=__name__)

@@ -30,6 +30,6 @@ class Mutant(Flit):
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="flit-mutant-two_winner_causes")

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from gamecert.fuzz.server import handle
+from gamecert.fuzz.engines.server import handle
 from gamecert.reference_engine import reference_session
 
 Hook = Callable[[int, dict[str, Any], dict[str, Any]], "dict[str, Any] | str | None"]

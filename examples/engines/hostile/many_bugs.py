@@ -31,6 +31,6 @@ class ManyBugs(SetupSnake, ConvertNoWrap, TurncapOffByOne, TimeoutRunKept, Neutr
 ENGINE = ManyBugs
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="flit-many-bugs")

@@ -27,6 +27,6 @@ class Raises(Flit):
 ENGINE = Raises
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="hostile-raises")

@@ -72,6 +72,6 @@ class Engine(Kingdomino):
 ENGINE = Engine
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="kingdomino-compound_rotated_start")

@@ -11,6 +11,6 @@ PROFILE = "legend"
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="kingdomino-mutant-crowns_per_tile")

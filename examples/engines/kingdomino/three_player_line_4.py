@@ -10,6 +10,6 @@ PROFILE = "legend-3p"
 ENGINE = Mutant
 
 if __name__ == "__main__":
-    from gamecert.fuzz.server import serve_engine
+    from gamecert.fuzz.engines.server import serve_engine
 
     serve_engine(ENGINE(), name="kingdomino-mutant-three_player_line_4")

@@ -1,7 +1,7 @@
-"""Bot Wars' library of one-rule departures (fuzz.blame's departure models).
+"""Bot Wars' library of one-rule departures (fuzz.step.blame's departure models).
 
 `MODELS` lists `(rule_id, kind, text, factory)`: `factory()` is a `Game` that follows the
-reference in everything but one rule, broken in the named way. fuzz.blame replays a step
+reference in everything but one rule, broken in the named way. fuzz.step.blame replays a step
 an engine got wrong under each of them (and under every other reading and every nearby
 parameter of the catalogue, which it makes itself: none of those is repeated here), and
 the model that gives the engine's state names the rule broken and the kind of departure.
@@ -68,7 +68,7 @@ MODELS: list[Model] = [
 ]
 
 # The public mutants that are a catalogue reading or parameter move under the default
-# profile (fuzz.blame's own models), or that no step shows (bot text, listed weights):
+# profile (fuzz.step.blame's own models), or that no step shows (bot text, listed weights):
 # in the library for the examples, not in MODELS.
 NOT_MODELS = (mutants.InvalidDropsMove, mutants.CollectDiagonal, mutants.EnergyEvery2,
               mutants.EnergyOnSpawn, mutants.TurnLimitLate, mutants.LateLosesGame,

@@ -3,7 +3,7 @@ each a one-rule change of the reference: battles by eight neighbours, the dead n
 or not cleared, a spawn on whatever stands there, energy collected before spawning, energy
 earned per botlet or by both bots, energy placed over botlets, an eliminated bot left in
 the game or judged before it spawns, a tie won by p1. The catalogue's readings and
-parameter moves are models already (fuzz.blame): none is repeated here.
+parameter moves are models already (fuzz.step.blame): none is repeated here.
 
 This module must not import the harness or the oracles.
 """

@@ -2,7 +2,7 @@
 of the reference: a move onto an enemy botlet carried out, a list cut short at its first
 invalid move, a botlet's last entry counting, diagonal steps, p1 first into a square both
 bots move onto. The catalogue's readings (drop-move, follow-own, both-die, ...) are models
-already (fuzz.blame): none is repeated here.
+already (fuzz.step.blame): none is repeated here.
 
 This module must not import the harness or the oracles.
 """

@@ -2,7 +2,7 @@
 each class subclasses the reference and overrides one hook, breaking exactly the rule its
 example module names. The examples import them from here, so the library and the examples
 are one code; `departures.MODELS` lists those that are not already a reading or a
-parameter of the catalogue (fuzz.blame makes those itself).
+parameter of the catalogue (fuzz.step.blame makes those itself).
 
 This module must not import the harness or the oracles.
 """

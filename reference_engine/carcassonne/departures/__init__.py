@@ -1,12 +1,12 @@
 """The departure library of Carcassonne: one-rule changes of the reference engine.
 
 `MODELS` is a sequence of `(rule_id, kind, text, factory)`: `factory()` returns a game that
-breaks `rule_id` alone, in the way `kind` names (`fuzz.blame` replays a departing step under
+breaks `rule_id` alone, in the way `kind` names (`fuzz.step.blame` replays a departing step under
 each, and the one that gives the engine's state names the rule and the cause); `text` is the
 class's docstring. The public one-rule mutants (examples/engines/carcassonne) are classes of
 this package; `known` adds what real engines are known to do. The catalogue's other
 readings and the parameters moved to a neighbouring value are models already
-(`fuzz.blame`), so none of them is here.
+(`fuzz.step.blame`), so none of them is here.
 
 Left out of `MODELS` (their classes are here for the mutants, `NOT_STATE`): the ones that
 change no state, only how bot text is read (CARC-PROTO-FRAME, CARC-PROTO-REPLY), an event's

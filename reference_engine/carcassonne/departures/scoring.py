@@ -2,7 +2,7 @@
 
 Each class changes one rule decision of the reference engine (one hook or one piece of
 logic), so a state the class gives and the reference does not names that rule
-(`fuzz.blame`). The public mutants in examples/engines/carcassonne import them from here.
+(`fuzz.step.blame`). The public mutants in examples/engines/carcassonne import them from here.
 This module must not import the harness.
 """
 

@@ -2,7 +2,7 @@
 time, as small subclasses of the reference engine (`placement`, `turns`, `scoring`,
 `protocol`).
 
-`MODELS` lists them for blame (`fuzz.blame`): `(rule, kind, text, factory)`, where
+`MODELS` lists them for blame (`fuzz.step.blame`): `(rule, kind, text, factory)`, where
 `factory()` makes the model's game. A model whose state after a step equals an engine's names
 the rule that engine broke and how. The public mutants of examples/engines/kingdomino are
 these classes (each example module imports its class from here). Left out of `MODELS`: the

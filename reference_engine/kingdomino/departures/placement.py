@@ -1,7 +1,7 @@
 """One-rule departures of Kingdomino's placement rules (KD-GRID, KD-TILES, KD-PLACE-*,
 KD-DISCARD): each a small subclass of the reference engine that overrides one hook.
 
-They are models for blame (`fuzz.blame`: which one-rule change gives the engine's state) and
+They are models for blame (`fuzz.step.blame`: which one-rule change gives the engine's state) and
 the classes of the public mutants in examples/engines/kingdomino. This module must not hold
 anything but such subclasses: no oracle, no fuzzing, no engine of its own.
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from gamecert.reference_engine.kingdomino.engine import Kingdomino, neighbours
+from gamecert.reference_engine.kingdomino.engine import Kingdomino
+from gamecert.reference_engine.kingdomino.rules import neighbours
 from gamecert.reference_engine.kingdomino.state import KdConfig, KdState, N, Put
 from gamecert.reference_engine.kingdomino.tiles import tiles_for
 from gamecert.spec import Profile

@@ -1,0 +1,134 @@
+"""Trace files: what it takes to see a finding again, on any engine.
+
+A trace names the game, profile and seed, the start (a new game or a canonical state), the
+operations in order, the rules muted at the time, the earlier games the engine had played
+when the finding needs that history (the prelude), and the finding it showed. `replay` runs
+it through a fresh lockstep, after the same start-up handshake as a campaign.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gamecert.fuzz.engines.capabilities import FULL
+from gamecert.fuzz.engines.engine import Engine
+from gamecert.fuzz.engines.recipes import handshake as engine_handshake
+from gamecert.fuzz.step.lockstep import Coverage, Finding, InvalidInput, Lockstep
+from gamecert.oracles import oracles_for
+from gamecert.reference_engine import reference_game
+from gamecert.schemas import first_error, read_json_file
+from gamecert.spec import CatalogueError, Profile, load_catalogue
+
+JSON = Any
+
+
+class TraceError(Exception):
+    """A trace file is unreadable or malformed; the message says where."""
+
+
+def trace_document(finding: Finding) -> dict[str, Any]:
+    doc = dict(finding.trace or {})
+    doc["finding"] = {"rules": finding.rules, "kind": finding.kind, "message": finding.message,
+                      "op_index": finding.op_index, "related": finding.related}
+    if finding.adopted:
+        doc["finding"]["adopted"] = finding.adopted
+    if finding.confirmation:
+        doc["finding"]["confirmation"] = finding.confirmation
+    return doc
+
+
+def load_trace(path: str | Path) -> dict[str, Any]:
+    doc = read_json_file(path, TraceError)
+    problem = first_error("trace", doc)
+    if problem:
+        raise TraceError(f"{path}: not a gamecert trace: {problem}")
+    return dict(doc)
+
+
+@dataclass
+class ReplayResult:
+    finding: Finding | None
+    ops_run: int
+    expected: list[str]
+    expected_kind: str | None = None
+
+    @property
+    def reproduced(self) -> bool:
+        """The same rule ids, and the same kind where the trace recorded one."""
+        if self.finding is None or not set(self.finding.rules) & set(self.expected):
+            return False
+        return self.expected_kind is None or self.finding.kind == self.expected_kind
+
+
+def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
+           muted: frozenset[str] | None = None, handshake: bool = True,
+           profile: Profile | None = None) -> ReplayResult:
+    """Run a trace on `engine` beside the reference, exactly as the campaign ran it: the
+    start-up handshake, the earlier games of its prelude (when the finding needed the
+    engine's history), then its own operations, with the rules that were muted at the time
+    passed over and resynced the same way. The first finding of its own operations stops
+    it. `muted` overrides the trace's own list; `profile` overrides the trace's own for the
+    reference and the oracles (a variant reading), not for the engine."""
+    game = doc["game"]
+    try:
+        own = load_catalogue(game).profile(doc["profile"])  # what the engine is told
+        profile = profile or own
+        oracles = oracles_for(game)
+        ref = reference_game(game)
+    except (CatalogueError, KeyError) as exc:
+        raise TraceError(f"{path}: {exc}") from None
+    recorded = doc.get("finding") or {}
+    expected = list(recorded.get("rules", []))
+    expected_kind = recorded.get("kind")
+    if handshake:
+        _, problem = engine_handshake(engine, game, profile.id)
+        if problem:
+            return ReplayResult(Finding(["ENGINE-ALIVE"], "start-up", problem), 0, expected,
+                                expected_kind)
+    # planned as the campaign planned it: a trace without the list ran with everything
+    caps = frozenset(doc["capabilities"]) if "capabilities" in doc else FULL
+    for segment in doc.get("prelude") or []:
+        ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
+                      muted=segment.get("muted") or (), caps=caps, engine_profile=own)
+        # a finding or a rejected start ended this earlier game in the campaign too
+        with contextlib.suppress(Finding, InvalidInput):
+            _run_ops(ls, segment["start"], segment["ops"])
+    if muted is None:
+        muted = frozenset(doc.get("muted") or ())
+    ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
+                  muted=muted, caps=caps, engine_profile=own)
+    counter = [0]
+    try:
+        _run_ops(ls, doc["start"], doc["ops"], counter)
+    except Finding as finding:
+        return ReplayResult(finding, counter[0], expected, expected_kind)
+    except InvalidInput as exc:
+        raise TraceError(f"{path}: operation {counter[0]}: {exc}") from None
+    return ReplayResult(None, counter[0], expected, expected_kind)
+
+
+def _run_ops(ls: Lockstep, start: JSON, ops: list[JSON], counter: list[int] | None = None) -> None:
+    ls.start(start)
+    for op in ops:
+        if ls.dead:  # the engine faulted (a muted finding): the campaign stopped here too
+            break
+        kind = op["op"]
+        if kind == "apply":
+            ls.step(op["action"])
+        elif kind == "probe":
+            ls.probe(op["action"])
+        elif kind == "bot_output":
+            ls.referee(op["text"])
+        elif kind == "reload":
+            ls.reload()
+        elif kind == "legal":
+            ls.compare_legal()
+        elif kind == "observe":
+            ls.observe()
+        # "resync", "adopt" and "rewind" record what the lockstep did after a muted
+        # finding: it does it again by itself at the same place, given the same muted causes
+        if counter is not None:
+            counter[0] += 1

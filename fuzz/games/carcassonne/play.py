@@ -1,0 +1,128 @@
+"""Carcassonne's play: the moves the state machine draws (a draw from the bag by weight, a
+legal placement or claim, the rarer ones more often: closing placements, claims rather than
+passes, The Tower's moves). Chooses actions only: it must not drive engines or judge.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from hypothesis import strategies as st
+
+from gamecert.fuzz.games.carcassonne.crafted import _completions, closing_cells
+from gamecert.fuzz.games.carcassonne.starts import crafted_ids
+from gamecert.reference_engine.carcassonne.engine import (
+    AROUND,
+    CLAIM,
+    PLACE,
+    RIVER_PHASE,
+    Carcassonne,
+    CarcState,
+    unpack,
+)
+from gamecert.reference_engine.contract import CHANCE
+
+if TYPE_CHECKING:
+    from gamecert.fuzz.step.lockstep import Lockstep
+
+
+GAME = Carcassonne()
+JSON = Any
+
+
+def draw_action(data: st.DataObject, ls: Lockstep) -> JSON:
+    state = _ref(ls)
+    if GAME.current(state) == CHANCE:
+        outcomes = GAME.chance(state)
+        kind = _pick(data, outcomes, "draw").action[1]
+        return {"type": "draw", "tile": state.cfg.t.ids[kind]}
+    actions = GAME.legal(state)
+    modes = CRAFTED_PLAY_MODES if _crafted_start(ls) else PLAY_MODES
+    mode = data.draw(modes, label="mode")
+    rare = [a for a in actions if a[0] in ("ransom", "tower", "cap", "exchange")]
+    if mode == "best" and rare:
+        # The Tower's moves are a few among many placements or claims: take them often
+        actions = rare
+    elif mode == "best" and state.step == PLACE:
+        # what random play seldom does: close features, several at once
+        actions = _best_placement(state, actions) or actions
+    elif mode == "best" and state.step == CLAIM and len(actions) > 1:
+        actions = actions[1:]  # claim rather than pass: meeples crowd the board
+    return GAME.action_to_json(state, _pick(data, actions, "legal index"))
+
+
+@cache
+def index(n: int) -> st.SearchStrategy[int]:
+    """An index into a list of n items (shrinks towards the first)."""
+    return st.integers(0, max(n - 1, 0))
+
+
+PLAY_MODES = st.sampled_from(["any", "best", "best"])
+# a crafted start is one tile from its rare case: play towards it more often
+CRAFTED_PLAY_MODES = st.sampled_from(["any", "best", "best", "best", "best", "best"])
+
+
+def _pick(data: st.DataObject, items: list[Any], label: str) -> Any:
+    return items[data.draw(index(len(items)), label=label)]
+
+
+def _crafted_start(ls: Lockstep) -> bool:
+    start = ls.start_spec or {}
+    return start.get("kind") == "state" and id(start.get("state")) in crafted_ids()
+
+
+def _ref(ls: Lockstep) -> CarcState:
+    state: CarcState = ls.ref
+    return state
+
+
+def _hand(state: CarcState) -> list[int]:
+    return list(state.hands[state.to_move - 1]) if state.to_move else []
+
+
+def _place_json(state: CarcState, k: int, pos: int, rot: int) -> JSON:
+    return {"type": "place", "tile": state.cfg.t.ids[k], "at": unpack(pos), "rotation": rot}
+
+
+def _at_river_end(state: CarcState) -> list[tuple[int, int]]:
+    """(tile, rotation) of the hand at the river's open end whose land edges fit."""
+    river = state.river
+    if state.phase != RIVER_PHASE or river.open_pos < 0 or river.open_pos not in state.cells:
+        return []
+    m, v = state.cells[river.open_pos]
+    return [(k, r) for k in sorted(set(_hand(state))) for r in range(4)
+            if state.cfg.t.rot[k][r].code & m == v]
+
+
+def _uturns(state: CarcState) -> list[JSON]:
+    """River placements at the open end whose edges fit but which turn back."""
+    pos = state.river.open_pos
+    return [_place_json(state, k, pos, r) for k, r in _at_river_end(state)
+            if GAME.river_problem(state, k, r, pos)]
+
+
+def _completed_now(state: CarcState) -> int:
+    """Features the tile just placed has completed (read in its claim step)."""
+    if state.step != CLAIM:
+        return 0
+    t, pos = state.cfg.t, state.placed
+    k, r = state.board[pos]
+    done = {state.owner[pos * 8 + i] for i in range(len(t.rot[k][r].segs))}
+    for d in AROUND:
+        there = state.board.get(pos + d)
+        if there is not None and t.rot[there[0]][there[1]].monastery >= 0:
+            done.add(state.owner[(pos + d) * 8 + t.rot[there[0]][there[1]].monastery])
+    return sum(1 for fid in done if state.feats[fid].open == 0)
+
+
+def _best_placement(state: CarcState, actions: list[Any]) -> list[Any]:
+    """The placements that complete something (those at closing cells, tried out); those
+    that complete a monastery, the rarest completion, where there are any."""
+    cells = closing_cells(state)
+    closing = [a for a in actions if a[0] == "place" and a[2] in cells]
+    tried = [(a, _completions(state, a[1], a[2], a[3])) for a in closing[:60]]
+    done = [a for a, completed in tried if completed]
+    monastery = [a for a, completed in tried
+                 if any(e["feature"] == "monastery" for e in completed)]
+    return monastery or done or closing

@@ -1,0 +1,57 @@
+"""Kingdomino's play: the moves the state machine draws (a chance draw, a king's PUT and PICK
+from the reference's legal list, a stop, an invalid PUT), and a stop after a refused move
+so that the game goes on past it. Chooses actions only: it must not drive engines or judge.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any, cast
+
+from hypothesis import strategies as st
+
+from gamecert.reference_engine.contract import CHANCE
+from gamecert.reference_engine.kingdomino import Kingdomino
+
+if TYPE_CHECKING:
+    from gamecert.fuzz.step.lockstep import Lockstep
+
+
+JSON = Any
+
+
+def draw_action(data: st.DataObject, ls: Lockstep) -> JSON:
+    game, state = cast(Kingdomino, ls.game), ls.ref
+    if game.current(state) == CHANCE:
+        outcomes = game.chance(state)
+        i = data.draw(st.integers(0, len(outcomes) - 1), label="chance")
+        return game.action_to_json(state, outcomes[i].action)
+    if _DRAWN_AT.pop(ls, None) is ls.ref_json:
+        return {"type": "stop", "cause": data.draw(STOPS, label="stop after refusal")}
+    kind = data.draw(KINDS, label="kind")
+    if kind.startswith("stop-"):
+        return {"type": "stop", "cause": kind[5:]}
+    if kind == "bad-put" and state.turn > 1 and state.placing[state.nxt][0]:
+        tile, p = state.placing[state.nxt]
+        if game.fits_somewhere(state, state.grids[p - 1], tile):
+            picks = [t for t, o in state.line if o == 0] or [None]
+            pick = picks[data.draw(st.integers(0, len(picks) - 1), label="pick")]
+            if state.cfg.put_discards:
+                return {"type": "invalid-put", "pick": pick}
+            return {"type": "stop", "cause": "put"}
+    legal = game.legal(state)
+    i = data.draw(st.integers(0, len(legal) - 1), label="move")
+    _DRAWN_AT[ls] = ls.ref_json
+    return game.action_to_json(state, legal[i])
+
+
+# Where each lockstep last drew a king's move: drawn again at the very same state (the
+# reference moves on to a new state object at every step it takes), the move before was
+# refused, and the reference stays with an engine that refuses (no load_state). A tile the
+# engine thinks fits where the reference discards it is refused every time: a stop (the
+# referee's action, for an engine that has one) lets the game go on past it.
+_DRAWN_AT: weakref.WeakKeyDictionary[Lockstep, JSON] = weakref.WeakKeyDictionary()
+STOPS = st.sampled_from(["format", "pick", "timeout"])
+
+KINDS = st.sampled_from(["legal"] * 12 + ["stop-format", "stop-pick", "stop-timeout",
+                                          "bad-put"])
