@@ -102,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     ap.add_argument("--mutant", choices=MUTANTS, action="append")
+    ap.add_argument("--until-caught", action="store_true",
+                    help="no round starts once the rule is caught (the same verdict, sooner)")
     args = ap.parse_args(argv)
     mutants = tuple(args.mutant) if args.mutant else MUTANTS
     how = f"{args.rounds} rounds" if args.rounds else f"{args.budget:g} s"
@@ -114,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     for mutant in mutants:
         for players in args.players:
             for seed in args.seeds:
-                r = reach(mutant, players, seed, args.budget, args.rounds)
+                r = reach(mutant, players, seed, args.budget, args.rounds,
+                          until_caught=args.until_caught)
                 rows.append(r)
                 bad += (not r.caught) + bool(r.others)
                 p = r.probes
