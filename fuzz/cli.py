@@ -41,6 +41,15 @@ from gamecert.spec import (
     load_catalogue,
     load_catalogue_file,
 )
+from gamecert.spec.profile_file import (
+    diff_profiles,
+    profile_from_record,
+    profile_option,
+    profile_record,
+    read_profile_file,
+    record_key,
+    record_of,
+)
 
 if TYPE_CHECKING:
     from gamecert.fuzz.baseline import Baseline
@@ -149,6 +158,10 @@ def _engine_args(p: argparse.ArgumentParser) -> None:
                    help="time limit for each reply of a subprocess engine (default 5)")
 
 
+PROFILE_FILE_HELP = ("a season's rules: a TOML or JSON profile file that extends a shipped "
+                     "profile (schemas/profile.schema.json; examples/seasons/)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     known = _games_and_profiles()
     profile_help = "rule profile (default: the catalogue's); each game's profiles:\n" + known
@@ -170,6 +183,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", help="show the variants this profile selects; each game's "
                                      "profiles:\n" + known)
     p.add_argument("--catalogue", metavar="FILE", help="read this catalogue file instead")
+    p.add_argument("--profile-file", metavar="FILE", help=PROFILE_FILE_HELP)
+    p.add_argument("--diff", nargs="?", const="", metavar="BASE",
+                   help="with --profile-file: what it changes from BASE (a shipped profile, "
+                        "or another profile file; default: the profile it extends), rule by "
+                        "rule, with the reasons given")
     p.add_argument("--verbose", "-v", action="store_true", help="print each rule's text")
 
     p = command("certify", "certify an engine: fuzz it against the reference and every rule "
@@ -187,6 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "without load_state whose games are longer, since each of its examples "
                    "starts a new game (give it again with --resume)")
     p.add_argument("--profile", help=profile_help)
+    p.add_argument("--profile-file", metavar="FILE", help=PROFILE_FILE_HELP)
     p.add_argument("--report", metavar="DIR", help="write report.json, report.xml, "
                                                    "report.html and trace files here "
                                                    "(always, whatever the outcome)")
@@ -229,11 +248,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("traces", nargs="+", metavar="TRACE")
     _engine_args(p)
     p.add_argument("--bot-cmd", metavar="COMMAND", help="replay bot-check traces on this bot")
+    p.add_argument("--profile-file", metavar="FILE",
+                   help="replay under this season's rules instead of the ones each trace "
+                        "recorded (" + PROFILE_FILE_HELP + ")")
 
     p = command("prove", "z3 proofs about an engine's rule code and boundary cases")
     p.add_argument("game", help="one of: " + ", ".join(games()))
     _engine_args(p)
     p.add_argument("--profile", help=profile_help)
+    p.add_argument("--profile-file", metavar="FILE", help=PROFILE_FILE_HELP)
 
     p = command("serve", "run an in-process engine as a wire-protocol subprocess")
     p.add_argument("game", help="one of: " + ", ".join(games()))
@@ -249,6 +272,17 @@ def _catalogue(game: str) -> Catalogue:
     if game not in games():
         raise UsageError(f"unknown game {game!r} (known: {', '.join(games())})")
     return load_catalogue(game)
+
+
+def _profile(args: argparse.Namespace, cat: Catalogue) -> Profile:
+    """The profile the options name: --profile-file's, else --profile's (or the default)."""
+    path = getattr(args, "profile_file", None)
+    if path is None:
+        return cat.profile(args.profile)
+    if args.profile is not None:
+        raise UsageError("give --profile or --profile-file, not both (the file names the "
+                         "shipped profile it extends)")
+    return read_profile_file(path, cat.game)
 
 
 def _recipe(args: argparse.Namespace) -> EngineRecipe:
@@ -292,7 +326,11 @@ def _open(args: argparse.Namespace) -> Engine:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     cat = load_catalogue_file(args.catalogue) if args.catalogue else _catalogue(args.game)
-    profile = cat.profile(args.profile)
+    if args.catalogue and args.profile_file:
+        raise UsageError("--profile-file reads the shipped catalogue; leave out --catalogue")
+    profile = _profile(args, cat)
+    if args.diff is not None:
+        return _print_diff(args, cat, profile)
     print(f"{cat.title} (catalogue {cat.version}, {len(cat.rules)} rules; profile "
           f"{profile.id}: {profile.title})")
     width = max(len(r.id) for r in cat.rules)
@@ -315,6 +353,28 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _print_diff(args: argparse.Namespace, cat: Catalogue, new: Profile) -> int:
+    """`rules GAME --profile-file NEW --diff [BASE]`: what changes, rule by rule."""
+    if args.profile_file is None:
+        raise UsageError("--diff needs --profile-file (the profile to compare)")
+    if args.diff == "":
+        base = cat.profile(new.extends)
+    elif args.diff.endswith((".toml", ".json")):
+        base = read_profile_file(args.diff, cat.game)
+    else:
+        base = cat.profile(args.diff)
+    changes = diff_profiles(base, new, cat)
+    print(f"{cat.title}: {new.id} ({new.title}) against {base.id}: "
+          f"{len(changes)} change(s) in {len({c.rule for c in changes})} rule(s)")
+    rule = None
+    for c in changes:
+        if c.rule != rule:
+            rule = c.rule
+            print(f"\n  {rule}: {cat.rule(rule).title}")
+        print(f"    {c.what}: {c.old!r} -> {c.new!r}" + (f"  ({c.reason})" if c.reason else ""))
+    return EXIT_OK
+
+
 def cmd_certify(args: argparse.Namespace) -> int:
     from gamecert.fuzz.baseline import load_baseline
 
@@ -327,11 +387,15 @@ def cmd_certify(args: argparse.Namespace) -> int:
         if resume.game != args.game:
             raise UsageError(f"{args.resume} holds a {resume.game} campaign, not {args.game}")
         args.report, args.seed, args.profile = args.resume, resume.seed, resume.profile
+        if resume.profile_doc is not None:  # the season it ran, whatever the file says now
+            args.profile_file = None
         if args.steps is None and resume.steps is not None:  # the examples it was playing
             args.steps = resume.steps
         if args.rounds is None and resume.budget is not None:
             args.budget = resume.budget
-    profile = cat.profile(args.profile)
+    profile = (profile_from_record(resume.profile_doc, f"{args.resume}: checkpoint.json")
+               if resume is not None and resume.profile_doc is not None
+               else _profile(args, cat))
     baseline = load_baseline(args.baseline, cat) if args.baseline else None
     if args.report is not None:
         _check_report_dir(args.report)
@@ -393,7 +457,7 @@ def _certify(args: argparse.Namespace, cat: Catalogue, profile: Profile,
                                     unusable=str(exc), min_exercised=args.min_exercised)
             write_report(failed, report_dir)
         raise
-    jobs, database = _scale_options(args, report_dir, resume is not None)
+    jobs, database = _scale_options(args, report_dir, resume is not None, profile)
     print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}, "
           f"seed {args.seed}, " + (f"{args.rounds} rounds" if args.rounds else
                                    f"budget {args.budget:g} s") +
@@ -417,7 +481,7 @@ def _certify(args: argparse.Namespace, cat: Catalogue, profile: Profile,
         with contextlib.suppress(ValueError):  # only the main thread may set handlers
             signal.signal(signal.SIGINT, on_ctrl_c)
     try:
-        result = run_campaign(args.game, engine, profile_id=profile.id,
+        result = run_campaign(args.game, engine, profile_id=profile.id, profile=profile,
                               budget=None if args.rounds else args.budget, rounds=args.rounds,
                               seed=args.seed, min_exercised=args.min_exercised,
                               steps_per_example=args.steps or STEPS_PER_EXAMPLE,
@@ -463,7 +527,7 @@ def _certify(args: argparse.Namespace, cat: Catalogue, profile: Profile,
     if result.unusable:
         return _unsaved(writes, report_dir) or EXIT_UNUSABLE
     print("\n" + visible(summary(result, rows)))
-    print(f"replay this run: gamecert certify {args.game} --profile {profile.id} "
+    print(f"replay this run: gamecert certify {args.game} {profile_option(profile)} "
           f"--seed {args.seed} --rounds {result.rounds}{steps_option(result)}" +
           (f" (from the same starting example database: {result.database['examples_at_start']}"
            f" examples, snapshot {result.database['snapshot_sha256'][:12]})"
@@ -499,7 +563,7 @@ def _unsaved(writes: ReportWrites, report_dir: Path | None) -> int:
 
 
 def _scale_options(args: argparse.Namespace, report_dir: Path | None,
-                   resuming: bool) -> tuple[int, RoundDatabase | None]:
+                   resuming: bool, profile: Profile) -> tuple[int, RoundDatabase | None]:
     """--jobs and --db: how many worker processes, and the example database's snapshot
     (a resumed campaign reads the snapshot its first part took, kept in its folder)."""
     from gamecert.fuzz.campaign import cache_dir
@@ -519,10 +583,9 @@ def _scale_options(args: argparse.Namespace, report_dir: Path | None,
     spec = database_spec(args.db, report_dir, cache_dir())
     if not spec:
         return jobs, None
-    profile = _catalogue(args.game).profile(args.profile).id
     snap = load_snapshot(report_dir, spec) if resuming and report_dir else None
     if snap is None:
-        snap = take_snapshot(spec, database_key(args.game, profile))
+        snap = take_snapshot(spec, database_key(args.game, record_key(profile)))
         if report_dir is not None:
             save_snapshot(snap, report_dir)
     return jobs, snap
@@ -543,6 +606,7 @@ def _checkpointer(report_dir: Path | None, finished: bool = False,
         try:
             write_report(result, report_dir)
             save_checkpoint(report_dir, game=result.game, profile=result.profile.id,
+                            profile_doc=record_of(result.profile),
                             seed=result.seed, budget=result.budget, rounds=result.rounds,
                             elapsed=result.duration, coverage=result.coverage,
                             departures=result.departures, finished=finished,
@@ -617,6 +681,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     code = EXIT_OK
     for path, doc in docs:
         args.game = doc["game"]
+        if args.profile_file is not None:  # the traces played under a season's rules
+            season = read_profile_file(args.profile_file, doc["game"])
+            doc = {**doc, "profile": season.id, "profile_doc": profile_record(season)}
         result, second = (_replay_fresh(args, doc, path, replay) for _ in range(2))
         if _outcome(result) != _outcome(second):
             print(f"{path}: NONDETERMINISTIC: two replays on fresh engines ended differently "
@@ -661,7 +728,7 @@ def _outcome(result: ReplayResult) -> str:
 
 def cmd_prove(args: argparse.Namespace) -> int:
     cat = _catalogue(args.game)
-    profile = cat.profile(args.profile)
+    profile = _profile(args, cat)
     from gamecert.fuzz.prove import prover_for
 
     prover = prover_for(args.game)

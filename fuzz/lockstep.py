@@ -55,6 +55,7 @@ from gamecert.reference_engine.contract import (
     legal_json,
 )
 from gamecert.spec import Profile
+from gamecert.spec.profile_file import record_of
 
 try:  # what Counter.update runs on an iterable, in C: counts a list with no Python frame
     from collections import _count_elements  # type: ignore[attr-defined]
@@ -1251,6 +1252,9 @@ class Lockstep:
         doc = {"format": "gamecert-trace/1", "game": self.game.name,
                "profile": self.profile.id, "seed": self.seed, "start": self.start_spec,
                "ops": self.ops[:upto] if upto is not None else list(self.ops)}
+        record = record_of(self.engine_profile)
+        if record is not None:  # a season's: the whole profile, so a replay plays it again
+            doc["profile_doc"] = record
         if self.muted:  # a replay must pass over the same findings, and resync the same way
             doc["muted"] = sorted(self.muted)
         if self.caps != FULL:  # a replay plans as the campaign did
