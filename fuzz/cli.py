@@ -458,7 +458,9 @@ def _certify(args: argparse.Namespace, cat: Catalogue, profile: Profile,
             write_report(failed, report_dir)
         raise
     jobs, database = _scale_options(args, report_dir, resume is not None, profile)
-    print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}, "
+    season = (f" (from a profile file: {profile.extends} with {len(profile.changes)} "
+              f"change(s))" if profile.extends else "")
+    print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}{season}, "
           f"seed {args.seed}, " + (f"{args.rounds} rounds" if args.rounds else
                                    f"budget {args.budget:g} s") +
           (f", baseline {args.baseline}" if baseline else "") +
