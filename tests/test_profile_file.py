@@ -228,3 +228,15 @@ def test_the_python_api_takes_a_profile_file() -> None:
     assert "BOTWARS-ENERGY-SPAWN" in {d.primary for d in result.departures}
     with pytest.raises(ProfileFileError, match="botwars profile, not flit"):
         gamecert.certify("flit", engine="reference", profile_file=SEASON, rounds=1)
+
+
+@pytest.mark.parametrize("season", sorted((ROOT / "examples" / "seasons").glob("*.toml")),
+                         ids=lambda p: p.stem)
+def test_the_reference_plays_every_season_file_clean(season: Path) -> None:
+    """A rounds-based campaign of the reference against itself under each season file."""
+    profile = read_profile_file(season)
+    result = gamecert.certify(profile.game, engine="reference", profile_file=season, rounds=3)
+    assert result.profile is profile
+    assert result.unusable is None
+    assert [d.primary for d in result.departures] == []
+    assert result.coverage.steps > 0
