@@ -18,11 +18,13 @@ harness.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -358,6 +360,18 @@ def resolve_profile(game: str, profile_id: str | None, record: JSON | None,
             raise ProfileFileError(f"{where}: a {made.game} profile, not {game}")
         return made
     return load_catalogue(game).profile(profile_id)
+
+
+@cache  # one profile per (profile, value): engines cache what they derive by identity
+def with_parameter(profile: Profile, rule: str, name: str, value: ParamValue) -> Profile:
+    """`profile` with `rule`'s parameter `name` set to `value`, unchecked (same id, readings
+    and changes): what an engine that ignores a season's value for one parameter plays (the
+    season mutants of examples/engines/)."""
+    if profile.parameters[rule][name] == value:
+        return profile
+    params = {rid: dict(ps) for rid, ps in profile.parameters.items()}
+    params[rule][name] = value
+    return dataclasses.replace(profile, parameters=params)
 
 
 # --- what changes between two profiles ------------------------------------------------------

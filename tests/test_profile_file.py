@@ -4,6 +4,7 @@ processes, traces, reports, checkpoints) and engines are told its values."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 from pathlib import Path
@@ -240,3 +241,40 @@ def test_the_reference_plays_every_season_file_clean(season: Path) -> None:
     assert result.unusable is None
     assert [d.primary for d in result.departures] == []
     assert result.coverage.steps > 0
+
+
+def _season_mutants() -> list[tuple[str, str, str]]:
+    out = []
+    for game in ("botwars", "carcassonne", "flit", "kingdomino"):
+        pairs = importlib.import_module(f"examples.engines.{game}").SEASONS
+        out += [(game, module, season) for module, season in pairs]
+    return out
+
+
+def test_every_game_has_three_seasons_each_with_its_mutant() -> None:
+    files = sorted(p.name for p in (ROOT / "examples" / "seasons").glob("*.toml"))
+    mutants = _season_mutants()
+    assert sorted(season for _, _, season in mutants) == files
+    for game in ("botwars", "carcassonne", "flit", "kingdomino"):
+        assert sum(f.startswith(game + "-") for f in files) >= 3, game
+
+
+@pytest.mark.parametrize(("game", "module", "season"), _season_mutants(),
+                         ids=[f"{m}-under-{s.removesuffix('.toml')}"
+                              for _, m, s in _season_mutants()])
+def test_a_season_mutant_is_caught_under_its_season_and_is_the_reference_without(
+        game: str, module: str, season: str) -> None:
+    """The mutant keeps the shipped profile's value of one parameter: a short campaign under
+    the season file charges that parameter's rule; under the profile the season extends it
+    plays clean (it follows the shipped rules)."""
+    path = ROOT / "examples" / "seasons" / season
+    profile = read_profile_file(path)
+    engine = f"examples/engines/{game}/{module}.py:ENGINE"
+    rule = importlib.import_module(f"examples.engines.{game}.{module}").RULE
+    assert rule in {c.rule for c in profile.changes}  # the season changes the mutant's rule
+    caught = gamecert.certify(game, engine=engine, profile_file=path, rounds=3)
+    assert caught.unusable is None
+    assert [d.primary for d in caught.departures] == [rule]
+    assert profile.extends is not None
+    shipped = gamecert.certify(game, engine=engine, profile=profile.extends, rounds=1)
+    assert [d.primary for d in shipped.departures] == []
