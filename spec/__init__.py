@@ -51,7 +51,7 @@ class Rule:
 class ProfileChange:
     """One change a profile file makes to the profile it extends (spec.profile_file)."""
 
-    kind: str  # "reading" or "parameter"
+    kind: str  # "reading", "parameter" or "applies" (a rule switched on or off)
     rule: str
     name: str  # the parameter's name; "" for a reading
     was: ParamValue

@@ -142,6 +142,40 @@ def _check_value(place: _Place, keys: list[str | int], catalogue: Catalogue, rul
                                     f"{allowed}")
 
 
+def _switched(place: _Place, doc: JSON, catalogue: Catalogue, base_off: frozenset[str],
+              changes: list[ProfileChange]) -> frozenset[str]:
+    """The rules off in the season: the extended profile's, less `rules_on`, plus
+    `rules_off` (each switch recorded as an "applies" change)."""
+    off = set(base_off)
+    for key, applies in (("rules_on", True), ("rules_off", False)):
+        if key not in doc:
+            continue
+        switch = doc[key]
+        for i, rid in enumerate(switch["rules"]):
+            if rid not in catalogue.rule_ids:
+                raise place.error([key, "rules", i], f"no rule {rid!r} in {catalogue.path}")
+            if (rid in off) != applies:
+                state = "already applies" if applies else "is already off"
+                raise place.error([key, "rules", i], f"{rid} {state} in {doc['extends']} or is "
+                                  f"listed twice (rules {doc['extends']} switches off: "
+                                  f"{', '.join(sorted(base_off)) or 'none'})")
+            if applies:
+                off.discard(rid)
+            else:
+                off.add(rid)
+            changes.append(ProfileChange("applies", rid, "", not applies, applies,
+                                         switch["title"], switch["reason"]))
+    return frozenset(off)
+
+
+def _check_on(place: _Place, keys: list[str | int], rule: str, off: frozenset[str],
+              base: str) -> None:
+    """A change to a rule the season switches off would change nothing: refused."""
+    if rule in off:
+        raise place.error(keys, f"{rule} does not apply in this season ({base} switches it "
+                                f"off): list it in rules_on to change it")
+
+
 def parse_profile(text: str, path: str, game: str | None = None) -> Profile:
     """The `Profile` a profile file's text describes (see the module docstring)."""
     doc = _parse(text, path)
@@ -172,6 +206,7 @@ def parse_profile(text: str, path: str, game: str | None = None) -> Profile:
     variants = dict(base.variants)
     params = {rid: dict(ps) for rid, ps in base.parameters.items()}
     changes: list[ProfileChange] = []
+    off = _switched(place, doc, catalogue, base.off, changes)
     open_rules = sorted(r.id for r in catalogue.rules if r.interpretation)
     keys: list[str | int]
     for rid, change in doc.get("variants", {}).items():
@@ -179,6 +214,7 @@ def parse_profile(text: str, path: str, game: str | None = None) -> Profile:
         if rid not in catalogue.rule_ids:
             raise place.error(keys, f"no rule {rid!r} in {catalogue.path} (rules with "
                                     f"readings: {', '.join(open_rules)})")
+        _check_on(place, keys, rid, off, base.id)
         interp = catalogue.rule(rid).interpretation
         if interp is None:
             raise place.error(keys, f"{rid} has no readings to choose from (rules with "
@@ -204,6 +240,7 @@ def parse_profile(text: str, path: str, game: str | None = None) -> Profile:
                 known = ", ".join(params[rid]) or "none"
                 raise place.error(keys, f"{rid} has no parameter {name!r} (its parameters: "
                                         f"{known})")
+            _check_on(place, keys, rid, off, base.id)
             if seat == (rid, name) and "players" in doc:
                 raise place.error(keys, "the player count is set twice: here and in "
                                         "[players]")
@@ -221,7 +258,7 @@ def parse_profile(text: str, path: str, game: str | None = None) -> Profile:
         changes.append(ProfileChange("parameter", rid, name, params[rid][name], value, title,
                                      reason))
         params[rid][name] = value
-    made = Profile(catalogue.game, doc["id"], doc["title"], variants, params, base.off,
+    made = Profile(catalogue.game, doc["id"], doc["title"], variants, params, off,
                    base.id, tuple(changes))
     return _interned(made)
 
@@ -392,7 +429,7 @@ def diff_profiles(old: Profile, new: Profile, catalogue: Catalogue) -> list[Rule
     def reason(rule: str, name: str) -> str:
         for profile in (new, old):
             for c in profile.changes:
-                if c.rule == rule and c.name == name:
+                if c.rule == rule and c.name == name and c.kind != "applies":
                     return c.reason
         return ""
 
@@ -406,6 +443,8 @@ def diff_profiles(old: Profile, new: Profile, catalogue: Catalogue) -> list[Rule
             if was != value:
                 out.append(RuleChange(rule.id, name, was, value, reason(rule.id, name)))
         if (rule.id in old.off) != (rule.id in new.off):
+            why = [c.reason for p in (new, old) for c in p.changes
+                   if (c.kind, c.rule) == ("applies", rule.id)]
             out.append(RuleChange(rule.id, "applies", rule.id not in old.off,
-                                  rule.id not in new.off, ""))
+                                  rule.id not in new.off, why[0] if why else ""))
     return out

@@ -278,3 +278,66 @@ def test_a_season_mutant_is_caught_under_its_season_and_is_the_reference_without
     assert profile.extends is not None
     shipped = gamecert.certify(game, engine=engine, profile=profile.extends, rounds=1)
     assert [d.primary for d in shipped.departures] == []
+
+
+FARMS_ON = """\
+game = "carcassonne"
+id = "base-with-farms"
+title = "Stage 1 with farms"
+extends = "syncs-2025-base"
+
+[rules_on]
+rules = ["CARC-FARM-FIELDS", "CARC-FARM-CLAIM", "CARC-FARM-STAYS", "CARC-FARM-MAJORITY",
+         "CARC-FARM-SCORE"]
+title = "Farms"
+reason = "the league plays farms from the first stage"
+
+[parameters.CARC-FARM-FIELDS.enabled]
+value = true
+title = "Fields on the board"
+reason = "farms need fields"
+"""
+
+
+def test_a_season_switches_a_later_stages_rules_on(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A base-stage season with the farm rules on plays the farm stage: the reference is
+    clean under it and a farm mutant is charged its farm rule (the rules applied, not only
+    accepted)."""
+    path = tmp_path / "farms.toml"
+    path.write_text(FARMS_ON, "utf-8")
+    season = read_profile_file(path)
+    cat = load_catalogue("carcassonne")
+    assert not {r for r in season.off if r.startswith("CARC-FARM")}
+    assert season.off == cat.profile("syncs-2025-farms").off
+    assert [c.kind for c in season.changes] == ["applies"] * 5 + ["parameter"]
+    assert profile_from_record(json.loads(json.dumps(profile_record(season)))) is season
+    assert diff_profiles(cat.profile("syncs-2025-farms"), season, cat) == []
+    assert main(["rules", "carcassonne", "--profile-file", str(path), "--diff"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "6 change(s) in 5 rule(s)" in out and "farms from the first stage" in out, out
+    clean = gamecert.certify("carcassonne", engine="reference", profile_file=path, rounds=3)
+    assert [d.primary for d in clean.departures] == []
+    caught = gamecert.certify("carcassonne", engine="examples.engines.carcassonne."
+                              "farm_incomplete_towns:ENGINE", profile_file=path, rounds=3)
+    assert [d.primary for d in caught.departures] == ["CARC-FARM-SCORE"]
+
+
+@pytest.mark.parametrize(("text", "says", "line"), [
+    (FARMS_ON.replace('"CARC-FARM-FIELDS", ', ""),
+     "CARC-FARM-FIELDS does not apply in this season (syncs-2025-base switches it off): "
+     "list it in rules_on", 12),
+    (FARMS_ON.replace('"CARC-FARM-SCORE"]', '"CARC-FARM-SCORE", "CARC-END-POINTS"]'),
+     "CARC-END-POINTS already applies in syncs-2025-base", 7),
+    (FARMS_ON.replace('"CARC-FARM-SCORE"]', '"CARC-FARM-SCORES"]'),
+     "no rule 'CARC-FARM-SCORES'", 7),
+    (FARMS_ON.replace("[rules_on]", "[rules_off]"),
+     "CARC-FARM-FIELDS is already off in syncs-2025-base", 7),
+], ids=["parameter of a rule off", "on already", "unknown rule", "off already"])
+def test_a_bad_rule_switch_is_exit_2(text: str, says: str, line: int, tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(text, "utf-8")
+    assert main(["rules", "carcassonne", "--profile-file", str(path)]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert f"{path}: line {line}:" in err and says in err, err
