@@ -176,8 +176,81 @@ def _check_on(place: _Place, keys: list[str | int], rule: str, off: frozenset[st
                                 f"off): list it in rules_on to change it")
 
 
-def parse_profile(text: str, path: str, game: str | None = None) -> Profile:
-    """The `Profile` a profile file's text describes (see the module docstring)."""
+# --- parameters the rules derive from others ------------------------------------------------
+
+def derived_parameters(profile: Profile) -> list[tuple[str, str, ParamValue, str]]:
+    """The parameters whose value the rules derive from other parameters and that `profile`
+    sets otherwise: (rule, name, the value they must have, why). Kingdomino: the tiles in
+    play are the line size times the turns that draw a line (KD-TILES-IN-PLAY's text), for
+    the number of players seated."""
+    out: list[tuple[str, str, ParamValue, str]] = []
+    if profile.game == "kingdomino":
+        n = profile.param("KD-PLAYERS", "players")
+        line = profile.param("KD-TILES-IN-PLAY", f"line_{n}p")
+        turns = profile.param("KD-GAME-LENGTH", f"turns_{n}p")
+        if line * (turns - 1) != profile.param("KD-TILES-IN-PLAY", f"in_play_{n}p"):
+            out.append(("KD-TILES-IN-PLAY", f"in_play_{n}p", line * (turns - 1),
+                        f"{turns - 1} lines of {line} tiles (KD-TILES-IN-PLAY.line_{n}p, "
+                        f"KD-GAME-LENGTH.turns_{n}p - 1) with {n} players"))
+    return out
+
+
+def too_few(profile: Profile) -> list[tuple[str, str, int, str]]:
+    """Parameters below the least value the other parameters leave them: (rule, name, the
+    least value, why). Bot Wars: the first botlets, when on the field at the start, are
+    paid from the initial energy. Flit: the board holds the set-up pieces whatever squares they are
+    dealt. Kingdomino: every king picks a tile of the line, so a line holds at least one
+    tile per king in play."""
+    out: list[tuple[str, str, int, str]] = []
+    if profile.game == "botwars" and (profile.variant("BOTWARS-FIRST-BOTLETS")
+                                      == "on-field-at-start"):
+        cost = profile.param("BOTWARS-SPAWN", "cost")
+        if profile.param("BOTWARS-FIRST-BOTLETS", "initial_energy") < cost:
+            out.append(("BOTWARS-FIRST-BOTLETS", "initial_energy", cost,
+                        f"the first botlets, on the field at the start, are paid from it "
+                        f"(BOTWARS-SPAWN.cost {cost})"))
+    if profile.game == "flit":
+        # a set-up piece goes on a square whose four neighbours are empty, and each piece
+        # takes at most five squares out: the last piece must still find one
+        pieces = 4 * profile.param("FLIT-SETUP-ORDER", "pieces_per_bot")
+        width = profile.param("FLIT-BOARD-SIZE", "width")
+        need = 5 * (pieces - 1) + 1
+        if width * profile.param("FLIT-BOARD-SIZE", "height") < need:
+            out.append(("FLIT-BOARD-SIZE", "height", -(-need // width),
+                        f"the {pieces} set-up pieces (FLIT-SETUP-ORDER.pieces_per_bot) need "
+                        f"{need} squares, each on a square with four empty neighbours"))
+    if profile.game == "kingdomino":
+        n = profile.param("KD-PLAYERS", "players")
+        kings = n * (profile.param("KD-KINGS", "kings_2p") if n == 2 else 1)
+        if profile.param("KD-TILES-IN-PLAY", f"line_{n}p") < kings:
+            out.append(("KD-TILES-IN-PLAY", f"line_{n}p", kings,
+                        f"each of the {kings} kings with {n} players picks a tile of the line"))
+    return out
+
+
+def _where(doc: JSON, rule: str, name: str) -> list[str | int]:
+    """The place to name for a parameter the others bound: the file's own key for it, else
+    its player count (which picked the parameter), else its parameters."""
+    if name in doc.get("parameters", {}).get(rule, {}):
+        return ["parameters", rule, name]
+    return ["players"] if "players" in doc else ["parameters"]
+
+
+def _check_derived(place: _Place, doc: JSON, profile: Profile) -> None:
+    for rid, name, least, why in too_few(profile):
+        raise place.error(_where(doc, rid, name), f"{rid}.{name} must be at least {least}: "
+                                                  f"{why}")
+    for rid, name, value, why in derived_parameters(profile):
+        raise place.error(_where(doc, rid, name), f"{rid}.{name} must be {value}: {why} "
+                                                  f"(set it, or change the line size or "
+                                                  f"the game length)")
+
+
+def parse_profile(text: str, path: str, game: str | None = None,
+                  derived: bool = True) -> Profile:
+    """The `Profile` a profile file's text describes (see the module docstring); with
+    `derived` False, parameters the rules derive from others are not checked (for a
+    caller that then sets them: fuzz.season_draw)."""
     doc = _parse(text, path)
     place = _Place(path, text)
     errors = sorted(validator("profile").iter_errors(doc), key=lambda e: list(e.absolute_path))
@@ -260,6 +333,8 @@ def parse_profile(text: str, path: str, game: str | None = None) -> Profile:
         params[rid][name] = value
     made = Profile(catalogue.game, doc["id"], doc["title"], variants, params, off,
                    base.id, tuple(changes))
+    if derived:
+        _check_derived(place, doc, made)
     return _interned(made)
 
 
