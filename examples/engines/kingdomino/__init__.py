@@ -54,4 +54,5 @@ SEASONS: tuple[tuple[str, str], ...] = (
     ("season_two_players", "kingdomino-board-3p.toml"),
     ("season_two_players", "kingdomino-board-4p.toml"),
     ("season_extent_5", "kingdomino-4x4.toml"),
+    ("season_extent_5", "kingdomino-7x7.toml"),
 )

@@ -1,7 +1,7 @@
 """Season mutant: a kingdom spans at most 5 x 5 squares, the shipped profiles' value, whatever
-the season says (KD-PLACE-EXTENT.size = 5). Under the season file
-examples/seasons/kingdomino-4x4.toml it breaks KD-PLACE-EXTENT; under the shipped profiles
-it is the reference."""
+the season says (KD-PLACE-EXTENT.size = 5). It breaks KD-PLACE-EXTENT both ways: under
+examples/seasons/kingdomino-4x4.toml it accepts placements too wide, under
+kingdomino-7x7.toml it refuses legal ones; under the shipped profiles it is the reference."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from gamecert.spec import Profile
 from gamecert.spec.profile_file import with_parameter
 
 RULE = "KD-PLACE-EXTENT"
-SEASON = "kingdomino-4x4.toml"
+SEASON = "kingdomino-4x4.toml"  # and kingdomino-7x7.toml
 
 
 def _shipped(profile: Profile) -> Profile:
