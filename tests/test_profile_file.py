@@ -341,3 +341,16 @@ def test_a_bad_rule_switch_is_exit_2(text: str, says: str, line: int, tmp_path: 
     assert main(["rules", "carcassonne", "--profile-file", str(path)]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert f"{path}: line {line}:" in err and says in err, err
+
+
+@pytest.mark.parametrize("season", sorted((ROOT / "examples" / "seasons").glob("*.toml")),
+                         ids=lambda p: p.stem)
+def test_prove_runs_under_every_season_file(season: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The z3 proofs and boundary positions play the reference under the season (its
+    states are loaded after a new game that tells it the season's rules)."""
+    game = season.name.split("-")[0]
+    code = main(["prove", game, "--profile-file", str(season)])
+    out = capsys.readouterr().out
+    assert code == EXIT_OK, out
+    assert "no profile" not in out and "0 disagree" in out, out
