@@ -23,8 +23,13 @@ def _farmers(state: JSON) -> list[JSON]:
 
 def _at_the_end(t: Transition, p: Profile) -> Board:
     """The final board with the farmers that stood on it before the final scoring took them
-    home: those of the state before, plus one placed in this very transition."""
+    home: those of the state before, less one a tower captured in this very transition,
+    plus one placed in it."""
     farmers = _farmers(t.before)
+    gone = t.action.get("capture") if t.action.get("type") == "tower" else None
+    if isinstance(gone, dict):  # a farmer captured by the final move is in prison, not scored
+        farmers = [m for m in farmers if not (m["at"] == gone.get("at")
+                                              and m["on"] == gone.get("on"))]
     farmers += [{"at": e["at"], "on": e["on"], "player": e["player"]}
                 for e in _events(t, "meeple-placed") if e["on"] in FIELD_SPOTS]
     return Board({**t.after, "meeples": farmers}, profile=p)
