@@ -50,12 +50,22 @@ def _engine(game: str, engine: str | Engine | None, engine_cmd: str | list[str] 
 def certify(game: str, *, engine: str | Engine | None = None,
             engine_cmd: str | list[str] | None = None, profile: str | None = None,
             budget: float | None = 20.0, rounds: int | None = None, seed: int = 0,
-            timeout: float = 5.0) -> CampaignResult:
+            timeout: float = 5.0, profile_file: str | Path | None = None) -> CampaignResult:
     """Fuzz an engine against the reference and every rule oracle of `game`.
 
     `engine` is 'reference', 'package.module:attr' or an open `Engine`; `engine_cmd` is a
-    wire-protocol command instead. The result carries the status, findings and coverage.
+    wire-protocol command instead. `profile` names a shipped rule profile; `profile_file`
+    is a season's instead (TOML or JSON, extending a shipped one; a bad file raises
+    `gamecert.spec.CatalogueError` naming the file and line). The result carries the
+    status, findings and coverage.
     """
+    season = None
+    if profile_file is not None:
+        from gamecert.spec.profile_file import read_profile_file
+
+        if profile is not None:
+            raise ValueError("give profile or profile_file, not both")
+        season = read_profile_file(profile_file, game)
     # a recipe, so findings are shrunk and confirmed on fresh engines; an Engine handed
     # over open is shared (its findings say so)
     target: Engine | EngineRecipe = (
@@ -63,13 +73,21 @@ def certify(game: str, *, engine: str | Engine | None = None,
         else engine_recipe(game, command=engine_cmd, timeout=timeout) if engine_cmd is not None
         else engine_recipe(game, engine=engine))
     return run_campaign(game, target, profile_id=profile, budget=None if rounds else budget,
-                        rounds=rounds, seed=seed)
+                        rounds=rounds, seed=seed, profile=season)
 
 
 def replay(trace: str | Path, *, engine: str | Engine | None = None,
-           engine_cmd: str | list[str] | None = None, timeout: float = 5.0) -> ReplayResult:
-    """Re-run a trace file on an engine beside the reference; the first finding stops it."""
+           engine_cmd: str | list[str] | None = None, timeout: float = 5.0,
+           profile_file: str | Path | None = None) -> ReplayResult:
+    """Re-run a trace file on an engine beside the reference; the first finding stops it.
+    The trace plays under the profile it recorded (a season's too, whatever its file says
+    now), or under `profile_file`'s rules when given."""
     doc = load_trace(trace)
+    if profile_file is not None:
+        from gamecert.spec.profile_file import profile_record, read_profile_file
+
+        season = read_profile_file(profile_file, doc["game"])
+        doc = {**doc, "profile": season.id, "profile_doc": profile_record(season)}
     eng, owned = _engine(doc["game"], engine, engine_cmd, timeout)
     try:
         return _replay_doc(doc, eng, path=str(trace))

@@ -129,7 +129,10 @@ class Session(Generic[S, A]):
         if isinstance(state, dict) and "profile" in state and not isinstance(state["profile"], str):
             raise BadState(f"the state's profile must be a profile name, not "
                            f"{state['profile']!r:.60}")
-        prof = self.catalogue.profile(profile or _profile_of(state) or self.profile.id)
+        pid = profile or _profile_of(state) or self.profile.id
+        # the game's own profile when the state names it: one the catalogue does not list
+        # (a season's, handed over by new_game) included
+        prof = self.profile if pid == self.profile.id else self.catalogue.profile(pid)
         self.state = self.game.load(prof, state)
         self.profile = prof
         self.previous = None

@@ -47,6 +47,19 @@ class Rule:
     """Each parameter's own JSON Schema (its allowed values), where the catalogue gives one."""
 
 
+@dataclass(frozen=True)
+class ProfileChange:
+    """One change a profile file makes to the profile it extends (spec.profile_file)."""
+
+    kind: str  # "reading", "parameter" or "applies" (a rule switched on or off)
+    rule: str
+    name: str  # the parameter's name; "" for a reading
+    was: ParamValue
+    value: ParamValue
+    title: str
+    reason: str
+
+
 @dataclass(frozen=True, eq=False)
 class Profile:
     """A rule set: the catalogue with one variant chosen per open rule and parameter values.
@@ -61,6 +74,10 @@ class Profile:
     parameters: dict[str, dict[str, ParamValue]]
     off: frozenset[str] = frozenset()
     """Rules this profile switches off (a later stage's rules in an earlier stage)."""
+    extends: str | None = None
+    """The shipped profile a profile file extends (None: a catalogue's own profile)."""
+    changes: tuple[ProfileChange, ...] = ()
+    """What a profile file changed from `extends`, each with its title and reason."""
 
     def param(self, rule_id: str, name: str) -> Any:
         return self.parameters[rule_id][name]

@@ -34,7 +34,8 @@ from gamecert.fuzz.botcheck.runner import (
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import BadState
 from gamecert.schemas import first_error
-from gamecert.spec import CatalogueError, games, load_catalogue
+from gamecert.spec import CatalogueError, Profile, games, load_catalogue
+from gamecert.spec.profile_file import profile_option, read_profile_file, resolve_profile
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
 
@@ -64,6 +65,9 @@ def add_parser(sub: Any) -> None:
                         "shrinking what was found a quarter of it more (5 to 30 s)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--profile", help="rule profile (default: the catalogue's)")
+    p.add_argument("--profile-file", metavar="FILE",
+                   help="a season's rules: a TOML or JSON profile file that extends a shipped "
+                        "profile (schemas/profile.schema.json)")
     p.add_argument("--variant", help="the arena's protocol variant: flit first-line (default) "
                                      "or argument (how the bot learns its number); botwars "
                                      "stdio (default) or http; carcassonne syncs-2025")
@@ -87,7 +91,7 @@ class BadUsage(Exception):
     pass
 
 
-def _options(args: argparse.Namespace, game: str, profile_id: str | None,
+def _options(args: argparse.Namespace, game: str, profile_id: str | Profile | None,
              commands_in: list[str], seat: int) -> RunOptions:
     if game not in games():
         raise BadUsage(f"unknown game {game!r} (known: {', '.join(games())})")
@@ -95,7 +99,8 @@ def _options(args: argparse.Namespace, game: str, profile_id: str | None,
         codec = codec_for(game)
     except NoCodec as exc:
         raise BadUsage(str(exc)) from None
-    profile = load_catalogue(game).profile(profile_id)
+    profile = (profile_id if isinstance(profile_id, Profile)
+               else load_catalogue(game).profile(profile_id))
     seats = codec.seats(profile)
     if seat not in seats:
         raise BadUsage(f"--seat must be one of {', '.join(map(str, seats))} for {game} "
@@ -118,7 +123,11 @@ def _options(args: argparse.Namespace, game: str, profile_id: str | None,
 
 def cmd_bot_check(args: argparse.Namespace) -> int:
     try:
-        options = _options(args, args.game, args.profile, args.bot_cmd, args.seat)
+        if args.profile_file is not None and args.profile is not None:
+            raise BadUsage("give --profile or --profile-file, not both")
+        chosen = (read_profile_file(args.profile_file, args.game)
+                  if args.profile_file is not None and args.game in games() else args.profile)
+        options = _options(args, args.game, chosen, args.bot_cmd, args.seat)
     except (BadUsage, CatalogueError) as exc:
         print(f"gamecert: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -201,7 +210,7 @@ def replay_command(args: argparse.Namespace, options: RunOptions, games: int) ->
     words = ["gamecert", "bot-check", options.game]
     for command in args.bot_cmd:
         words += ["--bot-cmd", command]
-    words += ["--seat", str(args.seat), "--profile", options.profile.id]
+    words += ["--seat", str(args.seat), *shlex.split(profile_option(options.profile))]
     if options.variant is not None:
         words += ["--variant", options.variant]
     if options.bot_url is not None:
@@ -232,7 +241,10 @@ def cmd_replay_bot(args: argparse.Namespace) -> int:
             options = _options(argparse.Namespace(seed=doc.get("seed", 0),
                                                   variant=doc.get("variant"),
                                                   time_scale=doc.get("time_scale", 1.0)),
-                               doc["game"], doc["profile"], [args.bot_cmd], doc["seat"])
+                               doc["game"],
+                               resolve_profile(doc["game"], doc["profile"], doc.get("profile_doc"),
+                                               "profile_doc"),
+                               [args.bot_cmd], doc["seat"])
         except (OSError, ValueError, KeyError, TypeError, BadUsage, CatalogueError) as exc:
             print(f"gamecert: error: {path}: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT

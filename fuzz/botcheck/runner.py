@@ -25,6 +25,7 @@ from gamecert.fuzz.botcheck.process import BotUnusable
 from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, TERMINAL, IllegalAction
 from gamecert.spec import Profile, load_catalogue
+from gamecert.spec.profile_file import record_of
 
 JSON = Any
 
@@ -349,6 +350,8 @@ def trace_document(options: RunOptions, number: int, choices: list[JSON],
             "game_number": number, "variant": options.variant, "start": None, "shrunk": False,
             "time_scale": options.time_scale,
             "choices": choices[:f.at_choice],
+            # a season's whole profile: the replay plays it, whatever the file says now
+            **({"profile_doc": record} if (record := record_of(options.profile)) else {}),
             "finding": {"rule": f.rule, "kind": f.kind, "verdict": f.verdict,
                         "query": f.query, "message": f.message}}
 

@@ -15,7 +15,8 @@ from pathlib import Path
 from gamecert.fuzz.botcheck import cli as botcheck
 from gamecert.fuzz.engines.engine import Engine, EngineSpecError
 from gamecert.fuzz.engines.recipes import EngineRecipe, engine_recipe, split_command
-from gamecert.spec import Catalogue, CatalogueError, games, load_catalogue
+from gamecert.spec import Catalogue, CatalogueError, Profile, games, load_catalogue
+from gamecert.spec.profile_file import read_profile_file
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
 EXIT_INCOMPLETE, EXIT_INTERNAL, EXIT_INTERRUPTED = 4, 5, 130
@@ -115,6 +116,10 @@ def _engine_args(p: argparse.ArgumentParser) -> None:
                    help="time limit for each reply of a subprocess engine (default 5)")
 
 
+PROFILE_FILE_HELP = ("a season's rules: a TOML or JSON profile file that extends a shipped "
+                     "profile (schemas/profile.schema.json; examples/seasons/)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     known = _games_and_profiles()
     profile_help = "rule profile (default: the catalogue's); each game's profiles:\n" + known
@@ -136,6 +141,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", help="show the variants this profile selects; each game's "
                                      "profiles:\n" + known)
     p.add_argument("--catalogue", metavar="FILE", help="read this catalogue file instead")
+    p.add_argument("--profile-file", metavar="FILE", help=PROFILE_FILE_HELP)
+    p.add_argument("--diff", nargs="?", const="", metavar="BASE",
+                   help="with --profile-file: what it changes from BASE (a shipped profile, "
+                        "or another profile file; default: the profile it extends), rule by "
+                        "rule, with the reasons given")
     p.add_argument("--verbose", "-v", action="store_true", help="print each rule's text")
 
     p = command("certify", "certify an engine: fuzz it against the reference and every rule "
@@ -153,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "without load_state whose games are longer, since each of its examples "
                    "starts a new game (give it again with --resume)")
     p.add_argument("--profile", help=profile_help)
+    p.add_argument("--profile-file", metavar="FILE", help=PROFILE_FILE_HELP)
     p.add_argument("--report", metavar="DIR", help="write report.json, report.xml, "
                                                    "report.html and trace files here "
                                                    "(always, whatever the outcome)")
@@ -195,11 +206,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("traces", nargs="+", metavar="TRACE")
     _engine_args(p)
     p.add_argument("--bot-cmd", metavar="COMMAND", help="replay bot-check traces on this bot")
+    p.add_argument("--profile-file", metavar="FILE",
+                   help="replay under this season's rules instead of the ones each trace "
+                        "recorded (" + PROFILE_FILE_HELP + ")")
 
     p = command("prove", "z3 proofs about an engine's rule code and boundary cases")
     p.add_argument("game", help="one of: " + ", ".join(games()))
     _engine_args(p)
     p.add_argument("--profile", help=profile_help)
+    p.add_argument("--profile-file", metavar="FILE", help=PROFILE_FILE_HELP)
 
     p = command("serve", "run an in-process engine as a wire-protocol subprocess")
     p.add_argument("game", help="one of: " + ", ".join(games()))
@@ -215,6 +230,17 @@ def _catalogue(game: str) -> Catalogue:
     if game not in games():
         raise UsageError(f"unknown game {game!r} (known: {', '.join(games())})")
     return load_catalogue(game)
+
+
+def _profile(args: argparse.Namespace, cat: Catalogue) -> Profile:
+    """The profile the options name: --profile-file's, else --profile's (or the default)."""
+    path = getattr(args, "profile_file", None)
+    if path is None:
+        return cat.profile(args.profile)
+    if args.profile is not None:
+        raise UsageError("give --profile or --profile-file, not both (the file names the "
+                         "shipped profile it extends)")
+    return read_profile_file(path, cat.game)
 
 
 def _recipe(args: argparse.Namespace) -> EngineRecipe:

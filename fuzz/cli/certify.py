@@ -24,12 +24,19 @@ from gamecert.fuzz.cli.args import (
     UsageError,
     _catalogue,
     _check_report_dir,
+    _profile,
     _recipe,
     _version,
 )
 from gamecert.fuzz.engines.engine import EngineSpecError
 from gamecert.fuzz.reports.visible_text import visible
 from gamecert.spec import Catalogue, Profile
+from gamecert.spec.profile_file import (
+    profile_from_record,
+    profile_option,
+    record_key,
+    record_of,
+)
 
 if TYPE_CHECKING:
     from gamecert.fuzz.findings.baseline import Baseline
@@ -51,11 +58,15 @@ def cmd_certify(args: argparse.Namespace) -> int:
         if resume.game != args.game:
             raise UsageError(f"{args.resume} holds a {resume.game} campaign, not {args.game}")
         args.report, args.seed, args.profile = args.resume, resume.seed, resume.profile
+        if resume.profile_doc is not None:  # the season it ran, whatever the file says now
+            args.profile_file = None
         if args.steps is None and resume.steps is not None:  # the examples it was playing
             args.steps = resume.steps
         if args.rounds is None and resume.budget is not None:
             args.budget = resume.budget
-    profile = cat.profile(args.profile)
+    profile = (profile_from_record(resume.profile_doc, f"{args.resume}: checkpoint.json")
+               if resume is not None and resume.profile_doc is not None
+               else _profile(args, cat))
     baseline = load_baseline(args.baseline, cat) if args.baseline else None
     if args.report is not None:
         _check_report_dir(args.report)
@@ -117,8 +128,10 @@ def _certify(args: argparse.Namespace, cat: Catalogue, profile: Profile,
                                     unusable=str(exc), min_exercised=args.min_exercised)
             write_report(failed, report_dir)
         raise
-    jobs, database = _scale_options(args, report_dir, resume is not None)
-    print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}, "
+    jobs, database = _scale_options(args, report_dir, resume is not None, profile)
+    season = (f" (from a profile file: {profile.extends} with {len(profile.changes)} "
+              f"change(s))" if profile.extends else "")
+    print(f"gamecert certify {args.game}: engine {engine.name}, profile {profile.id}{season}, "
           f"seed {args.seed}, " + (f"{args.rounds} rounds" if args.rounds else
                                    f"budget {args.budget:g} s") +
           (f", baseline {args.baseline}" if baseline else "") +
@@ -141,7 +154,7 @@ def _certify(args: argparse.Namespace, cat: Catalogue, profile: Profile,
         with contextlib.suppress(ValueError):  # only the main thread may set handlers
             signal.signal(signal.SIGINT, on_ctrl_c)
     try:
-        result = run_campaign(args.game, engine, profile_id=profile.id,
+        result = run_campaign(args.game, engine, profile_id=profile.id, profile=profile,
                               budget=None if args.rounds else args.budget, rounds=args.rounds,
                               seed=args.seed, min_exercised=args.min_exercised,
                               steps_per_example=args.steps or STEPS_PER_EXAMPLE,
@@ -187,7 +200,7 @@ def _certify(args: argparse.Namespace, cat: Catalogue, profile: Profile,
     if result.unusable:
         return _unsaved(writes, report_dir) or EXIT_UNUSABLE
     print("\n" + visible(summary(result, rows)))
-    print(f"replay this run: gamecert certify {args.game} --profile {profile.id} "
+    print(f"replay this run: gamecert certify {args.game} {profile_option(profile)} "
           f"--seed {args.seed} --rounds {result.rounds}{steps_option(result)}" +
           (f" (from the same starting example database: {result.database['examples_at_start']}"
            f" examples, snapshot {result.database['snapshot_sha256'][:12]})"
@@ -223,7 +236,7 @@ def _unsaved(writes: ReportWrites, report_dir: Path | None) -> int:
 
 
 def _scale_options(args: argparse.Namespace, report_dir: Path | None,
-                   resuming: bool) -> tuple[int, RoundDatabase | None]:
+                   resuming: bool, profile: Profile) -> tuple[int, RoundDatabase | None]:
     """--jobs and --db: how many worker processes, and the example database's snapshot
     (a resumed campaign reads the snapshot its first part took, kept in its folder)."""
     from gamecert.fuzz.search.campaign import cache_dir
@@ -243,10 +256,9 @@ def _scale_options(args: argparse.Namespace, report_dir: Path | None,
     spec = database_spec(args.db, report_dir, cache_dir())
     if not spec:
         return jobs, None
-    profile = _catalogue(args.game).profile(args.profile).id
     snap = load_snapshot(report_dir, spec) if resuming and report_dir else None
     if snap is None:
-        snap = take_snapshot(spec, database_key(args.game, profile))
+        snap = take_snapshot(spec, database_key(args.game, record_key(profile)))
         if report_dir is not None:
             save_snapshot(snap, report_dir)
     return jobs, snap
@@ -267,6 +279,7 @@ def _checkpointer(report_dir: Path | None, finished: bool = False,
         try:
             write_report(result, report_dir)
             save_checkpoint(report_dir, game=result.game, profile=result.profile.id,
+                            profile_doc=record_of(result.profile),
                             seed=result.seed, budget=result.budget, rounds=result.rounds,
                             elapsed=result.duration, coverage=result.coverage,
                             departures=result.departures, finished=finished,

@@ -33,12 +33,14 @@ from gamecert.fuzz.cli.args import (
     UsageError,
     _catalogue,
     _open,
+    _profile,
     build_parser,
 )
 from gamecert.fuzz.cli.certify import cmd_certify
 from gamecert.fuzz.engines.engine import EngineSpecError
 from gamecert.fuzz.reports.visible_text import visible
-from gamecert.spec import CatalogueError, games, load_catalogue_file
+from gamecert.spec import Catalogue, CatalogueError, Profile, games, load_catalogue_file
+from gamecert.spec.profile_file import diff_profiles, profile_record, read_profile_file
 
 if TYPE_CHECKING:
     from gamecert.fuzz.findings.trace import ReplayResult
@@ -46,7 +48,11 @@ if TYPE_CHECKING:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     cat = load_catalogue_file(args.catalogue) if args.catalogue else _catalogue(args.game)
-    profile = cat.profile(args.profile)
+    if args.catalogue and args.profile_file:
+        raise UsageError("--profile-file reads the shipped catalogue; leave out --catalogue")
+    profile = _profile(args, cat)
+    if args.diff is not None:
+        return _print_diff(args, cat, profile)
     print(f"{cat.title} (catalogue {cat.version}, {len(cat.rules)} rules; profile "
           f"{profile.id}: {profile.title})")
     width = max(len(r.id) for r in cat.rules)
@@ -66,6 +72,28 @@ def cmd_rules(args: argparse.Namespace) -> int:
                 for vid, text in r.interpretation.variants.items():
                     chosen = " (chosen)" if vid == r.interpretation.chosen else ""
                     print(f"  {'':<{width}}    - {vid}{chosen}: {text}")
+    return EXIT_OK
+
+
+def _print_diff(args: argparse.Namespace, cat: Catalogue, new: Profile) -> int:
+    """`rules GAME --profile-file NEW --diff [BASE]`: what changes, rule by rule."""
+    if args.profile_file is None:
+        raise UsageError("--diff needs --profile-file (the profile to compare)")
+    if args.diff == "":
+        base = cat.profile(new.extends)
+    elif args.diff.endswith((".toml", ".json")):
+        base = read_profile_file(args.diff, cat.game)
+    else:
+        base = cat.profile(args.diff)
+    changes = diff_profiles(base, new, cat)
+    print(f"{cat.title}: {new.id} ({new.title}) against {base.id}: "
+          f"{len(changes)} change(s) in {len({c.rule for c in changes})} rule(s)")
+    rule = None
+    for c in changes:
+        if c.rule != rule:
+            rule = c.rule
+            print(f"\n  {rule}: {cat.rule(rule).title}")
+        print(f"    {c.what}: {c.old!r} -> {c.new!r}" + (f"  ({c.reason})" if c.reason else ""))
     return EXIT_OK
 
 
@@ -109,6 +137,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     code = EXIT_OK
     for path, doc in docs:
         args.game = doc["game"]
+        if args.profile_file is not None:  # the traces played under a season's rules
+            season = read_profile_file(args.profile_file, doc["game"])
+            doc = {**doc, "profile": season.id, "profile_doc": profile_record(season)}
         result, second = (_replay_fresh(args, doc, path, replay) for _ in range(2))
         if _outcome(result) != _outcome(second):
             print(f"{path}: NONDETERMINISTIC: two replays on fresh engines ended differently "
@@ -153,7 +184,7 @@ def _outcome(result: ReplayResult) -> str:
 
 def cmd_prove(args: argparse.Namespace) -> int:
     cat = _catalogue(args.game)
-    profile = cat.profile(args.profile)
+    profile = _profile(args, cat)
     from gamecert.fuzz.cli.prove import prover_for
 
     prover = prover_for(args.game)

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from gamecert.fuzz.search.campaign import CampaignResult
+from gamecert.spec import CatalogueError
 
 _RESULT = pytest.StashKey[CampaignResult]()
 
@@ -49,6 +50,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a rule exercised fewer times fails, as certify's INCOMPLETE "
                          "(default 1)")
     group.addoption("--gamecert-profile", metavar="PROFILE", help="the rule profile")
+    group.addoption("--gamecert-profile-file", metavar="FILE",
+                    help="the campaign's rules from a season's profile file (TOML or JSON, "
+                         "extending a shipped profile); corpus traces replay under the "
+                         "profile each recorded")
 
 
 def _engine(config: pytest.Config, game: str) -> Any:
@@ -139,10 +144,22 @@ def _campaign(config: pytest.Config) -> CampaignResult:
         path = config.getoption("gamecert_baseline")
         rounds = config.getoption("gamecert_rounds")
         baseline = load_baseline(path, load_catalogue(game)) if path else None
+        season = config.getoption("gamecert_profile_file")
+        profile = None
+        if season:
+            from gamecert.spec.profile_file import read_profile_file
+
+            if config.getoption("gamecert_profile"):
+                raise pytest.UsageError("give --gamecert-profile or --gamecert-profile-file, "
+                                        "not both")
+            try:
+                profile = read_profile_file(season, game)
+            except CatalogueError as exc:
+                raise pytest.UsageError(str(exc)) from None
         engine = _engine(config, game)
         try:
             config.stash[_RESULT] = run_campaign(
-                game, engine, profile_id=config.getoption("gamecert_profile"),
+                game, engine, profile_id=config.getoption("gamecert_profile"), profile=profile,
                 budget=None if rounds else config.getoption("gamecert_budget"),
                 rounds=rounds, seed=config.getoption("gamecert_seed"),
                 min_exercised=config.getoption("gamecert_min_exercised"),

@@ -37,7 +37,8 @@ from gamecert.spec import Profile
 STATELESS = "stateless"  # hello capability: a new game forgets everything before it
 
 
-def handshake(engine: Engine, game: str, profile_id: str) -> tuple[JSON, str | None]:
+def handshake(engine: Engine, game: str,
+              profile_id: str | Profile) -> tuple[JSON, str | None]:
     """What every run does first on a new engine (the campaign, the minimiser, `replay`):
     `hello`, then a new game. Returns what hello said, and why the engine is unusable (or
     None). The same requests in the same order everywhere, so an engine that counts its
@@ -48,11 +49,12 @@ def handshake(engine: Engine, game: str, profile_id: str) -> tuple[JSON, str | N
         if not isinstance(hello, dict) or hello.get("game") != game:
             said = hello.get("game") if isinstance(hello, dict) else hello
             return hello, f"engine says it plays {said!r}, not {game!r}"
-        engine.new_game(profile_id, None)
+        engine.new_game(profile_id, None)  # a Profile (a season's): its rules travel too
     except EngineFault as exc:
         return hello, f"engine failed at start-up ({exc.kind}): {exc.message}"
     except Refused as exc:
-        return hello, f"engine refused to start a {profile_id!r} game: {exc}"
+        pid = profile_id.id if isinstance(profile_id, Profile) else profile_id
+        return hello, f"engine refused to start a {pid!r} game: {exc}"
     return hello, None
 
 

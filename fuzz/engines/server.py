@@ -2,8 +2,9 @@
 
 `gamecert serve flit` runs the reference engine this way; a mutant module runs itself this
 way with `serve_engine(ENGINE(), name=...)`. Every request gets exactly one reply; errors
-are replies, never crashes. `new_game`'s `rules` object is not read here (a Session plays
-its catalogue's profile of that id); `undo` takes back the last `apply`.
+are replies, never crashes. `new_game`'s `rules` object is read only for a profile the
+catalogue does not list (a season's profile file: the rules are all the engine knows of it);
+a Session plays its catalogue's profile of a listed id. `undo` takes back the last `apply`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from gamecert.reference_engine.contract import BadState, Game, IllegalAction, Session
-from gamecert.spec import CatalogueError
+from gamecert.reference_engine.wire_rules import RulesError, profile_from_rules
+from gamecert.spec import CatalogueError, Profile
 
 MAX_REQUEST = 16 << 20
 
@@ -30,8 +32,9 @@ def handle(session: Session[Any, Any], request: Any) -> tuple[dict[str, Any], bo
             return {"id": rid, "ok": True, **session.hello()}, False
         if op == "new_game":
             # the request's `rules` object (reference_engine.wire_rules) is for engines that
-            # cannot read our catalogue; a Session reads its profile from the catalogue
-            state = session.new_game(request.get("profile"), request.get("seed"))
+            # cannot read our catalogue; a Session reads its profile from the catalogue, and
+            # from the rules a profile the catalogue does not list (a season's)
+            state = session.new_game(_profile(session, request), request.get("seed"))
             drawn = getattr(session, "start_events", None)  # a session that draws for itself
             return {"id": rid, "ok": True, "state": state,
                     **({"events": drawn} if drawn else {})}, False
@@ -64,6 +67,24 @@ def handle(session: Session[Any, Any], request: Any) -> tuple[dict[str, Any], bo
         return _error(rid, "bad-state", str(exc)), False
     except Exception as exc:  # an engine bug: say so in a reply, keep serving
         return _error(rid, "internal", f"{type(exc).__name__}: {exc}"), False
+
+
+_SEASONS: dict[str, Profile] = {}  # one Profile per rules object: engines cache by identity
+
+
+def _profile(session: Session[Any, Any], request: dict[str, Any]) -> str | Profile | None:
+    """What a new_game request asks to play: a catalogue profile by id, or the profile its
+    `rules` object describes when the catalogue does not list the id."""
+    pid, rules = request.get("profile"), request.get("rules")
+    if rules is None or not isinstance(pid, str) or pid in session.catalogue.profiles:
+        return pid
+    key = json.dumps(rules, sort_keys=True)
+    if key not in _SEASONS:
+        try:
+            _SEASONS[key] = profile_from_rules(session.catalogue, rules, pid)
+        except RulesError as exc:
+            raise BadState(f"rules: {exc}") from None
+    return _SEASONS[key]
 
 
 def _error(rid: Any, kind: str, message: str) -> dict[str, Any]:

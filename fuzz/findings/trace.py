@@ -20,7 +20,8 @@ from gamecert.fuzz.step.lockstep import Coverage, Finding, InvalidInput, Lockste
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
 from gamecert.schemas import first_error, read_json_file
-from gamecert.spec import CatalogueError, Profile, load_catalogue
+from gamecert.spec import CatalogueError, Profile
+from gamecert.spec.profile_file import resolve_profile
 
 JSON = Any
 
@@ -74,7 +75,10 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
     reference and the oracles (a variant reading), not for the engine."""
     game = doc["game"]
     try:
-        own = load_catalogue(game).profile(doc["profile"])  # what the engine is told
+        # what the engine is told: the recorded profile (a season's), whatever the files
+        # on disk say now, else the catalogue's of that id
+        own = resolve_profile(game, doc["profile"], doc.get("profile_doc"),
+                              f"{path}: profile_doc")
         profile = profile or own
         oracles = oracles_for(game)
         ref = reference_game(game)
@@ -84,7 +88,7 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
     expected = list(recorded.get("rules", []))
     expected_kind = recorded.get("kind")
     if handshake:
-        _, problem = engine_handshake(engine, game, profile.id)
+        _, problem = engine_handshake(engine, game, own)  # told its rules, a season's too
         if problem:
             return ReplayResult(Finding(["ENGINE-ALIVE"], "start-up", problem), 0, expected,
                                 expected_kind)

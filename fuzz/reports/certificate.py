@@ -24,6 +24,7 @@ from gamecert.fuzz.search.campaign import STEPS_PER_EXAMPLE, CampaignResult, rou
 from gamecert.fuzz.step.lockstep import HARNESS_RULES, Finding
 from gamecert.schemas import first_error
 from gamecert.spec import load_catalogue
+from gamecert.spec.profile_file import profile_option, record_of
 
 VIOLATED, ACCEPTED, PASSED = "violated", "accepted", "passed"
 UNEXERCISED, NOT_APPLICABLE = "not exercised", "not applicable"
@@ -299,13 +300,15 @@ def report_document(result: CampaignResult, rows: list[RuleRow],
                       "accepted": d.accepted, "confirmation": d.finding.confirmation or None,
                       "ops": d.ops, "trace": t, **_picture(d.finding)}
                      for i, (d, t) in enumerate(zip(result.departures, traces, strict=True), 1)],
-        "replay": f"gamecert certify {result.game} --profile {result.profile.id} "
+        "replay": f"gamecert certify {result.game} {profile_option(result.profile)} "
                   f"--seed {result.seed} --rounds {result.rounds}{steps_option(result)}",
         # who played the rounds, what they started from, and each round's seed: with a
         # time budget, `--rounds K --seed S` (and the same database) replays these rounds
         "runner": result.runner, "database": result.database,
         "load": None if result.load is None else result.load.as_json(),
         "round_seeds": [round_seed(result.seed, k) for k in range(result.rounds)],
+        # a season's whole profile (spec.profile_file): what the certificate was given under
+        **({"profile_doc": record} if (record := record_of(result.profile)) else {}),
     }
 
 

@@ -64,6 +64,7 @@ from gamecert.fuzz.step.lockstep import Coverage, Finding
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import cause_of
 from gamecert.spec import Catalogue, Profile, load_catalogue
+from gamecert.spec.profile_file import record_of
 
 __all__ = ["CampaignResult", "Progress", "hypothesis_home", "round_seed", "round_settings",
            "run_campaign"]
@@ -192,7 +193,7 @@ def shrink_allowance(budget: float) -> float:
 
 def check_usable(game: str, engine: Engine, profile: Profile) -> str | None:
     """Why the engine cannot be certified at all, or None."""
-    return handshake(engine, game, profile.id)[1]
+    return handshake(engine, game, profile)[1]
 
 
 @dataclass(frozen=True)
@@ -215,6 +216,7 @@ class Options:
     cluster: str | None = None
     database: DatabaseOpener | None = None
     database_info: dict[str, Any] | None = None
+    profile: Profile | None = None  # a profile object (a season's file): wins over profile_id
 
 
 def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | None = None,
@@ -226,7 +228,8 @@ def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | 
                  on_round: Callable[[CampaignResult], None] | None = None,
                  resume: Checkpoint | None = None, jobs: int = 1, cluster: str | None = None,
                  database: DatabaseOpener | None = None,
-                 database_info: dict[str, Any] | None = None) -> CampaignResult:
+                 database_info: dict[str, Any] | None = None,
+                 profile: Profile | None = None) -> CampaignResult:
     """Fuzz `engine` against the reference until the budget (seconds) or `rounds` is spent.
 
     A budget is a wall-clock promise: no new work starts after it, and shrinking and
@@ -241,11 +244,13 @@ def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | 
     says so); `cluster` (tcp://host:port) sends them to a Dask scheduler instead. Either
     way the findings are those of `jobs=1` for the same seed and rounds. `database`
     (fuzz.search.database) is the Hypothesis example database the rounds replay first and save
-    to; `database_info` describes it for the certificate.
+    to; `database_info` describes it for the certificate. `profile` is a profile object
+    (spec.profile_file: a season's) to run under instead of the catalogue's `profile_id`;
+    its whole record travels with the rounds, traces and report.
     """
     opts = Options(profile_id, budget, rounds, seed, examples_per_round, steps_per_example,
                    max_findings, min_exercised, baseline, progress, on_round, resume,
-                   max(1, jobs), cluster, database, database_info)
+                   max(1, jobs), cluster, database, database_info, profile)
     home = storage or cache_dir() / "hypothesis"
     with hypothesis_home(home):
         return _campaign(game, engine, opts, home)
@@ -277,7 +282,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
     profile_id, budget, rounds, seed = opts.profile_id, opts.budget, opts.rounds, opts.seed
     min_exercised, max_findings, progress = opts.min_exercised, opts.max_findings, opts.progress
     catalogue = load_catalogue(game)
-    profile = catalogue.profile(profile_id)
+    profile = opts.profile or catalogue.profile(profile_id)
     oracles = oracles_for(game)
     started = time.monotonic() - (opts.resume.elapsed if opts.resume else 0.0)
     # a recipe: the minimiser and the confirmation replays open fresh engines from it; an
@@ -295,7 +300,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         result.duration = time.monotonic() - started
         return result
     result.engine = engine.name
-    result.hello, result.unusable = handshake(engine, game, profile.id)
+    result.hello, result.unusable = handshake(engine, game, profile)
     if result.unusable:
         engine.close()
         result.duration = time.monotonic() - started
@@ -408,7 +413,7 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
     setup = RoundSetup(game, dict(recipe.spec), profile.id, seed, opts.examples_per_round,
                        steps,
                        None if deadline is None else time.time() + deadline - time.monotonic(),
-                       str(home), opts.database, caps)
+                       str(home), opts.database, caps, record_of(profile))
     try:
         player = RoundPlayer(setup, engine, STOP, on_step=tick)
         runner, result.runner_note = _runner(opts, setup, recipe, player, tick)

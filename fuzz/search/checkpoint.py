@@ -45,12 +45,14 @@ class Checkpoint:
     # a resumed campaign cover the draws before the kill too; and the steps per example
     chance: list[Any] | None = None
     steps: int | None = None
+    profile_doc: dict[str, Any] | None = None  # a season's whole profile (spec.profile_file)
 
 
 def save_checkpoint(directory: Path, *, game: str, profile: str, seed: int,
                     budget: float | None, rounds: int, elapsed: float, coverage: Coverage,
                     departures: list[Departure], finished: bool,
-                    chance: list[Any] | None = None, steps: int | None = None) -> Path:
+                    chance: list[Any] | None = None, steps: int | None = None,
+                    profile_doc: dict[str, Any] | None = None) -> Path:
     """Write `checkpoint.json` (and the departures' traces under `checkpoint/`)."""
     saved = []
     for dep in departures:
@@ -74,6 +76,8 @@ def save_checkpoint(directory: Path, *, game: str, profile: str, seed: int,
                         "examples": coverage.examples, "probes": dict(coverage.probes),
                         "past": dict(coverage.past), "past_steps": coverage.past_steps},
            "departures": saved, "chance": chance, "steps": steps}
+    if profile_doc is not None:  # the season it ran: a resume plays it, whatever the file
+        doc["profile_doc"] = profile_doc
     path = directory / "checkpoint.json"
     write_json(path, doc)
     return path
@@ -101,11 +105,14 @@ def load_checkpoint(directory: Path) -> Checkpoint:
         if chance is not None and not isinstance(chance, list):
             raise ValueError("chance is not a list of draws")
         steps = doc.get("steps")
+        profile_doc = doc.get("profile_doc")
+        if profile_doc is not None and not isinstance(profile_doc, dict):
+            raise ValueError("profile_doc is not an object")
         return Checkpoint(str(doc["game"]), str(doc["profile"]), int(doc["seed"]),
                           None if doc["budget"] is None else float(doc["budget"]),
                           int(doc["rounds"]), float(doc["elapsed"]), coverage, departures,
                           bool(doc["finished"]), chance,
-                          None if steps is None else int(steps))
+                          None if steps is None else int(steps), profile_doc)
     except (KeyError, TypeError, ValueError) as exc:
         raise CheckpointError(f"{path}: malformed checkpoint ({exc!r})") from None
 

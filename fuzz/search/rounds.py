@@ -45,7 +45,8 @@ from gamecert.fuzz.search.machine import MachineClass, machine_class
 from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Finding, InvalidInput, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
-from gamecert.spec import Profile, load_catalogue
+from gamecert.spec import Profile
+from gamecert.spec.profile_file import record_key, resolve_profile
 
 
 class StopFlag(Protocol):
@@ -78,7 +79,9 @@ def round_settings(examples: int, steps: int,
 
 def database_key(game: str, profile_id: str) -> bytes:
     """The key a campaign's examples are saved under: one corpus per game and profile, so
-    what failed on one engine is tried first on the next (a regression corpus)."""
+    what failed on one engine is tried first on the next (a regression corpus). For a
+    profile that is not shipped, `profile_id` is its `record_key` (its id and a digest of
+    its rules: a season changed keeps no corpus of the old rules)."""
     return f"gamecert:{game}:{profile_id}".encode()
 
 
@@ -147,6 +150,9 @@ class RoundSetup:
     database: DatabaseOpener | None = None
     # what the engine declared in hello (fuzz.engines.capabilities): how its rounds are played
     caps: frozenset[str] = FULL
+    # the whole profile (spec.profile_file's record) when it is not a shipped one, so a
+    # worker plays a season's rules without its file; None: the catalogue's `profile_id`
+    profile_doc: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -224,7 +230,7 @@ class RoundPlayer:
         self.stop = stop
         self.on_step = on_step
         self.worker = worker
-        self.profile: Profile = load_catalogue(setup.game).profile(setup.profile_id)
+        self.profile: Profile = setup_profile(setup)
         self.oracles = oracles_for(setup.game)
         self.plugin = plugin_for(setup.game)
         self.ref = reference_game(setup.game)
@@ -279,7 +285,7 @@ class RoundPlayer:
                                                                self.database))
         if self.database is not None:  # one corpus per game and profile, whatever the code
             cast(Any, test)._hypothesis_internal_database_key = database_key(
-                setup.game, setup.profile_id)
+                setup.game, record_key(profile))
         hypothesis_seed(round_seed(setup.seed, job.round_no))(test)
         if self.database is not None:  # @seed turns the database off; a campaign's is wanted
             t = cast(Any, test)
@@ -410,7 +416,7 @@ class _History:
                 self.games.append(done.segment())
             return
         self.life, self.games = generation(engine), []
-        handshake(engine, game, profile.id)
+        handshake(engine, game, profile)
 
     def note(self, finding: Finding) -> Finding:
         self.at[id(finding)] = (self.games, len(self.games))
@@ -419,6 +425,11 @@ class _History:
     def prelude(self, finding: Finding) -> list[dict[str, Any]]:
         games, n = self.at.pop(id(finding), ([], 0))
         return games[:n]
+
+
+def setup_profile(setup: RoundSetup) -> Profile:
+    """The profile a setup's rounds play: its record's, else the catalogue's of its id."""
+    return resolve_profile(setup.game, setup.profile_id, setup.profile_doc)
 
 
 def open_player(setup: RoundSetup, stop: StopFlag | None = None,
@@ -431,7 +442,7 @@ def open_player(setup: RoundSetup, stop: StopFlag | None = None,
         engine = recipe.open()
     except EngineSpecError as exc:
         raise RoundError(f"the worker could not start the engine: {exc}") from None
-    _, unusable = handshake(engine, setup.game, setup.profile_id)
+    _, unusable = handshake(engine, setup.game, setup_profile(setup))
     if unusable:
         engine.close()
         raise RoundError(f"the engine is unusable on the worker: {unusable}")

@@ -121,7 +121,11 @@ def models_for(game: str, profile: Profile) -> tuple[Model, ...]:
                                  derived(profile, variants={**profile.variants,
                                                             rule.id: variant}), variant))
         for name, value in profile.parameters.get(rule.id, {}).items():
-            for other in _nearby(value, rule.parameter_schema.get(name, {})):
+            # a season's engine may have kept the value the season changed (its `was`)
+            kept = [c.was for c in profile.changes if (c.kind, c.rule, c.name)
+                    == ("parameter", rule.id, name) and c.was != value]
+            nearby = _nearby(value, rule.parameter_schema.get(name, {}))
+            for other in nearby + [v for v in kept if v not in nearby]:
                 params = {**profile.parameters, rule.id: {**profile.parameters[rule.id],
                                                           name: other}}
                 out.append(Model(rule.id, tag("parameter", name, other),

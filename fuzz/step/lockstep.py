@@ -61,6 +61,7 @@ from gamecert.reference_engine.contract import (
     IllegalAction,
 )
 from gamecert.spec import Profile
+from gamecert.spec.profile_file import record_of
 
 
 class Lockstep(Operations):
@@ -506,6 +507,9 @@ class Lockstep(Operations):
         doc = {"format": "gamecert-trace/1", "game": self.game.name,
                "profile": self.profile.id, "seed": self.seed, "start": self.start_spec,
                "ops": self.ops[:upto] if upto is not None else list(self.ops)}
+        record = record_of(self.engine_profile)
+        if record is not None:  # a season's: the whole profile, so a replay plays it again
+            doc["profile_doc"] = record
         if self.muted:  # a replay must pass over the same findings, and resync the same way
             doc["muted"] = sorted(self.muted)
         if self.caps != FULL:  # a replay plans as the campaign did

@@ -224,7 +224,7 @@ def claim_placed_tile(t: Transition, p: Profile) -> Verdict:
         if m["at"] != placed:
             return cause("off-placed-tile", f"the meeple went to {m['at']}, not on the tile "
                                             f"just placed {placed}")
-        bd = Board(t.after)
+        bd = Board(t.after, profile=p)
         cell = (m["at"][0], m["at"][1])
         there = bd.field_at(cell, m["on"]) if m["on"] in FIELD_SPOTS else \
             bd.feature_at(cell, m["on"])

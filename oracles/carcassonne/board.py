@@ -14,7 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gamecert.spec import Profile
 
 JSON = Any
 Cell = tuple[int, int]
@@ -271,9 +274,14 @@ class Course:
 
 
 class Board:
-    def __init__(self, state: JSON, players: int | None = None) -> None:
+    def __init__(self, state: JSON, players: int | None = None,
+                 profile: Profile | None = None) -> None:
         self.state = state
         self.players = players or state["players"]
+        # CARC-FARM-FIELDS's reading: the profile's when given (a season's), else the
+        # shipped profile the state names
+        self.river_joins = (_river_joins(state.get("profile")) if profile is None
+                            else profile.variant("CARC-FARM-FIELDS") == "river-joins")
         self.cells: dict[Cell, tuple[str, int]] = cells_of(state["board"])  # read only
         self._layout: Layout | None = None
         self._features: list[Feature] | None = None
@@ -374,7 +382,7 @@ class Board:
 
     def _flood_fields(self) -> list[Feature]:
         self._count_meeples()
-        river_joins = _river_joins(self.state.get("profile"))
+        river_joins = self.river_joins
         found: list[Feature] = []
         for cell, (tile, rot) in sorted(self.cells.items()):
             for j in range(len(field_parts(tile, rot))):

@@ -53,12 +53,14 @@ FIELD_PLACED_ON = {"top_left_field": "top1", "top_right_field": "top2",
 _boards: OrderedDict[int, tuple[JSON, Board]] = OrderedDict()
 
 
-def board(state: JSON) -> Board:
-    """The analysis of `state`, shared by the oracles that look at the same transition."""
+def board(state: JSON, p: Profile | None = None) -> Board:
+    """The analysis of `state`, shared by the oracles that look at the same transition;
+    with `p`, its fields are joined as `p` reads CARC-FARM-FIELDS (a season's reading)."""
     hit = _boards.get(id(state))
-    if hit is not None and hit[0] is state:
+    if hit is not None and hit[0] is state and (p is None or hit[1].river_joins == (
+            p.variant("CARC-FARM-FIELDS") == "river-joins")):
         return hit[1]
-    b = Board(state)
+    b = Board(state, profile=p)
     _boards[id(state)] = (state, b)  # holding `state` keeps its id from being reused
     if len(_boards) > 8:
         _boards.popitem(last=False)
@@ -546,7 +548,8 @@ def _claim_target(state: JSON, action: JSON, p: Profile) -> Feature | None:
     if state["step"] != "claim" or state["placed"] is None:
         return None
     if action["on"] in FIELD_SPOTS:
-        return board(state).field_at(_cell(state["placed"]), action["on"]) if farms(p) else None
+        return board(state, p).field_at(_cell(state["placed"]), action["on"]) if farms(p) \
+            else None
     return board(state).feature_at(_cell(state["placed"]), action["on"])
 
 
@@ -812,7 +815,8 @@ def majority(t: Transition, p: Profile) -> Verdict:
     for e in events:
         counts = e["meeples"]
         top = max(counts)
-        want = [i + 1 for i, c in enumerate(counts) if c == top and c > 0]
+        # scorers are the players who gain: none for a feature worth 0 (as for farms)
+        want = [i + 1 for i, c in enumerate(counts) if c == top and c > 0 and e["points"]]
         if e["scorers"] != want:
             return Violation(f"{e['feature']} with meeples {counts}: scorers {e['scorers']}, "
                              f"the majority rule gives {want}")
@@ -1023,7 +1027,7 @@ def proto_reply(state: JSON, text: str, action: JSON, p: Profile) -> Verdict:
         spot = names.get(str(data.get("placed_on")))
         if spot is None or action.get("type") != "claim":
             return Violation(f"the claim reply became {action}")
-        bd = board(state)
+        bd = board(state, p)
         cell = _cell(state["placed"])
         if spot in FIELD_SPOTS:
             same = bd.field_at(cell, spot) is bd.field_at(cell, action["on"])

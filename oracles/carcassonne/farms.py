@@ -21,19 +21,24 @@ def _farmers(state: JSON) -> list[JSON]:
     return [m for m in state["meeples"] if m["on"] in FIELD_SPOTS]
 
 
-def _at_the_end(t: Transition) -> Board:
+def _at_the_end(t: Transition, p: Profile) -> Board:
     """The final board with the farmers that stood on it before the final scoring took them
-    home: those of the state before, plus one placed in this very transition."""
+    home: those of the state before, less one a tower captured in this very transition,
+    plus one placed in it."""
     farmers = _farmers(t.before)
+    gone = t.action.get("capture") if t.action.get("type") == "tower" else None
+    if isinstance(gone, dict):  # a farmer captured by the final move is in prison, not scored
+        farmers = [m for m in farmers if not (m["at"] == gone.get("at")
+                                              and m["on"] == gone.get("on"))]
     farmers += [{"at": e["at"], "on": e["on"], "player": e["player"]}
                 for e in _events(t, "meeple-placed") if e["on"] in FIELD_SPOTS]
-    return Board({**t.after, "meeples": farmers})
+    return Board({**t.after, "meeples": farmers}, profile=p)
 
 
 def _scored(t: Transition, p: Profile) -> tuple[Board, list[JSON]] | None:
     if not farms(p) or not _events(t, "game-ended"):
         return None
-    return _at_the_end(t), _events(t, "farm-scored")
+    return _at_the_end(t, p), _events(t, "farm-scored")
 
 
 def _field_of(bd: Board, e: JSON) -> Feature | None:
@@ -76,7 +81,7 @@ def fields_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdi
             or state["placed"] is None or state["to_move"] is None
             or state["supply"][state["to_move"] - 1] <= 0):
         return NA
-    f = board(state).field_at(_cell(state["placed"]), action["on"])
+    f = board(state, p).field_at(_cell(state["placed"]), action["on"])
     if f is None:
         return NA  # no field on that half-edge: refusing is right
     return expect(any(f.meeples), f"refused a farmer on {action['on']} of the placed tile, "
@@ -84,10 +89,10 @@ def fields_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdi
 
 
 # --- CARC-FARM-CLAIM -------------------------------------------------------------------------
-def _claim_problem(state: JSON, action: JSON) -> Verdict | None:
+def _claim_problem(state: JSON, action: JSON, p: Profile) -> Verdict | None:
     if state["step"] != "claim" or state["placed"] is None:
         return None
-    f = board(state).field_at(_cell(state["placed"]), action["on"])
+    f = board(state, p).field_at(_cell(state["placed"]), action["on"])
     if f is not None and any(f.meeples):
         return Violation(f"a farmer went on a field already holding farmers {f.meeples}")
     return None
@@ -99,7 +104,7 @@ def farm_claim(t: Transition, p: Profile) -> Verdict:
         return NA
     if not farms(p):
         return Violation("a farmer was placed outside the farms stage")
-    return _claim_problem(t.before, t.action) or OK
+    return _claim_problem(t.before, t.action, p) or OK
 
 
 def farm_claim_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> Verdict:
@@ -107,7 +112,7 @@ def farm_claim_judge(state: JSON, action: JSON, accepted: bool, p: Profile) -> V
         return NA
     if not farms(p):
         return Violation("the engine accepted a farmer outside the farms stage")
-    return _claim_problem(state, action) or OK
+    return _claim_problem(state, action, p) or OK
 
 
 # --- CARC-FARM-STAYS -------------------------------------------------------------------------
@@ -135,7 +140,7 @@ def farm_score(t: Transition, p: Profile) -> Verdict:
     events = _events(t, "farm-scored")
     if not _events(t, "game-ended"):
         return expect(not events, "a farm was scored before the end") if events else NA
-    bd = _at_the_end(t)
+    bd = _at_the_end(t, p)
     rate = int(p.param("CARC-FARM-SCORE", "points_per_town"))
     held = [f for f in bd.fields() if any(f.meeples)]
     if any(_field_of(bd, e) is None for e in events):

@@ -111,7 +111,7 @@ def step_scoring(before: JSON, action: JSON, after: JSON, p: Profile) -> StepSco
     elif _is(action, "tower") and isinstance(action.get("capture"), dict):
         gone = action["capture"]
         meeples = [m for m in meeples if not (m["at"] == gone["at"] and m["on"] == gone["on"])]
-    bd = Board({**after, "meeples": meeples}, n)
+    bd = Board({**after, "meeples": meeples}, n, p)
     if cell is not None and cell not in bd.cells:
         return None
     due: list[Feature] = []

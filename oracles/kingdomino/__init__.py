@@ -117,6 +117,44 @@ def _put_ok(s: JSON, a: JSON, profile: Profile) -> bool:
     return _placing_put(s, a) and not _faults(s, a, profile)
 
 
+def _swap_refuses(s: JSON, a: JSON, profile: Profile) -> bool:
+    """A refused legal PUT that rotations 1 and 3 swapped would make illegal."""
+    x, y, r = a["put"]
+    return r in (1, 3) and bool(_faults(s, {**a, "put": [x, y, 4 - r]}, profile))
+
+
+def _stricter_sizes(profile: Profile) -> list[int]:
+    """The smaller territory limit an engine may wrongly play: the value a season raised the
+    limit from (an engine left at the shipped value). None for a shipped profile: there a
+    refused legal PUT is KD-PLACE-ROTATION's and a discard of a tile that fits KD-DISCARD's,
+    as ever."""
+    size = profile.param("KD-PLACE-EXTENT", "size")
+    was = [c.was for c in profile.changes if (c.kind, c.rule, c.name)
+           == ("parameter", "KD-PLACE-EXTENT", "size") and isinstance(c.was, int)]
+    return sorted({k for k in was if 2 <= k < size})
+
+
+def _too_strict(s: JSON, a: JSON, profile: Profile) -> bool:
+    """A legal PUT that breaks KD-PLACE-EXTENT under a smaller limit (`_stricter_sizes`):
+    what an engine that plays that limit refuses."""
+    tile, p = _acting(s)
+    if tile is None:
+        return False
+    g, squares = b.grid(s, p), b.tiles(profile)[tile]
+    return any("KD-PLACE-EXTENT" in b.placement_faults(g, a["put"], squares, k)
+               for k in _stricter_sizes(profile))
+
+
+def _fits_when_stricter(s: JSON, profile: Profile) -> bool:
+    """The acting tile still fits somewhere under every smaller limit of `_stricter_sizes`
+    (so an engine that discards it is not explained by one)."""
+    tile, p = _acting(s)
+    if tile is None:
+        return False
+    g, squares = b.grid(s, p), b.tiles(profile)[tile]
+    return all(b.fits_somewhere(g, squares, k) is not None for k in _stricter_sizes(profile))
+
+
 # --- material ----------------------------------------------------------------------------
 
 # The hooks below that run at every step build their message only for a violation (the
@@ -531,6 +569,25 @@ def tiles_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
     return ambiguous(("KD-TILES", faults[0]), text) if len(faults) == 1 else Violation(text)
 
 
+def _extent_too_strict(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict | None:
+    """KD-PLACE-EXTENT read with a smaller limit than the profile's: a legal PUT that breaks
+    the smaller limit refused, or a tile that fits nowhere within it discarded. None when
+    the step is not one of these."""
+    size = profile.param("KD-PLACE-EXTENT", "size")
+    if not accepted and _placing_put(s, a) and not _faults(s, a, profile) \
+            and _pick_ok(s, a.get("pick"), profile) and _too_strict(s, a, profile):
+        text = (f"PUT {a['put']} places the tile by every rule but was refused: it keeps "
+                f"the territory within {size} x {size}, not within a smaller limit")
+        return ambiguous(("KD-PLACE-EXTENT", "KD-PLACE-ROTATION"), text) \
+            if _swap_refuses(s, a, profile) else Violation(text)
+    if accepted and _play(s, a) and a.get("put") is None and _fits(s, profile) \
+            and not _fits_when_stricter(s, profile):
+        return ambiguous(("KD-PLACE-EXTENT", "KD-DISCARD"),
+                         f"tile {_acting(s)[0]} fits within {size} x {size}, not within a "
+                         f"smaller limit, yet its discard was accepted")
+    return None
+
+
 # each placement rule's check as it reads without the shared facts (`_chain_judge`)
 PLAIN_CHAIN_CHECKS: dict[str, Any] = {}
 
@@ -543,6 +600,10 @@ def _chain_judge(rule: str) -> Any:
         if rule in blamed:
             return _blamed(rule, blamed, f"tile {_acting(s)[0]} fits nowhere, yet its discard "
                            f"was refused: the engine places it against {rule}")
+        if rule == "KD-PLACE-EXTENT":
+            strict = _extent_too_strict(s, a, accepted, profile)
+            if strict is not None:
+                return strict
         if not _placing_put(s, a):
             return NA
         faults = _faults(s, a, profile)
@@ -592,6 +653,9 @@ def rotation_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdic
         return NA
     if _faults(s, a, profile) or not _pick_ok(s, a.get("pick"), profile):
         return NA
+    if _too_strict(s, a, profile):  # KD-PLACE-EXTENT's, or both when a swap explains it too
+        both = _extent_too_strict(s, a, accepted, profile)
+        return both if both is not None and _swap_refuses(s, a, profile) else NA
     return _misread(s, a, profile, False, f"PUT {a['put']} places the tile by every rule "
                     f"(second square {['right', 'below', 'left', 'above'][a['put'][2]]}) but "
                     "was refused")
@@ -655,6 +719,9 @@ def discard_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict
         return NA
     fits = _fits(s, profile)
     if accepted:
+        strict = _extent_too_strict(s, a, accepted, profile)
+        if strict is not None:  # or a smaller territory limit: one step cannot tell
+            return strict
         return OK if not fits else cause("discarded-though-fits", f"tile {_acting(s)[0]} fits "
                                          "somewhere but a discard was accepted")
     # a refused discard of a tile that fits nowhere means the engine thinks it fits: blamed on
@@ -827,8 +894,9 @@ def _reply_lines(text: str) -> tuple[Any, Any] | None:
 def expected_reply(s: JSON, text: str, profile: Profile, treat: str | None = None,
                    other_league: bool = False, any_pick: bool = False) -> JSON:
     """What the two output lines amount to, by KD-PROTO-OUTPUT, KD-STOP and KD-PUT-INVALID.
-    `treat` ("valid" or "invalid") reads the PUT as if it placed the tile or not: what an
-    engine that gets a placement rule wrong would make of the same lines."""
+    `treat` ("valid" or "invalid") reads the PUT as if it placed the tile or not, "nofit"
+    the tile as if it fitted nowhere: what an engine that gets a placement rule wrong would
+    make of the same lines."""
     parsed = _reply_lines(text)
     if parsed is None:
         return {"type": "stop", "cause": "format"}
@@ -841,6 +909,8 @@ def expected_reply(s: JSON, text: str, profile: Profile, treat: str | None = Non
         pass
     elif tile is not None and treat == "invalid":
         bad_put = True
+    elif treat == "nofit":  # the tile read as fitting nowhere: the PUT ignored
+        put = None
     elif tile is not None and _fits(s, profile):
         bad_put = bool(_faults(s, {"put": put, "type": "play"}, profile))
     else:
@@ -878,7 +948,13 @@ def placement_referee_blame(s: JSON, text: str, action: JSON, profile: Profile
     if faults and action == expected_reply(s, text, profile, treat="valid"):
         return ("KD-PLACE-ROTATION",) if _rotation_confused(s, a, profile) else (faults[0],)
     if not faults and action == expected_reply(s, text, profile, treat="invalid"):
+        if _too_strict(s, a, profile):  # a smaller limit (or, with it, a swapped rotation)
+            return ("KD-PLACE-EXTENT", "KD-PLACE-ROTATION") if _swap_refuses(s, a, profile) \
+                else ("KD-PLACE-EXTENT",)
         return ("KD-PLACE-ROTATION",)
+    if not _fits_when_stricter(s, profile) and action == expected_reply(s, text, profile,
+                                                                     treat="nofit"):
+        return ("KD-PLACE-EXTENT", "KD-DISCARD")  # or it fits nowhere within a smaller limit
     return ()
 
 

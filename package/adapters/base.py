@@ -212,7 +212,8 @@ class NativeAdapter(Session[Any, Any]):
             raise BadState(f"the state's profile must be a profile name, not "
                            f"{state['profile']!r:.60}")
         pid = profile or (state.get("profile") if isinstance(state, dict) else None)
-        prof = self.catalogue.profile(pid or self.profile.id)
+        pid = pid or self.profile.id  # a season's (not in the catalogue) when it is the game's
+        prof = self.profile if pid == self.profile.id else self.catalogue.profile(pid)
         try:
             native = self.load(prof, state)
         except NativeRefusal as exc:

@@ -558,13 +558,16 @@ class Flit:
             return state
         if phase == SETUP:
             placed = len(board) - board.count(EMPTY)
-            if board.count(NEUTRAL) or placed >= 8 or o["to_move"] != self.setup_bot(placed):
-                raise BadState("a setup state has no neutrals, fewer than 8 pieces, and the "
-                               "next bot in setup order to move")
+            total = len(BOTS) * cfg.pieces_per_bot  # FLIT-SETUP-ORDER
+            if board.count(NEUTRAL) or placed >= total or \
+                    o["to_move"] != self.setup_bot(placed):
+                raise BadState(f"a setup state has no neutrals, fewer than {total} pieces, and "
+                               f"the next bot in setup order to move")
         elif phase in (MOVE, NEUTRAL_STEP):
-            for bot in BOTS:
-                if board.count(bot) < 2:
-                    raise BadState(f"bot {bot} has fewer than 2 pieces outside setup")
+            for bot in BOTS:  # no piece of a bot's colour is ever captured (FLIT-CONVERT)
+                if board.count(bot) < cfg.pieces_per_bot:
+                    raise BadState(f"bot {bot} has fewer than {cfg.pieces_per_bot} pieces "
+                                   f"outside setup")
             if phase == MOVE and state.frozen[state.to_move - 1]:
                 raise BadState(f"bot {state.to_move} is frozen and cannot be to move")
         nbrs = neighbour_table(width, height)

@@ -39,3 +39,13 @@ COMPOUNDS: tuple[tuple[str, tuple[str, str, str]], ...] = (
     ("compound_first_botlets", ("BOTWARS-FIRST-BOTLETS", "BOTWARS-MOVE-COLLIDE",
                                 "BOTWARS-ENERGY-COLLECT")),
 )
+
+# Season mutants: engines that keep the shipped profiles' value of one rule parameter
+# whatever a season file says (examples/seasons/); each with the season file under which it
+# breaks its module's `RULE`. Under the shipped profiles each is the reference, so they are
+# kept apart from `MUTANTS`.
+SEASONS: tuple[tuple[str, str], ...] = (
+    ("season_energy_every_3", "botwars-energy-5.toml"),
+    ("season_spawn_cost_1", "botwars-spawn-cost-2.toml"),
+    ("season_turns_200", "botwars-turns-100.toml"),
+)

@@ -73,3 +73,12 @@ COMPOUNDS = (
     ("compound_order_ties", ("CARC-TURN-ORDER", "CARC-SCORE-MAJORITY", "CARC-END-TILES")),
 )
 
+# Season mutants: engines that keep the shipped profiles' value of one rule parameter
+# whatever a season file says (examples/seasons/); each with the season file under which it
+# breaks its module's `RULE`. Under the shipped profiles each is the reference, so they are
+# kept apart from `MUTANTS`.
+SEASONS: tuple[tuple[str, str], ...] = (
+    ("season_meeples_7", "carcassonne-duel-60.toml"),
+    ("season_town_2", "carcassonne-town-3.toml"),
+    ("season_ransom_3", "carcassonne-tower-ransom-4.toml"),
+)

@@ -24,3 +24,13 @@ COMPOUNDS = (
     ("compound_last_placer_first", ("FLIT-SETUP-ORDER", "FLIT-TURN-ORDER",
                                     "FLIT-END-ALLPASS")),
 )
+
+# Season mutants: engines that keep the shipped profiles' value of one rule parameter
+# whatever a season file says (examples/seasons/); each with the season file under which it
+# breaks its module's `RULE`. Under the shipped profiles each is the reference, so they are
+# kept apart from `MUTANTS`.
+SEASONS: tuple[tuple[str, str], ...] = (
+    ("season_neutral_16", "flit-neutral-8.toml"),
+    ("season_board_32", "flit-board-24.toml"),
+    ("season_freeze_5", "flit-freeze-3.toml"),
+)

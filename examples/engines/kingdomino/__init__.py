@@ -45,3 +45,14 @@ COMPOUNDS = (
     ("compound_rotated_start", ("KD-ORDER-FIRST", "KD-SCORE-ZONES", "KD-ORDER")),
     ("compound_wide_kingdom", ("KD-PLACE-EXTENT", "KD-TIE-BREAK", "KD-ORDER")),
 )
+
+# Season mutants: engines that keep the shipped profiles' value of one rule parameter
+# whatever a season file says (examples/seasons/); each with the season file under which it
+# breaks its module's `RULE`. Under the shipped profiles each is the reference, so they are
+# kept apart from `MUTANTS`.
+SEASONS: tuple[tuple[str, str], ...] = (
+    ("season_two_players", "kingdomino-board-3p.toml"),
+    ("season_two_players", "kingdomino-board-4p.toml"),
+    ("season_extent_5", "kingdomino-4x4.toml"),
+    ("season_extent_5", "kingdomino-7x7.toml"),
+)

@@ -70,6 +70,7 @@ def prove_botwars(engine: Engine, profile: Profile) -> tuple[bool, list[str]]:
             bad.append(f"  {label}: the z3 model kills {sorted(want)}, the seed "
                        f"{sorted(pictured)}")
         try:
+            engine.new_game(profile, None)  # a season's rules, before loading its state
             engine.load_state(state)
             after, _ = engine.apply(_moves_json([]))
             got = frozenset(i for i, c in enumerate(after["grid"]) if c in "xX")

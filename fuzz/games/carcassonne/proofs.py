@@ -100,6 +100,7 @@ def prove_carcassonne(engine: Engine, profile: Profile) -> tuple[bool, list[str]
     river_checked = 0
     for label, state in positions:
         try:
+            engine.new_game(profile, None)  # the engine learns a season's rules before a load
             engine.load_state(state)
             legal = engine.legal()
         except (Refused, EngineFault) as exc:

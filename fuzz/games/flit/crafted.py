@@ -45,9 +45,11 @@ def crafted_state(draw: st.DrawFn, profile: Profile) -> JSON:
     def coord(size: int) -> int:
         return rng.choice((rng.randrange(3), size - 1 - rng.randrange(3), rng.randrange(size)))
 
+    least = profile.param("FLIT-SETUP-ORDER", "pieces_per_bot")  # none is ever captured
+    most = max(least, min(least + 3, w * h // 8))  # at most half the board: the loop ends
     for bot in "1234":
         placed = 0
-        while placed < rng.randint(2, 5):
+        while placed < rng.randint(least, most):
             i = coord(h) * w + coord(w)
             if board[i] == "0":
                 board[i], placed = bot, placed + 1

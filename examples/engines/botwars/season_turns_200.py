@@ -1,0 +1,38 @@
+"""Season mutant: games end after 200 turns, the shipped profiles' value, whatever the season
+says (BOTWARS-END-TURNLIMIT.max_turns = 200). Under the season file
+examples/seasons/botwars-turns-100.toml it breaks BOTWARS-END-TURNLIMIT; under the shipped
+profiles it is the reference."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamecert.reference_engine.botwars.engine import BotWars, BotWarsState
+from gamecert.spec import Profile
+from gamecert.spec.profile_file import with_parameter
+
+RULE = "BOTWARS-END-TURNLIMIT"
+SEASON = "botwars-turns-100.toml"
+
+
+def _shipped(profile: Profile) -> Profile:
+    return with_parameter(profile, RULE, "max_turns", 200)
+
+
+class SeasonTurns200(BotWars):
+    def initial(self, profile: Profile, seed: int | None = None) -> BotWarsState:
+        return super().initial(_shipped(profile), seed)
+
+    def load(self, profile: Profile, observed: Any) -> BotWarsState:
+        return super().load(_shipped(profile), observed)
+
+    def adopt(self, profile: Profile, observed: Any) -> BotWarsState:
+        return super().adopt(_shipped(profile), observed)
+
+
+ENGINE = SeasonTurns200
+
+if __name__ == "__main__":
+    from gamecert.fuzz.engines.server import serve_engine
+
+    serve_engine(ENGINE(), name="botwars-season-mutant-season_turns_200")

@@ -1,0 +1,38 @@
+"""Season mutant: a ransom costs 3 points, the shipped profiles' value, whatever the season
+says (CARC-TOWER-RANSOM.points = 3). Under the season file examples/seasons/carcassonne-
+tower-ransom-4.toml it breaks CARC-TOWER-RANSOM; under the shipped profiles it is the
+reference."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamecert.reference_engine.carcassonne.engine import Carcassonne, CarcState
+from gamecert.spec import Profile
+from gamecert.spec.profile_file import with_parameter
+
+RULE = "CARC-TOWER-RANSOM"
+SEASON = "carcassonne-tower-ransom-4.toml"
+
+
+def _shipped(profile: Profile) -> Profile:
+    return with_parameter(profile, RULE, "points", 3)
+
+
+class SeasonRansom3(Carcassonne):
+    def initial(self, profile: Profile, seed: int | None = None) -> CarcState:
+        return super().initial(_shipped(profile), seed)
+
+    def load(self, profile: Profile, observed: Any) -> CarcState:
+        return super().load(_shipped(profile), observed)
+
+    def adopt(self, profile: Profile, observed: Any) -> CarcState:
+        return super().adopt(_shipped(profile), observed)
+
+
+ENGINE = SeasonRansom3
+
+if __name__ == "__main__":
+    from gamecert.fuzz.engines.server import serve_engine
+
+    serve_engine(ENGINE(), name="carcassonne-season-mutant-season_ransom_3")
