@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -177,7 +178,7 @@ def test_diff_lists_the_changes_rule_by_rule(capsys: pytest.CaptureFixture[str])
 def test_the_subprocess_engine_is_told_the_seasons_values() -> None:
     """The bundled reference, served as a process, plays the season from new_game's rules."""
     season = read_profile_file(SEASON)
-    engine = open_engine("botwars", command=["python", "-m", "gamecert", "serve", "botwars"])
+    engine = open_engine("botwars", command=[sys.executable, "-m", "gamecert", "serve", "botwars"])
     phases = []
     try:
         engine.hello()

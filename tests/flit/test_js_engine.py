@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.cli.main import main as cli
+from gamecert.fuzz.cli import main as cli
 from gamecert.fuzz.engines.engine import Refused
 from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.fuzz.games.flit import PLUGIN

@@ -24,8 +24,9 @@ def test_a_campaigns_setup_goes_to_the_cluster_once(
     # a database of 2,000 saved examples: about what a year of nightly runs leaves
     snapshot = RoundDatabase("", ((key + b".pareto",
                                    tuple(i.to_bytes(2, "big") * 40 for i in range(2000))),))
+    # six examples a round: a round's first examples are its simplest, often without a step
     setup = RoundSetup("flit", {"kind": "python", "object": "reference"}, "standard", seed=0,
-                       examples=2, steps=5, database=snapshot)
+                       examples=6, steps=5, database=snapshot)
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                       dashboard_address=":0", local_directory=str(tmp_path)) as cluster:
         runner = DaskRunner(cluster.scheduler_address, setup)
