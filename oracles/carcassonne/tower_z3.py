@@ -161,9 +161,12 @@ def reach_boundary(distance: int, given: int, players: int, other_floors: int, m
     right at the edge of the reach) and floors left per player that keep CARC-TOWER-FLOORS
     (floors used = the floors in towers: `other_floors` in the other towers plus this one),
     with the mover (0-based) still holding a floor. None when no such split exists."""
-    height = z3.Int("height")
-    left = [z3.Int(f"left{i + 1}") for i in range(players)]
-    s = z3.Solver()
+    # a context of its own: z3's answer in the shared one depends on every query the process
+    # made before, and the crafted starts built from it must not (a seed replays a run)
+    ctx = z3.Context()
+    height = z3.Int("height", ctx)
+    left = [z3.Int(f"left{i + 1}", ctx) for i in range(players)]
+    s = z3.Solver(ctx=ctx)
     s.add(height + 1 == distance, height >= 0, left[mover] >= 1)
     s.add(*[z3.And(f >= 0, f <= given) for f in left])
     s.add(z3.Sum([given - f for f in left]) == other_floors + height)

@@ -242,10 +242,13 @@ def tie_distributions(players: int, slots: int, per_player: int,
                       limit: int = 50) -> list[list[int]]:
     """Meeple counts on one feature where two or more players tie for the most (at least 1
     each), using at most `slots` meeples in all and at most `per_player` per player."""
-    counts = [z3.Int(f"c{i}") for i in range(players)]
-    s = z3.Solver()
+    # a context of its own: z3's models in the shared one depend on every query the process
+    # made before, and the tie starts built from them must not (a seed replays a run)
+    ctx = z3.Context()
+    counts = [z3.Int(f"c{i}", ctx) for i in range(players)]
+    s = z3.Solver(ctx=ctx)
     s.add(*[z3.And(c >= 0, c <= per_player) for c in counts], z3.Sum(*counts) <= slots)
-    top = z3.Int("top")
+    top = z3.Int("top", ctx)
     s.add(top >= 1, *[c <= top for c in counts])
     s.add(z3.Sum(*[z3.If(c == top, 1, 0) for c in counts]) >= 2)
     out: list[list[int]] = []

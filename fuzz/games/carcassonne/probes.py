@@ -132,8 +132,12 @@ def _tower(state: CarcState) -> dict[str, list[JSON]]:
     captures = [{"type": "tower", "at": unpack(site),
                  "capture": {"at": unpack(node // 8), "on": "top"}}
                 for site in GAME.tower_sites(state)[:3] for node in sorted(state.meeples)[:4]]
+    # a floor on a capped tower first: the one action CARC-TOWER-ACTION forbids on a tower
+    # (a first few cells alone rarely hold one)
+    on_capped = [{"type": "tower", "at": unpack(p)} for p, (_, cap) in
+                 sorted(state.towers.items()) if cap]
     out: dict[str, list[JSON]] = {"CARC-TOWER-FLOORS": floors[:4], "CARC-TOWER-ACTION":
-           floors + [{"type": "cap", "at": unpack(p)} for p in cells[:6]],
+           on_capped[:3] + floors + [{"type": "cap", "at": unpack(p)} for p in cells[:6]],
            "CARC-TOWER-REACH": captures}
     n = state.cfg.players
     out["CARC-TOWER-EXCHANGE"] = [{"type": "exchange", "with": q} for q in range(1, n + 1)]
