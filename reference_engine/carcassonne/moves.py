@@ -205,7 +205,7 @@ class CarcMoves(CarcHooks):
         return [("exchange", q) for q in range(1, state.cfg.players + 1)
                 if q != p and state.prisoners[p - 1][q - 1] and state.prisoners[q - 1][p - 1]]
 
-    # --- chance -----------------------------------------------------------------------------------
+    # --- chance --------------------------------------------------------------------------
     def _pile(self, state: CarcState) -> tuple[int, ...]:
         return state.river_pile if state.phase == RIVER_PHASE else state.deck
 

@@ -212,7 +212,7 @@ class CarcSteps(CarcTurns):
             return self._finish(state, "points-limit", events)
         return self._next_turn(state, events)
 
-    # --- The Tower --------------------------------------------------------------------------------
+    # --- The Tower -----------------------------------------------------------------------
     def _exchange(self, state: CarcState, other: Any) -> tuple[CarcState, list[JSON]]:
         if ("exchange", other) not in self.exchanges(state):
             raise IllegalAction(f"player {state.to_move} and player {other!r} do not hold each "

@@ -73,7 +73,7 @@ class CarcTurns(CarcMoves):
     def scores(self, state: CarcState) -> list[int]:
         return list(state.scores)
 
-    # --- scoring ----------------------------------------------------------------------------------
+    # --- scoring -------------------------------------------------------------------------
     def _tile_features(self, state: CarcState, pos: int) -> dict[int, int]:
         """Segment index -> feature id for the tile at pos."""
         kind, rot = state.board[pos]
