@@ -1,9 +1,10 @@
 """The state of a Carcassonne game and how tiles are laid into it: constants, compiled tile
 tables, a profile's configuration, the immutable state record, feature joining and the river.
 
-This is the bottom layer of the engine: `engine.py` (the rules of a turn), `load.py` (reading
-a canonical state back) and `protocol.py` (the bot referee) build on it. It must not import
-any of them, so data flows one way.
+This is the bottom layer of the engine: the engine's chain of classes (`hooks.py`, `moves.py`,
+`turns.py`, `steps.py`, `engine.py`: the rules of a turn), `load.py` (reading a canonical
+state back) and `protocol.py` (the bot referee) build on it. It must not import any of them,
+so data flows one way.
 
 Positions are packed ints `(y + OFF) * ROW + (x + OFF)`. A segment is a road, town or
 monastery part of one placed tile; its node id is `pos * 8 + seg`. Features (joined
