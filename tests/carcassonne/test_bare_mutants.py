@@ -7,12 +7,13 @@ events"). The table (mutant, rule expected, rules blamed) is printed."""
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from examples.engines import engine_spec, load
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
 
@@ -40,8 +41,8 @@ KNOWN_EXTRA = {
 
 
 def _bare(name: str) -> tuple[str, CampaignResult]:
-    module = importlib.import_module(f"examples.engines.carcassonne.{name}")
-    spec = f"bare:examples.engines.carcassonne.{name}:ENGINE"
+    module = load("carcassonne", name)
+    spec = engine_spec("carcassonne", name, "bare")
     campaign.STOP.clear()
     try:
         result = run_campaign("carcassonne", object_recipe("carcassonne", spec), rounds=ROUNDS,
