@@ -23,6 +23,17 @@ from gamecert.spec import Profile
 # botlet that died).
 GAME = BotWars()  # the reference's helpers (botlets, free pairs, random lists); it is pure
 JSON = Any
+# What the crafted starts are for: each kind of start, the rules whose rare cases it puts one
+# step away. An engine that cannot load them gets those rules checked in part.
+CRAFTED_FOR: dict[str, tuple[str, ...]] = {
+    "z3 boards crowded with battles (crowded_state)": ("BOTWARS-BATTLE",
+                                                       "BOTWARS-DEAD-MARKERS"),
+    "enemies in contact or one square apart (layout)": ("BOTWARS-BATTLE",),
+    "a raid on a spawn, defenders around it, a spawn blocked (layout)": (
+        "BOTWARS-RAZE", "BOTWARS-SPAWN"),
+    "energy between both bots, beside one, diagonal to one (layout)": (
+        "BOTWARS-ENERGY-CONTESTED", "BOTWARS-ENERGY-COLLECT"),
+}
 
 PICTURES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ((".....", ".12..", "....."), (".....", ".xx..", ".....")),

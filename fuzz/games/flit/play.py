@@ -55,6 +55,21 @@ OTHERS = ("pass", "pass", "random", "timeouts")
 # the longest run under the square reading of FLIT-NEUTRAL-ADD (its catch-up end being out
 # of any run's reach, a longer run would only cost time)
 SQUARE_READING_RUN = 1024
+# The run-ahead for an engine that cannot load states (the crafted starts are how Flit's
+# deep rules are met otherwise) is steered (`run_ahead_policy`): a leader converts the
+# neutrals it can reach and half the runs end the game with every bot passing, so winners,
+# ties and conversions are met from new games. The longest runs are for the catch-up end
+# under the list reading of FLIT-NEUTRAL-ADD (about 3,300 turns); under the square reading a
+# run stops at SQUARE_READING_RUN turns, its catch-up being out of reach.
+RUN_AHEAD: tuple[int, ...] = (32, 128, 512, 4096)
+
+
+def cheap_to_list(ls: Lockstep) -> bool:
+    """Comparing full legal sets is worth it below ~20,000 actions."""
+    s = ls.ref_json
+    if s["phase"] != "move":
+        return True
+    return bool(s["board"].count(str(s["to_move"])) * s["board"].count("0") <= 20_000)
 
 
 def distance(a: int, b: int, w: int, h: int) -> int:

@@ -16,6 +16,7 @@ from gamecert.reference_engine.flit import Flit
 from gamecert.spec import Profile
 
 JSON = Any
+GAME = Flit()  # the reference the starts are played on
 
 
 def start_strategy(profile: Profile) -> st.SearchStrategy[JSON]:

@@ -15,6 +15,12 @@ from gamecert.reference_engine.kingdomino import Kingdomino
 from gamecert.spec import Profile
 
 JSON = Any
+# What the crafted starts are for (each kind, the rules whose rare cases it puts one step
+# away; an engine that cannot load them gets those rules checked in part): z3's near-full
+# grids.
+CRAFTED_FOR: dict[str, tuple[str, ...]] = {
+    "z3's near-full kingdoms, one spot left for the tile": ("KD-PLACE-EXTENT", "KD-DISCARD"),
+}
 
 
 @cache
