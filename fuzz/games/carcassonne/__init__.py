@@ -17,12 +17,13 @@ here judges an engine: the lockstep (fuzz.step) does.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
 from gamecert.fuzz.games.carcassonne.bot_text import bot_text_strategy
-from gamecert.fuzz.games.carcassonne.play import draw_action
+from gamecert.fuzz.games.carcassonne.play import draw_action, play_on_action
 from gamecert.fuzz.games.carcassonne.probes import draw_probe, rule_probes
 from gamecert.fuzz.games.carcassonne.proofs import prove_carcassonne
 from gamecert.fuzz.games.carcassonne.starts import start_strategy
@@ -75,6 +76,10 @@ class CarcassonnePlugin:
 
     def draw_probe(self, data: st.DataObject, ls: Lockstep) -> JSON:
         return draw_probe(data, ls)
+
+    def play_on_action(self, ls: Lockstep, rng: random.Random) -> JSON:
+        """How the triage plays a game on past a trace's prefix (play.py)."""
+        return play_on_action(ls, rng)
 
     def rule_probes(self, ls: Lockstep) -> list[tuple[str, JSON]]:
         """Actions that each break one judged rule and no other here (probes.py)."""
