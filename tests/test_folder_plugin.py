@@ -23,7 +23,7 @@ BEFORE: dict[str, tuple[set[str], tuple[int, ...] | None, int]] = {
     "flit": (COMMON | {"cheap_to_list", "run_ahead", "run_ahead_policy"},
              (32, 128, 512, 4096), 6),
     "botwars": (COMMON, None, 4),
-    "carcassonne": (COMMON, None, 18),
+    "carcassonne": (COMMON | {"play_on_action"}, None, 18),
     "kingdomino": (COMMON | {"cheap_to_list", "run_ahead"}, (4, 8, 16), 1),
 }
 
@@ -40,6 +40,7 @@ def test_each_game_plugin_has_the_jobs_its_own_class_had(game: str) -> None:
     assert getattr(plugin, "run_ahead", None) == run_ahead
     assert hasattr(plugin, "run_ahead_policy") == (game == "flit")
     assert hasattr(plugin, "cheap_to_list") == (game in ("flit", "kingdomino"))
+    assert hasattr(plugin, "play_on_action") == (game == "carcassonne")
     assert len(plugin.crafted_for) == crafted_kinds
 
 
@@ -53,6 +54,8 @@ def test_each_attribute_comes_from_the_module_that_owns_its_job(game: str) -> No
     assert plugin.prove is getattr(job["proofs"], f"prove_{game}")
     if hasattr(plugin, "cheap_to_list"):
         assert plugin.cheap_to_list is job["play"].cheap_to_list
+    if hasattr(plugin, "play_on_action"):
+        assert plugin.play_on_action is job["play"].play_on_action
 
 
 @pytest.fixture

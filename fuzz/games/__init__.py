@@ -43,6 +43,8 @@ class GamePlugin(Protocol):
     # Optional (read with getattr; folder_plugin.OPTIONAL says which file owns each):
     # `prove(engine, profile) -> (ok, lines)` for `gamecert prove GAME`;
     # `cheap_to_list(ls) -> bool`, False where comparing full legal sets costs too much;
+    # `play_on_action(ls, rng) -> JSON`, how a game is played on past a trace's prefix when
+    # the triage settles an ambiguous cause (fuzz.findings.trace.play_on; random without);
     # `run_ahead`, the lengths of the machine's run-ahead rule for an engine that cannot load
     # states (fuzz.search.machine.RUN_AHEAD unless said; empty: no such rule);
     # `run_ahead_policy`, a steered run-ahead; `rule_probes(ls)`, one-rule probes;

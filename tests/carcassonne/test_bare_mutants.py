@@ -28,15 +28,6 @@ ROUNDS = 1
 # a limit of judging from states alone, reported to the lead. A change that removes one
 # makes this test fail until the entry goes (the extra rules must be exactly these).
 KNOWN_EXTRA = {
-    # A banner lost when towns join shows only at the final scoring, where one step cannot
-    # tell it from open towns' banners counted 0 (CARC-SCORE-INCOMPLETE's parameter, also
-    # the library's banners-ignored-at-end): CARC-FEATURE-JOIN is not checkable without
-    # events, as the certificate says.
-    "banners_lost_in_join": {"CARC-SCORE-INCOMPLETE"},
-    # Fields joined across roads (CARC-FARM-FIELDS, found first at a refused farmer) are
-    # derived state: the adopted state's fields are rebuilt the rules' way, so the final
-    # farm scoring differs with no one-rule change explaining it (ENGINE-AGREES, no rule).
-    "field_crosses_road": {"ENGINE-AGREES"},
 }
 
 
