@@ -24,7 +24,7 @@ Per game, printed:
    timer-based shares of `overhead.measure`'s own short machine run (engine, reference,
    oracles, the lockstep's comparison, "Hypothesis + machine");
 5. **time to first finding** over the public mutants (`examples/engines/<game>` MUTANTS,
-   the first N of each game's list with `--mutants N`, all with `--mutants all`): each
+   N spread evenly over each game's list with `--mutants N`, all with `--mutants all`): each
    in process, one job, `max_findings=1`, the finding shrunk and fingerprinted; CPU
    seconds (and wall), the rule charged and whether it is the mutant's own; median and
    worst per game.
@@ -100,7 +100,7 @@ def campaign(game: str, wire: bool, budget: float, seed: int,
     recipe = (command_recipe(game, [sys.executable, "-m", "gamecert", "serve", game])
               if wire else object_recipe(game, "reference"))
     kids, c0, w0 = _children_cpu(), time.process_time(), time.perf_counter()
-    result = run_campaign(game, recipe, budget=budget, seed=seed, jobs=1, storage=storage,
+    result = run_campaign(game, recipe, budget=budget, seed=seed, jobs=1,
                           database=fresh_database(game, storage))
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     return Run(result.coverage.steps, cpu, wall, _children_cpu() - kids), result
@@ -138,7 +138,7 @@ def breakdown(game: str, budget: float, seed: int, storage: Path) -> tuple[Run, 
     c0, w0 = time.process_time(), time.perf_counter()
     prof.enable()
     result = run_campaign(game, object_recipe(game, "reference"), budget=budget, seed=seed,
-                          jobs=1, storage=storage, database=fresh_database(game, storage))
+                          jobs=1, database=fresh_database(game, storage))
     prof.disable()
     run = Run(result.coverage.steps, time.process_time() - c0, time.perf_counter() - w0)
     stats: dict[Any, Any] = pstats.Stats(prof).stats  # type: ignore[attr-defined]
@@ -167,8 +167,8 @@ def first_findings(game: str, count: int | None, budget: float, seed: int,
     """Time to the first finding of each sampled public mutant, and per game the median
     and the worst (CPU seconds of this process; wall beside)."""
     names = list(importlib.import_module(f"examples.engines.{game}").MUTANTS)
-    if count is not None:
-        names = names[:count]
+    if count is not None and count < len(names):  # spread over the list, not its head
+        names = [names[(i * len(names)) // count] for i in range(count)]
     cpus: list[float] = []
     walls: list[float] = []
     missed, wrong = 0, 0
@@ -177,7 +177,6 @@ def first_findings(game: str, count: int | None, budget: float, seed: int,
         engine = InProcessEngine(Session(module.ENGINE(), name=name))
         c0, w0 = time.process_time(), time.perf_counter()
         result = run_campaign(game, engine, budget=budget, seed=seed, max_findings=1,
-                              storage=storage / name,
                               database=fresh_database(game, storage / name))
         cpu, wall = time.process_time() - c0, time.perf_counter() - w0
         if not result.departures:
@@ -239,9 +238,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--game", default=",".join(GAMES), help="comma-separated games")
     ap.add_argument("--budget", type=float, default=10.0, help="seconds per campaign")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--mutants", default="3",
-                    help="public mutants per game for time to first finding: N (the first N "
-                         "of the game's list), 'all', or 0 for none")
+    ap.add_argument("--mutants", default="4",
+                    help="public mutants per game for time to first finding: N (spread evenly "
+                         "over the game's list), 'all', or 0 for none")
     ap.add_argument("--mutant-budget", type=float, default=30.0,
                     help="seconds per mutant at most")
     ap.add_argument("--repeats", type=int, default=3, help="the lockstep measure's repeats")
