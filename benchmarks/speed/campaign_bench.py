@@ -6,9 +6,10 @@
 Per game, printed:
 
 1. **campaign steps/s in process**: `run_campaign` as `gamecert certify GAME --engine
-   reference --jobs 1` runs it (every oracle on), steps from its coverage, over this
-   process's CPU time (`time.process_time`) and over wall time: the machine is shared, so
-   the CPU figure is the one to compare;
+   reference --jobs 1` runs it (every oracle on), in a fresh process of its own, as a
+   user's campaign runs (what it builds once is charged to it), steps from its coverage,
+   over that process's CPU time (`time.process_time`) and over wall time: the machine is
+   shared, so the CPU figure is the one to compare;
 2. **through the wire**: the same with the reference as a subprocess (`python -m gamecert
    serve GAME`), as the README's main job `gamecert certify flit` runs it. The CPU figure is
    the campaign process's alone; the server's own CPU time is printed beside it;
@@ -38,9 +39,11 @@ from __future__ import annotations
 import argparse
 import cProfile
 import importlib
+import json
 import pstats
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -58,7 +61,7 @@ import overhead  # noqa: E402
 
 from gamecert.fuzz.engines.engine import InProcessEngine  # noqa: E402
 from gamecert.fuzz.engines.recipes import command_recipe, object_recipe  # noqa: E402
-from gamecert.fuzz.search.campaign import CampaignResult, run_campaign  # noqa: E402
+from gamecert.fuzz.search.campaign import run_campaign  # noqa: E402
 from gamecert.fuzz.search.database import RoundDatabase, take_snapshot  # noqa: E402
 from gamecert.fuzz.search.rounds import database_key  # noqa: E402
 from gamecert.reference_engine.contract import Session  # noqa: E402
@@ -95,15 +98,33 @@ def fresh_database(game: str, storage: Path) -> RoundDatabase:
 
 
 def campaign(game: str, wire: bool, budget: float, seed: int,
-             storage: Path) -> tuple[Run, CampaignResult]:
-    """One campaign of the reference, in process or as a subprocess, timed both ways."""
+             storage: Path) -> tuple[Run, int]:
+    """One campaign of the reference, in process or as a subprocess, in a fresh Python
+    process of its own (`--child`), as `gamecert certify` runs one: what it builds once per
+    campaign (start positions, crafted boards) is charged to it, whatever ran before in
+    this process. (Run, rounds)."""
+    argv = [sys.executable, str(Path(__file__).resolve()), "--child", game, "--budget",
+            str(budget), "--seed", str(seed), "--storage", str(storage)]
+    if wire:
+        argv.append("--wire")
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=budget * 4 + 300,
+                          check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the campaign's process failed: {done.stderr[-2000:]}")
+    doc = json.loads(done.stdout.strip().splitlines()[-1])
+    return Run(doc["steps"], doc["cpu"], doc["wall"], doc["child_cpu"]), doc["rounds"]
+
+
+def child(game: str, wire: bool, budget: float, seed: int, storage: Path) -> None:
+    """The campaign process: one campaign, its figures as one JSON line."""
     recipe = (command_recipe(game, [sys.executable, "-m", "gamecert", "serve", game])
               if wire else object_recipe(game, "reference"))
     kids, c0, w0 = _children_cpu(), time.process_time(), time.perf_counter()
     result = run_campaign(game, recipe, budget=budget, seed=seed, jobs=1,
                           database=fresh_database(game, storage))
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
-    return Run(result.coverage.steps, cpu, wall, _children_cpu() - kids), result
+    print(json.dumps({"steps": result.coverage.steps, "cpu": cpu, "wall": wall,
+                      "child_cpu": _children_cpu() - kids, "rounds": result.rounds}))
 
 
 # (part, test on a path relative to site-packages or the project), first match wins
@@ -208,8 +229,8 @@ def lockstep_rate(game: str, repeats: int) -> float:
 
 def bench_game(game: str, args: argparse.Namespace, storage: Path) -> dict[str, float]:
     print(f"== {game} (seed {args.seed}, budget {args.budget:g} s)")
-    inproc, result = campaign(game, False, args.budget, args.seed, storage / "in")
-    print(f"  campaign in process: {inproc.steps} steps, {result.rounds} rounds; "
+    inproc, rounds = campaign(game, False, args.budget, args.seed, storage / "in")
+    print(f"  campaign in process: {inproc.steps} steps, {rounds} rounds; "
           f"{inproc.per_cpu:,.0f} steps/s CPU ({inproc.cpu:.1f} s), {inproc.per_wall:,.0f} "
           f"steps/s wall ({inproc.wall:.1f} s)")
     wire, _ = campaign(game, True, args.budget, args.seed, storage / "wire")
@@ -245,7 +266,13 @@ def main(argv: list[str] | None = None) -> None:
                     help="seconds per mutant at most")
     ap.add_argument("--repeats", type=int, default=3, help="the lockstep measure's repeats")
     ap.add_argument("--no-profile", action="store_true", help="skip the cProfile breakdown")
+    ap.add_argument("--child", help=argparse.SUPPRESS)  # one campaign, in this process
+    ap.add_argument("--wire", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--storage", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child:
+        child(args.child, args.wire, args.budget, args.seed, Path(args.storage))
+        return
     if args.mutants not in ("all",) and not args.mutants.isdigit():
         ap.error(f"--mutants: a count or 'all', not {args.mutants!r}")
     print(f"campaign benchmark: seed {args.seed}, budget {args.budget:g} s, one job, Python "
