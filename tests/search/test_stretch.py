@@ -73,3 +73,30 @@ def test_a_finding_in_a_stretch_replays_alone() -> None:
     assert module.RULE in found.rules
     result = replay(trace_document(found), engine())
     assert result.reproduced
+
+
+def test_a_finding_deep_in_a_stretch_shrinks_to_a_late_start() -> None:
+    """Minimising starts the trace later, from the reference's state loaded: a departure
+    met after a long stretch becomes a trace of a few operations that still shows it."""
+    from gamecert.fuzz.engines.recipes import object_recipe
+    from gamecert.fuzz.findings.minimize import minimize
+
+    module = importlib.import_module("examples.engines.carcassonne.meeples_kept")
+    found: Finding | None = None
+    for seed in range(40):
+        try:
+            ls = _stretch("carcassonne", InProcessEngine(Session(module.ENGINE())), 100 * seed,
+                          times=1)
+            ls.end_example()
+        except Finding as f:
+            if f.trace is not None and len(f.trace["ops"]) > 20:
+                found = f
+                break
+    assert found is not None, "no departure deep in a stretch"
+    shrunk = minimize(found, object_recipe("carcassonne",
+                                           "examples.engines.carcassonne.meeples_kept:ENGINE"))
+    assert shrunk.trace is not None and shrunk.trace["start"]["kind"] == "state"
+    assert len(shrunk.trace["ops"]) < len(found.trace["ops"]) // 4
+    assert module.RULE in shrunk.rules
+    assert replay(trace_document(shrunk),
+                  InProcessEngine(Session(module.ENGINE()))).reproduced
