@@ -240,6 +240,10 @@ def lockstep_rate(game: str, repeats: int) -> float:
 
 def bench_game(game: str, args: argparse.Namespace, storage: Path) -> dict[str, float]:
     print(f"== {game} (seed {args.seed}, budget {args.budget:g} s)")
+    if args.first_finding_only:
+        first_findings(game, None if args.mutants == "all" else int(args.mutants),
+                       args.mutant_budget, args.seed, storage / "mutants")
+        return {}
     inproc, rounds = campaign(game, False, args.budget, args.seed, storage / "in")
     print(f"  campaign in process: {inproc.steps} steps, {rounds} rounds; "
           f"{inproc.per_cpu:,.0f} steps/s CPU ({inproc.cpu:.1f} s), {inproc.per_wall:,.0f} "
@@ -278,6 +282,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="seconds per mutant at most")
     ap.add_argument("--repeats", type=int, default=3, help="the lockstep measure's repeats")
     ap.add_argument("--no-profile", action="store_true", help="skip the cProfile breakdown")
+    ap.add_argument("--first-finding-only", action="store_true",
+                    help="only the time to first finding over the mutants")
     ap.add_argument("--child", help=argparse.SUPPRESS)  # one campaign, in this process
     ap.add_argument("--wire", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--storage", help=argparse.SUPPRESS)
@@ -297,6 +303,8 @@ def main(argv: list[str] | None = None) -> None:
           "steps/s (CPU) | in process / lockstep |")
     print("|---|---|---|---|---|")
     for game, r in rows.items():
+        if not r:
+            continue
         print(f"| {game} | {r['in']:,.0f} | {r['wire']:,.0f} | {r['lockstep']:,.0f} | "
               f"{100 * r['in'] / r['lockstep']:.1f}% |")
 

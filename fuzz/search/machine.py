@@ -3,13 +3,14 @@
 One machine serves every game: the game's `GamePlugin` says where to start and what to
 draw. Rules: play a legal move, referee action or chance outcome; probe an illegal action or
 send raw bot text; compare legal sets; observe, or save and reload the state. Playing is
-one rule of four so that games get deep. Every engine has one more, `stretch`: many steps
-in one rule, each move the reference's own seeded random choice (or the plugin's steered
-policy), Hypothesis choosing only the seed and the length. It makes examples long at the
-cost of two choices, and for an engine that cannot load states it reaches what only deep
-positions show (a game's end and final scoring, the turn cap, long fights) without crafted
-starts. Swarm testing (Hypothesis turns rules off per example) varies the mix; `target()` steers
-toward rare positions.
+one rule of four so that games get deep. An engine that cannot load states has one more,
+`stretch` (so has every engine of a game whose plugin says `stretch_when_loading`): many
+steps in one rule, each move the reference's own seeded random choice (or the plugin's
+steered policy), Hypothesis choosing only the seed and the length. It makes examples long
+at the cost of two choices, and reaches what only deep positions show (a game's end and
+final scoring, the turn cap, long fights) without crafted starts. Swarm testing
+(Hypothesis turns rules off per example) varies the mix; `target()` steers toward rare
+positions.
 """
 
 from __future__ import annotations
@@ -64,8 +65,14 @@ def machine_class(plugin: GamePlugin, profile: Profile,
     def live(self: Any) -> bool:
         return bool(self.ls.live)
 
-    # a plugin may say how far a run-ahead goes in its game (none: no run-ahead rule)
+    # a plugin may say how far a stretch goes in its game (none: no stretch rule). An engine
+    # that loads states plays stretches only where the plugin says so
+    # (`stretch_when_loading`): there a campaign's crafted starts and one-choice-per-step
+    # play are what finds most public mutants soonest, and a plugin turns stretches on
+    # once its mutants are caught as soon, with their own rules (docs/speed.md)
     run_lengths: tuple[int, ...] = getattr(plugin, "run_ahead", RUN_AHEAD)
+    if can_load and not getattr(plugin, "stretch_when_loading", False):
+        run_lengths = ()
     # a plugin may steer its run-ahead (`run_ahead_policy(ls, rng, length)`: a function
     # giving each next action as JSON, None to end the run), where random play does not
     # reach what the run is for (a game's end, its winner); none: the reference's random

@@ -48,6 +48,9 @@ class FlitPlugin:
     # of reach (see play.py).
     run_ahead: tuple[int, ...] = (32, 128, 512, 4096)
     run_ahead_policy = staticmethod(run_ahead_policy)
+    # stretches for engines that load states too (fuzz.search.machine): its mutants are
+    # caught as soon or sooner, each with its own rule (docs/speed.md)
+    stretch_when_loading = True
     rule_probes = staticmethod(rule_probes)
     # What the crafted starts are for: each kind of start, the rules whose rare cases it
     # puts one step away. An engine that cannot load them gets those rules checked in part.
