@@ -20,7 +20,7 @@ COMMON = {"game", "starts", "draw_action", "draw_probe", "bot_texts", "targets",
 # each game's plugin class before the generic plugin: its public attributes, run_ahead and
 # the number of kinds of crafted starts
 BEFORE: dict[str, tuple[set[str], tuple[int, ...] | None, int]] = {
-    "flit": (COMMON | {"cheap_to_list", "run_ahead", "run_ahead_policy"},
+    "flit": (COMMON | {"cheap_to_list", "run_ahead", "run_ahead_policy", "stretch_when_loading"},
              (32, 128, 512, 4096), 6),
     "botwars": (COMMON, None, 4),
     "carcassonne": (COMMON | {"play_on_action"}, None, 18),

@@ -109,14 +109,14 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
                       muted=segment.get("muted") or (), caps=caps, engine_profile=own)
         # a finding or a rejected start ended this earlier game in the campaign too
         with contextlib.suppress(Finding, InvalidInput):
-            _run_ops(ls, segment["start"], segment["ops"])
+            run_ops(ls, segment["start"], segment["ops"])
     if muted is None:
         muted = frozenset(doc.get("muted") or ())
     ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
                   muted=muted, caps=caps, engine_profile=own)
     counter = [0]
     try:
-        _run_ops(ls, doc["start"], doc["ops"], counter, choose)
+        run_ops(ls, doc["start"], doc["ops"], counter, choose=choose)
     except Finding as finding:
         return ReplayResult(finding, counter[0], expected, expected_kind)
     except InvalidInput as exc:
@@ -124,12 +124,17 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
     return ReplayResult(None, counter[0], expected, expected_kind)
 
 
-def _run_ops(ls: Lockstep, start: JSON, ops: list[JSON], counter: list[int] | None = None,
-             choose: Chooser | None = None) -> None:
+def run_ops(ls: Lockstep, start: JSON, ops: list[JSON], counter: list[int] | None = None,
+            before: Callable[[Lockstep], None] | None = None,
+            choose: Chooser | None = None) -> None:
+    """Play a trace's operations; `before(ls)` is called before each one; `choose` steers
+    a `play_on` operation (random without it)."""
     ls.start(start)
     for op in ops:
         if ls.dead:  # the engine faulted (a muted finding): the campaign stopped here too
             break
+        if before is not None:
+            before(ls)
         kind = op["op"]
         if kind == "apply":
             ls.step(op["action"])

@@ -7,7 +7,8 @@ plugin is built from them, each attribute read from the module that owns that jo
 |---|---|---|
 | `starts.py` | `start_strategy(profile)`, `GAME` (the reference) | |
 | `crafted.py` | | `CRAFTED_FOR`: each kind of crafted start, the rules it is for |
-| `play.py` | `draw_action` | `RUN_AHEAD`, `run_ahead_policy`, `cheap_to_list`, `play_on_action` |
+| `play.py` | `draw_action` | `RUN_AHEAD`, `run_ahead_policy`, `STRETCH_WHEN_LOADING`, |
+| | | `cheap_to_list`, `play_on_action` |
 | `probes.py` | `draw_probe(data, ls)` | `rule_probes(ls)` |
 | `bot_text.py` | `bot_text_strategy(profile)` | |
 | `targets.py` | `target_scores(ls)` | |
@@ -55,6 +56,7 @@ OPTIONAL: dict[str, tuple[str, str]] = {
     "crafted_for": ("crafted", "CRAFTED_FOR"),
     "run_ahead": ("play", "RUN_AHEAD"),
     "run_ahead_policy": ("play", "run_ahead_policy"),
+    "stretch_when_loading": ("play", "STRETCH_WHEN_LOADING"),
     "cheap_to_list": ("play", "cheap_to_list"),
     "play_on_action": ("play", "play_on_action"),
     "rule_probes": ("probes", "rule_probes"),
@@ -69,6 +71,7 @@ class FolderPlugin:
     crafted_for: dict[str, tuple[str, ...]]
     run_ahead: tuple[int, ...]
     run_ahead_policy: Callable[[Lockstep, random.Random, int], Callable[[], JSON | None]]
+    stretch_when_loading: bool
     cheap_to_list: Callable[[Lockstep], bool]
     play_on_action: Callable[[Lockstep, random.Random], JSON]
     rule_probes: Callable[[Lockstep], list[tuple[str, JSON]]]

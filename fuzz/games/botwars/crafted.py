@@ -13,6 +13,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from gamecert.fuzz.games.botwars.play import SEEDS, index, move_list
+from gamecert.fuzz.games.built_once import built_once
 from gamecert.oracles.botwars.battle_z3 import KINDS, crowded_board
 from gamecert.reference_engine.botwars import BotWars, BotWarsConfig, BotWarsState
 from gamecert.reference_engine.botwars.engine import BOT, DEAD, EMPTY, ENERGY, Move
@@ -207,9 +208,11 @@ def crowded(profile: Profile, kind: str, seed: int) -> bytes:
 
 @cache
 def _crowded(rows: int, cols: int, every: bool, kind: str, seed: int) -> bytes:
-    # solved once per process (a tenth of a second or so each), shared by the profiles
-    board = crowded_board(kind, seed, rows=rows, cols=cols, every=every)
-    return str(board["grid"]).encode("ascii")
+    # solved once per machine (a tenth of a second or so each; built_once), shared by the
+    # profiles
+    grid: str = built_once("botwars", "crowded", None, lambda: str(crowded_board(
+        kind, seed, rows=rows, cols=cols, every=every)["grid"]), rows, cols, every, kind, seed)
+    return grid.encode("ascii")
 
 
 @st.composite

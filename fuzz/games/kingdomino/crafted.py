@@ -9,6 +9,7 @@ import random
 from functools import cache
 from typing import Any
 
+from gamecert.fuzz.games.built_once import built_once
 from gamecert.oracles.kingdomino import board as b
 from gamecert.oracles.kingdomino.z3_checks import near_full
 from gamecert.reference_engine.kingdomino import Kingdomino
@@ -25,7 +26,14 @@ CRAFTED_FOR: dict[str, tuple[str, ...]] = {
 
 @cache
 def near_full_states(profile: Profile, count: int = 4) -> list[JSON]:
-    """Start states (a king to play on turn 2) whose tile has exactly one spot left."""
+    """Start states (a king to play on turn 2) whose tile has exactly one spot left (kept
+    on disk: built_once)."""
+    out: list[JSON] = built_once("kingdomino", "near-full", profile,
+                                 lambda: _near_full_states(profile, count), count)
+    return out
+
+
+def _near_full_states(profile: Profile, count: int) -> list[JSON]:
     game = Kingdomino()
     rng = random.Random(f"near-full:{profile.id}")
     state = game.initial(profile)
