@@ -14,14 +14,7 @@ from operator import itemgetter
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, expect
 from gamecert.oracles.carcassonne.board import catalogue, hand_fits, tile_totals, tower_ids
-from gamecert.oracles.carcassonne.checks.common import (
-    JSON,
-    _action_of,
-    _events,
-    _is,
-    _n,
-    board,
-)
+from gamecert.oracles.carcassonne.checks.common import JSON, _action_of, _events, _is, _n, board
 from gamecert.oracles.carcassonne.checks.river import uturn_verdict
 from gamecert.spec import Profile
 

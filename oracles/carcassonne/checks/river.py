@@ -10,14 +10,7 @@ from __future__ import annotations
 
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation, cause, expect
 from gamecert.oracles.carcassonne.board import Cell, catalogue, river_sides
-from gamecert.oracles.carcassonne.checks.common import (
-    JSON,
-    _action_of,
-    _cell,
-    _events,
-    _is,
-    board,
-)
+from gamecert.oracles.carcassonne.checks.common import JSON, _action_of, _cell, _events, _is, board
 from gamecert.oracles.carcassonne.checks.placement import _edge_problem
 from gamecert.spec import Profile
 
