@@ -62,6 +62,10 @@ class Game(Protocol[S, A]):
     def action_from_json(self, state: S, data: JSON) -> A: ...
     def referee(self, state: S, text: str) -> A: ...
 
+    # Optional: `hidden_state = True` where `observe` leaves out state the game keeps and
+    # derives (Carcassonne's features), so a step can depart there and show it only later;
+    # `adopt(profile, observed)`, a lenient `load` for an engine's state after a departure.
+
 
 def prob_text(p: Fraction) -> str:
     """Probabilities travel as exact fractions, e.g. "1/16384"."""

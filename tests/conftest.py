@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from examples.engines import load, module_of
 from gamecert.fuzz.engines.engine import Engine, InProcessEngine
 from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.fuzz.search import profiles
@@ -21,13 +22,12 @@ def pytest_report_header() -> str:
 
 
 def mutant_engine(game: str, name: str, mode: str) -> Engine:
-    """A mutant from examples/engines/<game>/<name>.py, in-process or as a subprocess."""
-    import importlib
+    """A mutant from examples/engines/<game>/<area>/<name>.py, in-process or as a subprocess."""
 
-    module = importlib.import_module(f"examples.engines.{game}.{name}")
+    module = load(game, name)
     if mode == "inproc":
         return InProcessEngine(Session(module.ENGINE(), name=name))
-    engine = SubprocessEngine([sys.executable, "-m", f"examples.engines.{game}.{name}"])
+    engine = SubprocessEngine([sys.executable, "-m", module_of(game, name)])
     engine.start()
     return engine
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import gamecert
+from examples.engines import engine_spec, load, path_of
 from gamecert.fuzz.cli.args import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATIONS
 from gamecert.fuzz.cli.main import main
 from gamecert.fuzz.engines.recipes import open_engine
@@ -29,7 +30,7 @@ from gamecert.spec.profile_file import (
 
 ROOT = Path(__file__).resolve().parent.parent
 SEASON = ROOT / "examples" / "seasons" / "botwars-energy-5.toml"
-EVERY_3 = "examples/engines/botwars/season_energy_every_3.py:ENGINE"
+EVERY_3 = f"{path_of('botwars', 'season_energy_every_3')}:ENGINE"
 
 GOOD = """\
 game = "botwars"
@@ -271,8 +272,8 @@ def test_a_season_mutant_is_caught_under_its_season_and_is_the_reference_without
     plays clean (it follows the shipped rules)."""
     path = ROOT / "examples" / "seasons" / season
     profile = read_profile_file(path)
-    engine = f"examples/engines/{game}/{module}.py:ENGINE"
-    rule = importlib.import_module(f"examples.engines.{game}.{module}").RULE
+    engine = f"{path_of(game, module)}:ENGINE"
+    rule = load(game, module).RULE
     assert rule in {c.rule for c in profile.changes}  # the season changes the mutant's rule
     caught = gamecert.certify(game, engine=engine, profile_file=path, rounds=3)
     assert caught.unusable is None
@@ -320,8 +321,9 @@ def test_a_season_switches_a_later_stages_rules_on(tmp_path: Path,
     assert "6 change(s) in 5 rule(s)" in out and "farms from the first stage" in out, out
     clean = gamecert.certify("carcassonne", engine="reference", profile_file=path, rounds=3)
     assert [d.primary for d in clean.departures] == []
-    caught = gamecert.certify("carcassonne", engine="examples.engines.carcassonne."
-                              "farm_incomplete_towns:ENGINE", profile_file=path, rounds=3)
+    caught = gamecert.certify("carcassonne", engine=engine_spec("carcassonne",
+                                                                "farm_incomplete_towns"),
+                              profile_file=path, rounds=3)
     assert [d.primary for d in caught.departures] == ["CARC-FARM-SCORE"]
 
 

@@ -16,6 +16,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.main import main
 from gamecert.fuzz.reports.html import render_html
 from gamecert.fuzz.reports.pictures import svg_for
@@ -121,7 +122,7 @@ def certified(request: pytest.FixtureRequest,
               tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, dict[str, Any]]:
     game, mutant, rounds = request.param
     folder = tmp_path_factory.mktemp(f"report-{game}")
-    code = main(["certify", game, "--engine", f"examples.engines.{game}.{mutant}:ENGINE",
+    code = main(["certify", game, "--engine", engine_spec(game, mutant),
                  "--rounds", str(rounds), "--quiet", "--report", str(folder)])
     assert code == 1
     doc = json.loads((folder / "report.json").read_text("utf-8"))

@@ -13,6 +13,7 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from examples.engines import engine_spec
 from gamecert.fuzz.engines.recipes import engine_recipe
 from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.fuzz.search.season_draw import season_files, season_profiles
@@ -26,7 +27,7 @@ from gamecert.spec.profile_file import (
 
 GAMES = ("botwars", "carcassonne", "flit", "kingdomino")
 PER_GAME = 2  # whole campaigns: a handful in all, whatever the profile's max_examples
-MUTANT = "examples.engines.kingdomino.castle_off_centre:ENGINE"  # KD-GRID, in any season
+MUTANT = engine_spec("kingdomino", "castle_off_centre")  # KD-GRID, in any season
 # a campaign runs Hypothesis inside each example: allowed, the inner run is not shrunk
 NESTED = [*settings().suppress_health_check, HealthCheck.nested_given]
 

@@ -22,8 +22,9 @@ from gamecert.fuzz.findings.chance_stats import ALPHA
 from gamecert.fuzz.search.chance_sim import gather
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # examples/, for --biased
+from examples.engines import engine_spec
 
-BIASED = "minimal:examples.engines.carcassonne.deck_biased:ENGINE"
+BIASED = engine_spec("carcassonne", "deck_biased", "minimal")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # examples/
-
+from examples.engines import engine_spec, load
 from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.spec import load_catalogue
@@ -40,8 +40,8 @@ def compounds(game: str) -> list[tuple[str, tuple[str, ...]]]:
 
 def campaign(game: str, name: str, seed: int, budget: float | None,
              rounds: int | None) -> CampaignResult:
-    module = importlib.import_module(f"examples.engines.{game}.{name}")
-    spec = f"bare:examples.engines.{game}.{name}:ENGINE"
+    module = load(game, name)
+    spec = engine_spec(game, name, "bare")
     return run_campaign(game, object_recipe(game, spec), seed=seed, budget=budget,
                         rounds=rounds, profile_id=getattr(module, "PROFILE", None))
 

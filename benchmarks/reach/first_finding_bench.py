@@ -28,12 +28,13 @@ from gamecert.reference_engine.contract import Session
 GAMES = ("flit", "botwars", "carcassonne", "kingdomino")
 # the mutants live in the repository's examples/ (not installed): import them from there
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from examples.engines import load  # noqa: E402
 
 
 def first_finding(game: str, name: str, budget: float, seed: int) -> tuple[float | None, int,
                                                                              str, bool]:
     """(seconds to the first finding or None, steps played, rule charged, right rule?)."""
-    module = importlib.import_module(f"examples.engines.{game}.{name}")
+    module = load(game, name)
     engine = InProcessEngine(Session(module.ENGINE(), name=name))
     t0 = time.perf_counter()
     result = run_campaign(game, engine, budget=budget, seed=seed, max_findings=1)

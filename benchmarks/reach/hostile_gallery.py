@@ -143,11 +143,13 @@ def run_case(case: Case, work: Path) -> Outcome:
 
 
 def hostile(name: str, *args: str) -> str:
-    return shlex.join([sys.executable, str(ROOT / "examples/engines/hostile" / f"{name}.py"),
-                       "flit", *args])
+    from examples.engines import path_of
+
+    return shlex.join([sys.executable, str(path_of("hostile", name)), "flit", *args])
 
 
 def engine_cases() -> list[Case]:
+    from examples.engines import path_of
     from tests.hostile.test_engines import GALLERY
 
     cases = [Case("engines", name, ["certify", "flit", "--engine-cmd", hostile(name, *args),
@@ -162,7 +164,7 @@ def engine_cases() -> list[Case]:
     cases += [Case("engines", name, ["certify", "flit", "--engine-cmd", hostile(name, *args),
                                      "--rounds", rounds, "--quiet", "--report", "{DIR}/out"],
                    codes, says, report=True) for name, args, rounds, codes, says in more]
-    raises = ROOT / "examples/engines/hostile/raises.py"
+    raises = path_of("hostile", "raises")
     cases.append(Case("engines", "raises (in process)",
                       ["certify", "flit", "--engine", f"{raises}:ENGINE", "--rounds", "1",
                        "--quiet", "--report", "{DIR}/out"], (1,),

@@ -21,7 +21,6 @@ Timings are wall-clock on a shared machine; seconds to catch are at round granul
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import time
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 from gamecert.spec import load_catalogue
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # examples/
+from examples.engines import engine_spec, load
 
 MUTANTS = ("extent_6x6", "no_extent_limit", "no_connection")
 PLACEMENT = ("KD-PLACE-EXTENT", "KD-PLACE-CONNECT", "KD-PLACE-NO-OVERLAP", "KD-GRID",
@@ -71,7 +71,7 @@ def reach(mutant: str, players: int, seed: int, budget: float | None = 60.0,
     its rule is caught (the same rounds up to there, so the same verdict, sooner)."""
     from gamecert.fuzz.search import campaign
 
-    module = importlib.import_module(f"examples.engines.kingdomino.{mutant}")
+    module = load("kingdomino", mutant)
     started = time.monotonic()
     first: list[float] = []
 
@@ -84,7 +84,7 @@ def reach(mutant: str, players: int, seed: int, budget: float | None = 60.0,
     campaign.STOP.clear()
     try:
         result = run_campaign("kingdomino", object_recipe(
-            "kingdomino", f"bare:examples.engines.kingdomino.{mutant}:ENGINE"),
+            "kingdomino", engine_spec("kingdomino", mutant, "bare")),
             profile_id=profile_for(players), budget=None if rounds else budget,
             rounds=rounds, seed=seed, on_round=on_round)
     finally:

@@ -28,6 +28,7 @@ from gamecert.reference_engine.contract import Session
 
 # the mutants are the repository's examples, beside this script
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from examples.engines import engine_spec, load
 
 GAMES = ("flit", "botwars", "carcassonne", "kingdomino")
 CAUGHT, NOT_CHECKABLE, MISSED = "caught", "not checkable", "MISSED"
@@ -48,8 +49,8 @@ def minimal_campaign(game: str, name: str, rounds: int, seed: int = 0,
     """The mutant behind the wrapper, in the profile where its break shows (its PROFILE).
     With `until_caught`, no round starts once a finding under the mutant's rule is in (as
     Ctrl-C ends a campaign): the same rounds up to there, so the same verdict, sooner."""
-    module = importlib.import_module(f"examples.engines.{game}.{name}")
-    spec = f"minimal:examples.engines.{game}.{name}:ENGINE"
+    module = load(game, name)
+    spec = engine_spec(game, name, "minimal")
 
     def stop_once_caught(result: CampaignResult) -> None:
         if until_caught and module.RULE in {d.primary for d in result.departures}:
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                              MISSED: 0}
     t_min = t_full = 0.0
     for game, name in mutants(games):
-        module = importlib.import_module(f"examples.engines.{game}.{name}")
+        module = load(game, name)
         if args.full_too:
             t0 = time.perf_counter()
             run_campaign(game, InProcessEngine(Session(module.ENGINE(), name=name)),

@@ -42,7 +42,7 @@ from gamecert.reference_engine import reference_game
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import load_catalogue
 
-BOTS = Path(__file__).resolve().parents[2] / "examples" / "bots"
+ROOT = Path(__file__).resolve().parents[2]
 # (label, game, bot per seat, variant, queries cap)
 SPEED = [
     ("carcassonne", "carcassonne", ["greedy_scorer.py", "random_player.py",
@@ -84,9 +84,13 @@ MATRIX = [
 
 
 def command(game: str, name: str) -> str:
+    if str(ROOT) not in sys.path:  # examples/ is the repository's, not installed
+        sys.path.insert(0, str(ROOT))
+    from examples.bots import path_of
+
     bot, *args = name.split()
     runner = "node" if bot.endswith(".js") else sys.executable
-    return shlex.join([runner, str(BOTS / game / bot), *args])
+    return shlex.join([runner, str(path_of(game, bot)), *args])
 
 
 def engine_only(game_name: str, seed: int, cap: int | None) -> float:

@@ -125,10 +125,12 @@ def speedup(game: str, jobs: int, rounds: int, repeat: int) -> None:
 
 
 def first_findings(names: list[str], jobs: int) -> None:
+    from examples.engines import engine_spec  # on the path main() set
+
     print(f"time to first finding, Flit mutants, seed 0, up to 12 rounds (1 vs {jobs} jobs):")
     ratios = []
     for name in names:
-        engine = f"examples.engines.flit.{name}:ENGINE"
+        engine = engine_spec("flit", name)
         row = []
         results = []
         for n in (1, jobs):

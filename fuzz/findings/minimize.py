@@ -18,12 +18,14 @@ This module must not run campaigns or write files.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from gamecert.fuzz.engines.engine import Engine
+from gamecert.fuzz.engines.capabilities import CHANCE as CHANCE_CAP
+from gamecert.fuzz.engines.capabilities import FULL, LOAD_STATE
+from gamecert.fuzz.engines.engine import Engine, InProcessEngine
 from gamecert.fuzz.engines.recipes import EngineRecipe, as_recipe
-from gamecert.fuzz.findings.trace import TraceError, replay
+from gamecert.fuzz.findings.trace import TraceError, replay, run_ops
 from gamecert.fuzz.step.finding import (
     CONFIRMED,
     MARKERS,
@@ -32,6 +34,10 @@ from gamecert.fuzz.step.finding import (
     SHARED_ENGINE,
     Finding,
 )
+from gamecert.fuzz.step.lockstep import Coverage, InvalidInput, Lockstep
+from gamecert.reference_engine import reference_game, reference_session
+from gamecert.spec import CatalogueError
+from gamecert.spec.profile_file import resolve_profile
 
 JSON = Any
 # a prelude longer than this is not replayed: confirming it would cost a campaign's time
@@ -94,12 +100,13 @@ def minimize(finding: Finding, engine: Engine | EngineRecipe, *,
     replays = 0
 
     def attempt(candidate: list[JSON], games: list[dict[str, Any]],
-                fresh: bool = False) -> Finding | None:
+                fresh: bool = False, start: JSON | None = None) -> Finding | None:
         nonlocal replays
         replays += 1
         eng = opener.get(fresh and recipe.fresh)
         try:
-            result = replay({**doc, "ops": candidate, "prelude": games}, eng,
+            result = replay({**doc, "ops": candidate, "prelude": games,
+                             **({"start": start} if start is not None else {})}, eng,
                             handshake=recipe.fresh)
         except TraceError:
             return None  # dropping that operation made a later one meaningless
@@ -128,8 +135,17 @@ def minimize(finding: Finding, engine: Engine | EngineRecipe, *,
             finding.confirmation = SHARED_ENGINE if not recipe.fresh else NOT_REPRODUCIBLE
             return finding
         base = best
-        # 2. drop operations one at a time, from the end
         ops = _strip(best.trace["ops"][: best.op_index + 1]) if best.trace else ops
+        # 2. start later: from the reference's state a few operations before the
+        # departure, loaded (a departure met deep in a long stretch of play is then a
+        # trace of a few operations); the latest start that still shows it
+        if not pre and len(ops) > LATE_START_FROM and can_start_late(doc):
+            late = _late_start(doc, ops, lambda start, tail: attempt(tail, [], start=start))
+            if late is not None:
+                best, doc = late, {**doc, "start": late.trace["start"]} if late.trace \
+                    else doc
+                ops = _strip(best.trace["ops"][: best.op_index + 1]) if best.trace else ops
+        # 3. drop operations one at a time, from the end
         i = len(ops) - 2
         while i >= 0 and replays < max_replays and time.monotonic() < deadline:
             candidate = ops[:i] + ops[i + 1:]
@@ -141,7 +157,7 @@ def minimize(finding: Finding, engine: Engine | EngineRecipe, *,
         if not recipe.fresh:
             best.confirmation = SHARED_ENGINE
             return best
-        # 3. confirm on two fresh engines; a shrink on a shared process that does not
+        # 4. confirm on two fresh engines; a shrink on a shared process that does not
         # hold up falls back to the trace confirmed in step 1
         for shown in (best, base):
             cops = _strip(shown.trace["ops"]) if shown.trace else ops
@@ -155,6 +171,53 @@ def minimize(finding: Finding, engine: Engine | EngineRecipe, *,
         return finding
     finally:
         opener.close()
+
+
+# a trace longer than this is tried from a later start (step 2 of `minimize`)
+LATE_START_FROM = 8
+
+
+def can_start_late(doc: dict[str, Any]) -> bool:
+    """Whether a trace may start from a loaded state instead: the engine loads states and
+    lets the reference draw (what a campaign gave it), no rule was passed over (a muted
+    finding resyncs the sides, which the reference alone would not redo), the profile is
+    the catalogue's (the reference replays it alone)."""
+    caps = set(doc.get("capabilities") or FULL)
+    return (LOAD_STATE in caps and CHANCE_CAP in caps and not doc.get("muted")
+            and not doc.get("profile_doc") and not doc.get("prelude"))
+
+
+def _late_start(doc: dict[str, Any], ops: list[JSON],
+                shows: Callable[[JSON, list[JSON]], Finding | None]) -> Finding | None:
+    """The finding shown from the latest start tried: the reference's state before
+    operation j, loaded, then operations j.. (j from the last operation back, 1, 2, 4 ...
+    operations further each time); None when no later start shows it."""
+    states = reference_states(doc, ops)
+    if states is None:
+        return None
+    n, back = len(ops), 1
+    while back < n:
+        j = n - back
+        got = shows({"kind": "state", "state": states[j]}, ops[j:])
+        if got is not None:
+            return got
+        back *= 2
+    return None
+
+
+def reference_states(doc: dict[str, Any], ops: list[JSON]) -> list[JSON] | None:
+    """The reference's canonical state before each of `ops`, the trace played on the
+    reference alone (no oracle asked); None if the reference cannot play it."""
+    game = doc["game"]
+    try:
+        profile = resolve_profile(game, doc["profile"], None)
+        ls = Lockstep(reference_game(game), InProcessEngine(reference_session(game)),
+                      profile, [], coverage=Coverage(), seed=doc.get("seed"))
+        states: list[JSON] = []
+        run_ops(ls, doc["start"], ops, before=lambda at: states.append(at.ref_json))
+    except (Finding, InvalidInput, CatalogueError, KeyError):
+        return None
+    return states if len(states) == len(ops) else None
 
 
 def _shrink_prelude(games: list[dict[str, Any]], shows: Any, deadline: float) -> list[

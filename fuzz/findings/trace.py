@@ -9,6 +9,8 @@ it through a fresh lockstep, after the same start-up handshake as a campaign.
 from __future__ import annotations
 
 import contextlib
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,11 +21,18 @@ from gamecert.fuzz.engines.recipes import handshake as engine_handshake
 from gamecert.fuzz.step.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game
+from gamecert.reference_engine.contract import CHANCE
 from gamecert.schemas import first_error, read_json_file
 from gamecert.spec import CatalogueError, Profile
 from gamecert.spec.profile_file import resolve_profile
 
 JSON = Any
+
+
+# a game's steering of a `play_on`: the next action (JSON) where the lockstep stands
+Chooser = Callable[[Lockstep, random.Random], JSON]
+# how far a `play_on` goes by default: to the end of a game of every game but Flit
+PLAY_ON = 1024
 
 
 class TraceError(Exception):
@@ -66,13 +75,14 @@ class ReplayResult:
 
 def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
            muted: frozenset[str] | None = None, handshake: bool = True,
-           profile: Profile | None = None) -> ReplayResult:
+           profile: Profile | None = None, choose: Chooser | None = None) -> ReplayResult:
     """Run a trace on `engine` beside the reference, exactly as the campaign ran it: the
     start-up handshake, the earlier games of its prelude (when the finding needed the
     engine's history), then its own operations, with the rules that were muted at the time
     passed over and resynced the same way. The first finding of its own operations stops
     it. `muted` overrides the trace's own list; `profile` overrides the trace's own for the
-    reference and the oracles (a variant reading), not for the engine."""
+    reference and the oracles (a variant reading), not for the engine; `choose`, how a
+    `play_on` operation picks its actions (the game's own steering; random without it)."""
     game = doc["game"]
     try:
         # what the engine is told: the recorded profile (a season's), whatever the files
@@ -99,14 +109,14 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
                       muted=segment.get("muted") or (), caps=caps, engine_profile=own)
         # a finding or a rejected start ended this earlier game in the campaign too
         with contextlib.suppress(Finding, InvalidInput):
-            _run_ops(ls, segment["start"], segment["ops"])
+            run_ops(ls, segment["start"], segment["ops"])
     if muted is None:
         muted = frozenset(doc.get("muted") or ())
     ls = Lockstep(ref, engine, profile, oracles, coverage=Coverage(), seed=doc.get("seed"),
                   muted=muted, caps=caps, engine_profile=own)
     counter = [0]
     try:
-        _run_ops(ls, doc["start"], doc["ops"], counter)
+        run_ops(ls, doc["start"], doc["ops"], counter, choose=choose)
     except Finding as finding:
         return ReplayResult(finding, counter[0], expected, expected_kind)
     except InvalidInput as exc:
@@ -114,11 +124,17 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
     return ReplayResult(None, counter[0], expected, expected_kind)
 
 
-def _run_ops(ls: Lockstep, start: JSON, ops: list[JSON], counter: list[int] | None = None) -> None:
+def run_ops(ls: Lockstep, start: JSON, ops: list[JSON], counter: list[int] | None = None,
+            before: Callable[[Lockstep], None] | None = None,
+            choose: Chooser | None = None) -> None:
+    """Play a trace's operations; `before(ls)` is called before each one; `choose` steers
+    a `play_on` operation (random without it)."""
     ls.start(start)
     for op in ops:
         if ls.dead:  # the engine faulted (a muted finding): the campaign stopped here too
             break
+        if before is not None:
+            before(ls)
         kind = op["op"]
         if kind == "apply":
             ls.step(op["action"])
@@ -132,7 +148,33 @@ def _run_ops(ls: Lockstep, start: JSON, ops: list[JSON], counter: list[int] | No
             ls.compare_legal()
         elif kind == "observe":
             ls.observe()
+        elif kind == "play_on":  # asked by the triage only: each step is recorded as played
+            play_on(ls, int(op["seed"]), int(op.get("length", PLAY_ON)), choose)
         # "resync", "adopt" and "rewind" record what the lockstep did after a muted
         # finding: it does it again by itself at the same place, given the same muted causes
         if counter is not None:
             counter[0] += 1
+
+
+def play_on(ls: Lockstep, seed: int, length: int = PLAY_ON,
+            choose: Chooser | None = None) -> None:
+    """Up to `length` steps from where `ls` stands, each chosen by `choose` (a game's
+    steering, seeded) or else the reference's seeded random choice (a draw's outcome at a
+    draw): a game played on past a trace's prefix, for the triage to see what a departure
+    does further on (`triage.settle_by_play`). Each step is judged and recorded (an
+    `apply`) as any other."""
+    rng = random.Random(seed)
+    game: Any = ls.game
+    for _ in range(length):
+        if not ls.live:
+            return
+        state, seen = ls.ref, ls.ref_json
+        if choose is not None:
+            action = choose(ls, rng)
+        else:
+            act = game.random_chance(state, rng) if game.current(state) == CHANCE \
+                else game.random_action(state, rng)
+            action = game.action_to_json(state, act)
+        ls.step(action)
+        if ls.ref_json is seen:  # refused where it stood: it would be again
+            return

@@ -246,6 +246,13 @@ class Triage:
         self._by_signature[dep.signature] = dep
         self.departures.append(dep)
 
+    def confirm(self, dep: Departure) -> Departure:
+        """`dep`'s charge stands, no longer ambiguous (its rule was seen broken alone): the
+        ambiguous departures it explains are charged to it."""
+        dep.alternatives = frozenset()
+        self._fold(dep)
+        return dep
+
     def reattribute(self, dep: Departure, rule: str, named: str = "rule") -> Departure:
         """Charge `dep` to `rule`, as its cause `named` (a reading of that rule explains it:
         `reading-<variant>`; "rule" when the rule is all that is known); merges it into the
@@ -274,6 +281,12 @@ class Triage:
         return dep
 
 
+# where `settle_by_play` cuts a trace (fractions of the steps before the failing one), and
+# how many seeded games it plays on from each cut
+SETTLE_CUTS = (0.25, 0.5, 0.75, 0.9)
+SETTLE_SEEDS = 4
+
+
 def disambiguate(dep: Departure, probe: Callable[[dict[str, Any]], Finding | None]
                  ) -> str | None:
     """Which of an ambiguous departure's rules the engine breaks, asked of the engine itself:
@@ -290,6 +303,36 @@ def disambiguate(dep: Departure, probe: Callable[[dict[str, Any]], Finding | Non
     plain = {r for r, message in found.violations
              if r in dep.alternatives and not alternatives(message)}
     return plain.pop() if len(plain) == 1 else None
+
+
+def settle_by_play(dep: Departure, play: Callable[[dict[str, Any]], Finding | None],
+                   cuts: tuple[float, ...] = SETTLE_CUTS, seeds: int = SETTLE_SEEDS
+                   ) -> tuple[str, str, Finding] | None:
+    """Which of an ambiguous departure's rules the engine breaks, seen further on: its trace
+    cut before the failing step (at each fraction of `cuts`) and played on with the
+    reference's seeded random choices (`trace.play_on`), on the engine (`play` replays a
+    trace and returns its first finding). Where one example could not tell a departure made
+    earlier and seen only at a game's end from one made at the end (a town's banner lost in
+    a join, or the banners of open towns not counted), a game played on differently shows
+    one of them alone. The first rule among the alternatives that a played-on game shows
+    plainly (not ambiguously), with the name of its cause there and that game's finding,
+    or None."""
+    trace = dep.finding.trace
+    if not dep.alternatives or not trace or dep.finding.op_index < 1:
+        return None
+    ops = trace["ops"]
+    for cut in cuts:
+        prefix = ops[: max(1, int(dep.finding.op_index * cut))]
+        for seed in range(seeds):
+            found = play({**trace, "ops": [*prefix, {"op": "play_on", "seed": seed}]})
+            if found is None:
+                continue
+            plain = {(r, cause_of(message) or "rule") for r, message in found.violations
+                     if r in dep.alternatives and not alternatives(message)}
+            if len({r for r, _ in plain}) == 1:
+                rule, named = min(plain)
+                return rule, named, found
+    return None
 
 
 def finding_names(finding: Finding, primary: str) -> set[str]:

@@ -1,11 +1,12 @@
 """Per-game fuzzing knowledge: where to start, how to draw moves, what to probe.
 
-Convention: each game is a folder, `fuzz/games/<game>/`, whose `__init__` exports `PLUGIN`,
-a `GamePlugin` that is one call a job; the jobs are files, the same for every game:
-`starts.py`, `crafted.py`, `play.py`, `probes.py`, `bot_text.py`, `targets.py`, `proofs.py`
-(a game's `__init__` says which it leaves out, and why). `proving.py` is what the proofs
-share. A fifth game copies a folder. The state machine in `fuzz.search.machine` is the same
-for every game; only this part differs.
+Convention: each game is a folder, `fuzz/games/<game>/`, whose jobs are files, the same for
+every game: `starts.py`, `crafted.py`, `play.py`, `probes.py`, `bot_text.py`, `targets.py`,
+`proofs.py`. Its `__init__` is its docstring (the map of the folder) and
+`PLUGIN = folder_plugin(__name__)`: one generic `GamePlugin` (`folder_plugin.py`) reads
+each job's names from the file that owns it, the optional ones only where the game defines
+them. `proving.py` is what the proofs share. A fifth game copies a folder. The state machine
+in `fuzz.search.machine` is the same for every game; only this part differs.
 """
 
 from __future__ import annotations
@@ -39,10 +40,15 @@ class GamePlugin(Protocol):
     def targets(self, ls: Lockstep) -> dict[str, float]:
         """Observations for `hypothesis.target`: larger is rarer and more interesting."""
 
-    # Optional: `prove(engine, profile) -> (ok, lines)` for `gamecert prove GAME`;
+    # Optional (read with getattr; folder_plugin.OPTIONAL says which file owns each):
+    # `prove(engine, profile) -> (ok, lines)` for `gamecert prove GAME`;
     # `cheap_to_list(ls) -> bool`, False where comparing full legal sets costs too much;
+    # `play_on_action(ls, rng) -> JSON`, how a game is played on past a trace's prefix when
+    # the triage settles an ambiguous cause (fuzz.findings.trace.play_on; random without);
     # `run_ahead`, the lengths of the machine's run-ahead rule for an engine that cannot load
-    # states (fuzz.search.machine.RUN_AHEAD unless said; empty: no such rule).
+    # states (fuzz.search.machine.RUN_AHEAD unless said; empty: no such rule);
+    # `run_ahead_policy`, a steered run-ahead; `rule_probes(ls)`, one-rule probes;
+    # `crafted_for`, the rules each kind of crafted start is for.
 
 
 def plugin_for(game: str) -> GamePlugin:

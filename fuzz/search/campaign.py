@@ -35,7 +35,7 @@ from gamecert.fuzz.engines.recipes import EngineRecipe, as_recipe, declares_stat
 from gamecert.fuzz.findings.baseline import Baseline
 from gamecert.fuzz.findings.chance_stats import ChanceStats, ChanceTest
 from gamecert.fuzz.findings.minimize import minimize
-from gamecert.fuzz.findings.trace import TraceError, replay
+from gamecert.fuzz.findings.trace import Chooser, TraceError, replay
 from gamecert.fuzz.findings.triage import (
     Departure,
     Triage,
@@ -43,6 +43,7 @@ from gamecert.fuzz.findings.triage import (
     disambiguate,
     fingerprint,
     first_violation,
+    settle_by_play,
 )
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.search.checkpoint import Checkpoint
@@ -389,6 +390,23 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             resolved = disambiguate(dep, lambda doc: _first_finding(recipe, doc))
             if resolved is not None:
                 dep = triage.reattribute(dep, resolved)
+            elif seconds_left() > 0:  # or by what the engine does further on
+                # the game played on passes over every known cause, this one too: what
+                # stops it is a departure this cause's rule does not explain
+                choose = getattr(plugin_for(game), "play_on_action", None)
+                known = {*muted, dep.key, *dep.finding.causes}
+                settled = settle_by_play(dep, lambda doc: _played_on(recipe, doc, known,
+                                                                     choose))
+                if settled is not None and settled[0] == dep.primary:
+                    resolved = settled[0]
+                    dep = triage.confirm(dep)
+                elif settled is not None:  # charged to the rule the game played on shows,
+                    resolved, named, shown = settled  # with that game as its finding
+                    dep = triage.reattribute(dep, resolved, named)
+                    if seconds_left() > 0:
+                        shown = minimize(shown, recipe, prelude=prelude, reuse=reuse,
+                                         seconds=seconds_left())
+                    dep.finding = shown
         dep.reading = blamed_reading(dep, catalogue)  # the step's own model named it
         # a parameter or a library model explains it: no reading to look for
         modelled = (cause_of(first_violation(dep.finding, dep.primary)[0]) or "").startswith(
@@ -506,6 +524,20 @@ def _first_finding(recipe: EngineRecipe, doc: dict[str, Any]) -> Finding | None:
     """The finding of a trace replayed on a fresh engine with no rule muted, or None."""
     try:
         found: Finding | None = _replay_fresh(recipe, doc, muted=frozenset()).finding
+    except TraceError:
+        return None
+    return found
+
+
+def _played_on(recipe: EngineRecipe, doc: dict[str, Any], known: set[str],
+               choose: Chooser | None) -> Finding | None:
+    """The first finding of a trace played on past its prefix (`triage.settle_by_play`),
+    steered by the game's `choose` where it has one, or None: the causes muted at the time
+    passed over as then, and every cause the campaign knows by now (`known`), so that the
+    game played on stops at something new."""
+    try:
+        muted = frozenset({*(doc.get("muted") or ()), *known})
+        found: Finding | None = _replay_fresh(recipe, doc, muted=muted, choose=choose).finding
     except TraceError:
         return None
     return found

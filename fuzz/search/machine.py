@@ -3,12 +3,14 @@
 One machine serves every game: the game's `GamePlugin` says where to start and what to
 draw. Rules: play a legal move, referee action or chance outcome; probe an illegal action or
 send raw bot text; compare legal sets; observe, or save and reload the state. Playing is
-one rule of four so that games get deep. An engine that cannot load states has one more:
-run ahead, a stretch of the game (to its end, at most) in one rule, each move the
-reference's own seeded random choice, so its examples reach what only deep positions show
-(a game's end and final scoring, the turn cap, long fights) without crafted starts.
-Swarm testing (Hypothesis turns rules off per example) varies the mix; `target()` steers
-toward rare positions.
+one rule of four so that games get deep. An engine that cannot load states has one more,
+`stretch` (so has every engine of a game whose plugin says `stretch_when_loading`): many
+steps in one rule, each move the reference's own seeded random choice (or the plugin's
+steered policy), Hypothesis choosing only the seed and the length. It makes examples long
+at the cost of two choices, and reaches what only deep positions show (a game's end and
+final scoring, the turn cap, long fights) without crafted starts. Swarm testing
+(Hypothesis turns rules off per example) varies the mix; `target()` steers toward rare
+positions.
 """
 
 from __future__ import annotations
@@ -63,14 +65,19 @@ def machine_class(plugin: GamePlugin, profile: Profile,
     def live(self: Any) -> bool:
         return bool(self.ls.live)
 
-    # a plugin may say how far a run-ahead goes in its game (none: no run-ahead rule)
+    # a plugin may say how far a stretch goes in its game (none: no stretch rule). An engine
+    # that loads states plays stretches only where the plugin says so
+    # (`stretch_when_loading`): there a campaign's crafted starts and one-choice-per-step
+    # play are what finds most public mutants soonest, and a plugin turns stretches on
+    # once its mutants are caught as soon, with their own rules (docs/speed.md)
     run_lengths: tuple[int, ...] = getattr(plugin, "run_ahead", RUN_AHEAD)
+    if can_load and not getattr(plugin, "stretch_when_loading", False):
+        run_lengths = ()
     # a plugin may steer its run-ahead (`run_ahead_policy(ls, rng, length)`: a function
     # giving each next action as JSON, None to end the run), where random play does not
     # reach what the run is for (a game's end, its winner); none: the reference's random
     # choices
-    policy: Callable[[Lockstep, random.Random, int], Callable[[], JSON | None]] | None = \
-        getattr(plugin, "run_ahead_policy", None)
+    policy: Policy | None = getattr(plugin, "run_ahead_policy", None)
     # a plugin may build probes that each break one rule and no other: (rule, action) pairs
     rule_probes: Callable[[Lockstep], list[tuple[str, JSON]]] | None = getattr(
         plugin, "rule_probes", None)
@@ -131,40 +138,20 @@ def machine_class(plugin: GamePlugin, profile: Profile,
                     return
             self.ls.probe(plugin.draw_probe(data, self.ls))
 
-        if not can_load and run_lengths:
+        if run_lengths:
             @precondition(live)
             @rule(seed=st.integers(0, 2**32 - 1), length=st.sampled_from(run_lengths))
-            def run_ahead(self, seed: int, length: int) -> None:
+            def stretch(self, seed: int, length: int) -> None:
                 """Up to `length` steps (to the game's end at most), each action the
                 reference's seeded random choice among its legal ones (or the plugin's
-                policy's, seeded alike): what crafted starts give an engine that loads
-                states, reached from a new game. Every step is checked as `play`'s are; the
-                trace records each, so a replay needs no seed."""
-                ls, rng = self.ls, random.Random(seed)
-                game: Any = ls.game
-                steered = policy(ls, rng, length) if policy is not None else None
-                for _ in range(length):
-                    if not ls.live:
-                        break
-                    state, seen = ls.ref, ls.ref_json
-                    if steered is not None:
-                        action = steered()
-                        if action is None:
-                            break
-                    else:
-                        act = (game.random_chance(state, rng) if game.current(state) == CHANCE
-                               else game.random_action(state, rng))
-                        action = game.action_to_json(state, act)
-                    if isinstance(action, dict) and action.get("type") in no_referee:
-                        break
-                    try:
-                        ls.step(action)
-                    except InvalidInput:
-                        break
-                    if ls.ref_json is seen:  # refused: the reference stands where it stood,
-                        break  # and the same seeded choices would be refused again and again
-                event("run ahead")
-                for label, value in plugin.targets(ls).items():
+                policy's, seeded alike). Hypothesis chooses only the seed and the length, so
+                a long example costs it two choices instead of several per step. For an
+                engine that cannot load states it is what crafted starts give the others,
+                reached from a new game. Every step is checked as `play`'s are; the trace
+                records each, so a replay needs no seed."""
+                play_stretch(self.ls, seed, length, policy, no_referee)
+                event("stretch")
+                for label, value in plugin.targets(self.ls).items():
                     self.best[label] = max(value, self.best.get(label, value))
 
         @precondition(lambda self: can_list and live(self) and cheap_to_list(self.ls))
@@ -205,6 +192,43 @@ def machine_class(plugin: GamePlugin, profile: Profile,
     LockstepMachine.__name__ = f"{profile.game.capitalize()}Lockstep"
     made: MachineClass = LockstepMachine
     return made
+
+
+Policy = Callable[[Lockstep, random.Random, int], Callable[[], JSON | None]]
+
+
+def play_stretch(ls: Lockstep, seed: int, length: int, policy: Policy | None = None,
+                 no_referee: tuple[str, ...] = ()) -> int:
+    """The `stretch` rule's play: up to `length` steps from where `ls` stands, each action
+    the reference's random choice seeded by `seed` (or `policy`'s, seeded alike), to the
+    game's end at most; the number of steps played. The same seed from the same position
+    plays the same steps."""
+    rng = random.Random(seed)
+    game: Any = ls.game
+    steered = policy(ls, rng, length) if policy is not None else None
+    played = 0
+    for _ in range(length):
+        if not ls.live:
+            break
+        state, seen = ls.ref, ls.ref_json
+        if steered is not None:
+            action = steered()
+            if action is None:
+                break
+        else:
+            act = (game.random_chance(state, rng) if game.current(state) == CHANCE
+                   else game.random_action(state, rng))
+            action = game.action_to_json(state, act)
+        if isinstance(action, dict) and action.get("type") in no_referee:
+            break
+        try:
+            ls.step(action)
+        except InvalidInput:
+            break
+        played += 1
+        if ls.ref_json is seen:  # refused: the reference stands where it stood,
+            break  # and the same seeded choices would be refused again and again
+    return played
 
 
 def make_machine(plugin: GamePlugin, profile: Profile,

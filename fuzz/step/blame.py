@@ -12,7 +12,19 @@ each *departure model* of the game:
 
 A model whose state after the step equals the engine's (and differs from the reference's)
 explains it: its rule is the one broken, its kind names the departure (the cause a campaign
-counts repeats of). Several models that explain one step are ordered by the catalogue's
+counts repeats of).
+
+A game whose canonical state leaves out what its engine derives and keeps (Carcassonne's
+features: which tiles a town joins, its banners) can depart at one step and show it only at
+a later one (a town that lost a banner when it joined another scores one point short at the
+end). For such a game (`hidden_state`), the step is also replayed under each model from the
+last point where both sides were brought together (`History`): a model that gives every
+state the engine showed on the way and its state after this step explains it as well. When
+a replayed model and a model of this step alone name different rules, one example cannot
+tell them apart: the departure is marked ambiguous among them, for the triage to settle
+(another example, or the game played on past the trace's prefix, shows one of them alone).
+
+Several models that explain one step are ordered by the catalogue's
 `phase_order` (the first is charged, the others are "also explained by"). A refusal is
 explained by the models under which the action is illegal; an accepted action the reference
 refuses, by the models under which it is legal and gives the engine's state.
@@ -64,10 +76,30 @@ class Explanation:
     kind: str
     text: str
     variant: str | None = None  # set when the model is a reading of `rule`
+    # explained only when replayed from the last point both sides agreed on (`History`)
+    replayed: bool = False
 
     @property
     def key(self) -> str:
         return f"{self.rule}|{self.kind}"
+
+
+@dataclass
+class History:
+    """The steps of a game since both sides last stood on one state the reference loaded
+    (`start`, canonical JSON: a new game, a loaded state), for a game with hidden state:
+    per step, the action, the engine's reported draws (follow mode; None otherwise), the
+    state the engine showed after it and whether that was a departure the reference took
+    over (`departed`). `at` is the reference's state JSON after the last step (the object:
+    a step from any other state starts a history anew)."""
+
+    start: JSON
+    steps: list[tuple[JSON, list[JSON] | None, JSON, bool]]
+    at: JSON = None
+
+    def __post_init__(self) -> None:
+        if self.at is None:
+            self.at = self.start
 
 
 def tag(*words: object) -> str:
@@ -144,18 +176,58 @@ def _after(model: Model, before: JSON, action: JSON,
     not load, the action is illegal, the draws are not the ones it would make)."""
     game = model.game
     try:
-        state = _load(game, model.profile, before)
-        state, _ = game.apply(state, game.action_from_json(state, action))
-        if draws is not None:
-            for outcome in draws:
-                if game.current(state) != CHANCE:
-                    return None  # the engine drew where this model does not
-                state, _ = game.apply(state, game.action_from_json(state, outcome))
-            if game.current(state) == CHANCE:
-                return None  # this model draws where the engine did not
-        return game.observe(state)
+        # draws that do not fit (the engine drew where this model does not, or the model
+        # draws where the engine did not): the step means nothing under it
+        state = _applied(game, _load(game, model.profile, before), action, draws)
+        return None if state is None else game.observe(state)
     except _MODEL_ERRORS:
         return None
+
+
+def _replays(model: Model, history: History, action: JSON, draws: Sequence[JSON] | None,
+             engine_after: JSON) -> bool:
+    """Whether `model`, replayed from `history.start` over its steps (each giving the state
+    the engine showed) and then `action`, gives `engine_after`: the model explains a
+    departure made at an earlier step and seen only now. At a step where the engine
+    departed otherwise (another cause, taken over by the reference) the model takes the
+    engine's state too, as the reference did, and goes on from there; elsewhere a state
+    the engine did not show rules the model out."""
+    game = model.game
+    # each state observed from the one before where the game can (`observe_next`: the
+    # parts a step left alone shared, not rebuilt); `seen` is the model's last state's JSON,
+    # equal to what both sides showed there
+    observe_next = getattr(game, "observe_next", None)
+    try:
+        state = _load(game, model.profile, history.start)
+        seen = game.observe(state)
+        for past, past_draws, shown, departed in history.steps:
+            after = _applied(game, state, past, past_draws)
+            got = None if after is None else observe_next(state, seen, after) \
+                if observe_next is not None else game.observe(after)
+            if got != shown:
+                if not departed:
+                    return False
+                after = _load(game, model.profile, shown)
+                shown = game.observe(after)
+            state, seen = after, shown
+        after = _applied(game, state, action, draws)
+        return after is not None and game.observe(after) == engine_after
+    except _MODEL_ERRORS:
+        return False
+
+
+def _applied(game: Game[Any, Any], state: Any, action: JSON,
+             draws: Sequence[JSON] | None) -> Any:
+    """`state` after `action` (then `draws`), or None where the draws do not fit."""
+    state, _ = game.apply(state, game.action_from_json(state, action))
+    if draws is not None:
+        for outcome in draws:
+            if game.current(state) != CHANCE:
+                return None
+            state, _ = game.apply(state, game.action_from_json(state, outcome))
+        if game.current(state) == CHANCE:
+            return None
+    return state
 
 
 def _load(game: Game[Any, Any], profile: Profile, state: JSON) -> Any:
@@ -193,10 +265,12 @@ class Blame:
     def models(self) -> tuple[Model, ...]:
         return models_for(self.game, self.profile)
 
-    def _ordered(self, found: Iterable[Model]) -> list[Explanation]:
-        ranked = sorted(found, key=lambda m: (self.order.get(m.rule, len(self.order)),
-                                              _KIND_ORDER[m.source]))
-        return [Explanation(m.rule, m.kind, m.text, m.variant) for m in ranked]
+    def _ordered(self, found: Iterable[Model], replayed: Iterable[Model] = ()
+                 ) -> list[Explanation]:
+        late = set(replayed)
+        ranked = sorted([*found, *late], key=lambda m: (
+            self.order.get(m.rule, len(self.order)), _KIND_ORDER[m.source]))
+        return [Explanation(m.rule, m.kind, m.text, m.variant, m in late) for m in ranked]
 
     def _search(self, explains: Callable[[Model], bool], known: Iterable[str],
                 objecting: Iterable[str] = (), exclusive: bool = False
@@ -222,14 +296,39 @@ class Blame:
 
     def step(self, before: JSON, action: JSON, engine_after: JSON, reference_after: JSON,
              draws: Sequence[JSON] | None = None, known: Iterable[str] = (),
-             objecting: Iterable[str] = ()) -> list[Explanation]:
+             objecting: Iterable[str] = (), history: History | None = None
+             ) -> list[Explanation]:
         """The models under which `action` from `before` (then `draws`, the engine's own
         reported draws in follow mode) gives the engine's state, where it differs from the
-        reference's."""
+        reference's; with `history` (a game with hidden state, `before` its last state),
+        also the models that give it replayed over the history, each marked `replayed`."""
         if engine_after == reference_after or not isinstance(engine_after, dict):
             return []
-        return self._search(lambda m: _after(m, before, action, draws) == engine_after, known,
-                            objecting)
+
+        def alone(m: Model) -> bool:
+            return _after(m, before, action, draws) == engine_after
+
+        if history is None or not history.steps:
+            return self._search(alone, known, objecting)
+
+        def replayed(m: Model) -> bool:
+            return _replays(m, history, action, draws, engine_after)
+
+        keys = set(known)
+        for m in self.models:  # a known cause met again, either way
+            if f"{m.rule}|{m.kind}" in keys:
+                if alone(m):
+                    return self._ordered([m])
+                if replayed(m):
+                    return self._ordered([], [m])
+        found = self._search(alone, (), objecting)
+        seen = {e.key for e in found}
+        later = [m for m in self.models
+                 if f"{m.rule}|{m.kind}" not in seen and replayed(m)]
+        if not later:
+            return found
+        by_key = {f"{m.rule}|{m.kind}": m for m in self.models}
+        return self._ordered([by_key[e.key] for e in found], later)
 
     def refusal(self, before: JSON, action: JSON, known: Iterable[str] = (),
                 objecting: Iterable[str] = ()) -> list[Explanation]:

@@ -297,12 +297,21 @@ class Judging:
         states that differ, an unexplained difference (ENGINE-AGREES) named by the fields
         that differ, never a rule the step did not touch."""
         if found:
+            # a model explaining only replayed over the steps before (fuzz.step.blame:
+            # a departure made earlier, seen now) and a model of another rule explaining
+            # this step alone: one example cannot tell them apart; charged as any other
+            # (below), marked ambiguous for the triage to settle from another example, or
+            # from the game played on, that shows one rule alone
+            replay_tie = any(e.replayed for e in found) and len({e.rule for e in found}) > 1
             # a model whose rule's own oracle objects too is confirmed by it: first
             objecting = {r for r, _ in bad}
             found = sorted(found, key=lambda e: e.rule not in objecting)
             first = found[0]
             own = next((m for r, m in bad if r == first.rule), None)
             text = plain(own) if own else f"{where}: the engine's state is what {first.text} gives"
+            if first.replayed and not own:
+                text += (", replayed from where both sides last agreed: a departure made at "
+                         "an earlier step, seen only now")
             if len(found) > 1:
                 more = ", ".join(e.text for e in found[1:4])
                 text += f" (also explained by {more}{', ...' if len(found) > 4 else ''})"
@@ -313,6 +322,8 @@ class Judging:
             # ambiguous): kept so, for the triage to settle, the same whether the models
             # were all asked or a known cause's alone (`Blame._search`)
             tied = alternatives(own) if own else frozenset()
+            if replay_tie:
+                tied = tied | {e.rule for e in found}
             if first.rule in tied:
                 text = ambiguous(sorted(tied), text)
             return [(first.rule, cause(first.kind, text, also))]

@@ -27,7 +27,7 @@ from gamecert.fuzz.engines.capabilities import (
     is_chance_report,
 )
 from gamecert.fuzz.engines.engine import Engine, EngineFault, Refused
-from gamecert.fuzz.step.blame import Blame, tag
+from gamecert.fuzz.step.blame import Blame, History, tag
 from gamecert.fuzz.step.fast import AGREED_BATCH
 from gamecert.fuzz.step.finding import (
     HARNESS_RULES,
@@ -162,6 +162,11 @@ class Lockstep(Operations):
         self.event_checks: dict[int, CheckFn | None] = {
             id(o.check): o.bare for o in self.oracles if o.check is not None and o.reads_events}
         self._blame: Blame | None = None
+        # A game whose canonical state leaves out what its engine keeps (fuzz.step.blame):
+        # the steps both sides agreed on since they were last together, for the models to
+        # replay when a departure made earlier shows only later
+        self.history: History | None = History(None, []) if getattr(
+            game, "hidden_state", False) else None
         self._settled = False  # the sides were brought together for the finding to come
         # the first finding kept per cause passed over in this example (`_fail`)
         self._passed: dict[tuple[frozenset[str], str], Finding] = {}
@@ -266,6 +271,8 @@ class Lockstep(Operations):
         self._settled = False
         self._past_base = None
         self._passed.clear()
+        if self.history is not None:
+            self.history = History(None, [])
         if self.dead or (self.deadline is not None and time.monotonic() > self.deadline) or (
                 self.stop is not None and self.stop.is_set()):
             self.dead = True  # out of budget (or a finding ended the round): ask nothing
@@ -388,6 +395,8 @@ class Lockstep(Operations):
             # nothing differs, no draw is followed and the step waits to be judged)
             self._wait(as_transition((before, action, ref_after, ref_events)), ref_events,
                        ref_next, ref_after)
+            if self.history is not None:
+                self._remember(before, action, None, ref_after)
             return ref_events
         bad: list[tuple[str, str]] = []
         if self.follow:
@@ -418,9 +427,13 @@ class Lockstep(Operations):
             seen = ref_after
             seen_events = ref_events if eng_events_own is eng_events else eng_events_own
         transition = as_transition((before, action, seen, seen_events))
+        draws = [e["chance"] for e in eng_events if is_chance_report(e)] \
+            if self.follow else None
         if self.defer and not diverged and not self.follow:
             # agreed (its `after` is `ref_after`): judged later with the others
             self._wait(transition, ref_events, ref_next, ref_after)
+            if self.history is not None:
+                self._remember(before, action, draws, ref_after)
             return list(ref_events)
         if self.pending:  # the steps before this one, judged first
             self.finish()
@@ -436,11 +449,13 @@ class Lockstep(Operations):
             if self.follow and self.unreported:
                 detail = UNREPORTED + detail
             if eng_after != ref_after and not self._known(bad, ref_after, eng_after):
-                # which one-rule change gives the engine's state
-                draws = [e["chance"] for e in eng_events if is_chance_report(e)] \
-                    if self.follow else None
+                # which one-rule change gives the engine's state (replayed over the steps
+                # agreed since the two sides were last together, where the game hides state)
+                history = self.history if self.history is not None \
+                    and self.history.at is before else None
                 bad = self._charge(bad, self.blame.step(before, action, eng_after, ref_after,
-                                                        draws, self.muted, {r for r, _ in bad}),
+                                                        draws, self.muted, {r for r, _ in bad},
+                                                        history),
                                    ref_after, eng_after, f"after {canon(action)}")
             elif eng_after != ref_after and not bad:  # a known unexplained difference
                 bad = self._charge(bad, [], ref_after, eng_after, f"after {canon(action)}")
@@ -452,13 +467,31 @@ class Lockstep(Operations):
                        related=event_rules(ref_events), expected=ref_after, got=eng_after)
             if not diverged:
                 self._advance(ref_next, ref_after)
+            if self.history is not None:  # the engine's state, where the reference took it
+                self._remember(before, action, draws, eng_after if diverged else ref_after,
+                               departed=diverged)
             return list(ref_events)
         if self.follow:
             self._advance(ref_next, ref_after)
         else:  # the common case of _advance: nothing to resync, no draw to follow
             self.ref = self.json_of = ref_next
             self.ref_json = ref_after
+        if self.history is not None:
+            self._remember(before, action, draws, self.ref_json)
         return list(ref_events)
+
+    def _remember(self, before: JSON, action: JSON, draws: list[JSON] | None,
+                  shown: JSON, departed: bool = False) -> None:
+        """Add a step to the history: the state the engine showed after it, and whether the
+        reference took that state (`departed`: the engine's own, past a departure). A
+        `before` the history did not end on (a state was loaded, a probe was taken back, a
+        new game) starts it anew there."""
+        history = self.history
+        assert history is not None
+        if history.at is not before:
+            history = self.history = History(before, [])
+        history.steps.append((action, draws, shown, departed))
+        history.at = self.ref_json
 
     def _refused_legal(self, before: JSON, action: JSON, exc: Refused, ref_next: Any,
                        ref_after: JSON, ref_events: list[JSON]) -> None:

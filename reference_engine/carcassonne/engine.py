@@ -103,6 +103,10 @@ class Carcassonne:
     """The Carcassonne reference engine (`reference_engine.contract.Game`)."""
 
     name = "carcassonne"
+    # Its canonical state leaves out the features the engine derives and keeps (which
+    # tiles a town joins, its banners): a departure there shows only when they score, so
+    # the harness's blame replays the agreed steps before (contract.Game.hidden_state)
+    hidden_state = True
 
     # --- contract ------------------------------------------------------------------------
     def initial(self, profile: Profile, seed: int | None = None) -> CarcState:

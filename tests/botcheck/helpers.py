@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from examples.bots import path_of
 from gamecert.fuzz.botcheck.codecs import codec_for
 from gamecert.fuzz.botcheck.runner import RunOptions, RunResult, run
 from gamecert.spec import load_catalogue
@@ -18,7 +19,7 @@ BOTS = ROOT / "examples" / "bots"
 def bot_command(game: str, name: str) -> str:
     """The command for an example bot; `name` may carry the bot's own arguments after it."""
     name, *args = name.split()
-    path = BOTS / game / name
+    path = path_of(game, name)
     runner = "node" if name.endswith(".js") else sys.executable
     return shlex.join([runner, str(path), *args])
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from examples.bots import path_of
 from gamecert.fuzz.botcheck.codecs import carcassonne as codec_module
 from gamecert.schemas import first_error
 from tests.botcheck.helpers import check, gamecert
@@ -138,7 +139,7 @@ def test_stage_1_sends_the_2025_game_start_unchanged(tmp_path: Path) -> None:
 
 
 def test_bot_check_command_takes_the_stage_profiles() -> None:
-    bot = f"{sys.executable} examples/bots/carcassonne/ransom_broke.py"
+    bot = f"{sys.executable} {path_of('carcassonne', 'ransom_broke.py')}"
     out = gamecert("bot-check", "carcassonne", "--profile", "syncs-2025-tower", "--bot-cmd",
                    bot, "--games", "2", "--seed", "0", "--time-scale", "4")
     assert out.returncode == 1, out.stdout + out.stderr

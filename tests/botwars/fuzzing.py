@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
 from types import ModuleType
 from typing import Any
 
+from examples.engines import load, module_of
 from gamecert.fuzz.engines.engine import Engine, InProcessEngine
 from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
 from gamecert.reference_engine import reference_session
@@ -20,7 +20,7 @@ SERVE_REFERENCE = [sys.executable, "-m", "gamecert", "serve", "botwars"]
 
 
 def mutant(name: str) -> ModuleType:
-    return importlib.import_module(f"examples.engines.botwars.{name}")
+    return load("botwars", name)
 
 
 def mutant_engine(name: str, where: str, *args: str) -> Engine:
@@ -28,7 +28,7 @@ def mutant_engine(name: str, where: str, *args: str) -> Engine:
     the wire protocol in a child process."""
     if where == "in-process":
         return InProcessEngine(Session(mutant(name).ENGINE(), name))
-    return SubprocessEngine([sys.executable, "-m", f"examples.engines.botwars.{name}", *args])
+    return SubprocessEngine([sys.executable, "-m", module_of("botwars", name), *args])
 
 
 def reference_engine(where: str) -> Engine:

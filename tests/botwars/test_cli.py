@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.args import EXIT_OK, EXIT_VIOLATIONS
 from gamecert.fuzz.cli.main import main
 from gamecert.schemas import first_error
 
 from .fuzzing import CAT
 
-LENIENT_FORMAT = "examples.engines.botwars.lenient_format:ENGINE"
+LENIENT_FORMAT = engine_spec("botwars", "lenient_format")
 
 
 def test_rules_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,7 +73,7 @@ def test_prove_the_reference_and_a_mutant(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "PROVED" in out and "0 disagreements" in out
     code = main(["prove", "botwars", "--engine",
-                 "examples.engines.botwars.battle_pairwise:ENGINE"])
+                 engine_spec("botwars", "battle_pairwise")])
     out = capsys.readouterr().out
     assert code == EXIT_VIOLATIONS
     assert "NOT POSSIBLE" in out

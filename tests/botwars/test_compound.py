@@ -7,10 +7,9 @@ replays alone on a fresh engine."""
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
+from examples.engines import engine_spec, load
 from examples.engines.botwars import COMPOUNDS
 from gamecert.fuzz.engines.recipes import engine_recipe
 from gamecert.fuzz.findings.trace import replay, trace_document
@@ -23,8 +22,8 @@ _RESULTS: dict[str, tuple[CampaignResult, str]] = {}
 
 def _campaign(name: str) -> tuple[CampaignResult, str]:
     if name not in _RESULTS:
-        spec = f"bare:examples.engines.botwars.{name}:ENGINE"
-        module = importlib.import_module(f"examples.engines.botwars.{name}")
+        spec = engine_spec("botwars", name, "bare")
+        module = load("botwars", name)
         result = run_campaign("botwars", engine_recipe("botwars", spec), rounds=ROUNDS[name],
                               seed=0, profile_id=module.PROFILE)
         _RESULTS[name] = (result, spec)
@@ -34,7 +33,7 @@ def _campaign(name: str) -> tuple[CampaignResult, str]:
 @pytest.mark.parametrize(("name", "rules"), COMPOUNDS, ids=[n for n, _ in COMPOUNDS])
 def test_a_campaign_finds_each_departure_under_its_own_rule(
         name: str, rules: tuple[str, str, str]) -> None:
-    module = importlib.import_module(f"examples.engines.botwars.{name}")
+    module = load("botwars", name)
     assert rules == module.RULES
     result, _ = _campaign(name)
     assert "no_events" in result.capabilities and "load_state" not in result.capabilities

@@ -10,12 +10,12 @@ capability (`LIMITS`)."""
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any
 
 import pytest
 
+from examples.engines import load
 from examples.engines.botwars import CASCADES, MUTANTS
 from gamecert.fuzz.engines.capabilities import capabilities_of, checked_in_part, not_checkable
 from gamecert.fuzz.engines.engine import InProcessEngine
@@ -51,7 +51,7 @@ LIMITS = {
 
 def play(name: str) -> tuple[list[Finding], Profile]:
     """The findings of GAMES whole games of mutant `name` behind `bare:`."""
-    module = importlib.import_module(f"examples.engines.botwars.{name}")
+    module = load("botwars", name)
     profile = CAT.profile(getattr(module, "PROFILE", None))
     engine = InProcessEngine(minimal_session(Session(module.ENGINE(), name=name), bare=True))
     caps = capabilities_of(engine.hello())
@@ -87,7 +87,7 @@ NAMES = [*MUTANTS, *CASCADES]
 def test_every_public_mutant_behind_bare_is_blamed_on_its_own_rule() -> None:
     rows, wrong, missed = [], [], []
     for name in NAMES:
-        module = importlib.import_module(f"examples.engines.botwars.{name}")
+        module = load("botwars", name)
         found, profile = play(name)
         blamed = sorted({r for f in found for r in f.rules})
         rows.append((name, module.RULE, ", ".join(blamed) or "-"))

@@ -5,12 +5,12 @@ shown by judging every energy outcome of the position as it accepts or refuses i
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from examples.engines import load
 from examples.engines.botwars import MUTANTS
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Violation
 from gamecert.oracles.botwars import ORACLES
@@ -125,7 +125,7 @@ def test_every_mutant_has_a_case() -> None:
 
 @pytest.mark.parametrize("name", MUTANTS)
 def test_mutant_is_caught_by_the_oracle_of_its_rule(name: str) -> None:
-    module = importlib.import_module(f"examples.engines.botwars.{name}")
+    module = load("botwars", name)
     rule, mutant_class = module.RULE, module.ENGINE
     assert issubclass(mutant_class, BotWars) and rule in CAT.rule_ids
     case = CASES[name]
@@ -152,7 +152,7 @@ def test_mutant_is_caught_by_the_oracle_of_its_rule(name: str) -> None:
 
 def test_mutants_are_one_method_overrides() -> None:
     for name in MUTANTS:
-        module = importlib.import_module(f"examples.engines.botwars.{name}")
+        module = load("botwars", name)
         own = [k for k, v in vars(module.ENGINE).items() if callable(v)]
         assert len(own) == 1, (name, own)
         assert getattr(BotWars, own[0], None) is not None, (name, own)

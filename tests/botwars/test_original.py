@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.oracles.base import NA, OK, Transition, Verdict, Violation
 from gamecert.oracles.botwars import ORACLES
 from gamecert.reference_engine.botwars import BotWars, BotWarsConfig, BotWarsState
@@ -324,8 +325,8 @@ def test_energy_on_this_turns_dead(reading: str, offered: bool) -> None:
         assert check is not None and isinstance(check(t, held), Violation)
 
 
-@pytest.mark.parametrize("spec", ["examples.engines.botwars.start_without_botlets:ENGINE",
-                                  "bare:examples.engines.botwars.start_without_botlets:ENGINE"])
+@pytest.mark.parametrize("spec", [engine_spec("botwars", "start_without_botlets"),
+                                  engine_spec("botwars", "start_without_botlets", "bare")])
 def test_a_departure_in_the_start_state_does_not_stop_the_examples(spec: str) -> None:
     """Issue 26: under `original` an engine whose new game differs from the reference's
     played no step at all. With load_state it is put back on the reference's state; behind

@@ -11,12 +11,12 @@ answer what it answers asked alone with nothing kept.
 from __future__ import annotations
 
 import copy
-import importlib
 import random
 from typing import Any
 
 import pytest
 
+from examples.engines import load
 from examples.engines.botwars import MUTANTS
 from gamecert.oracles.base import NA, Transition
 from gamecert.oracles.botwars import (
@@ -160,7 +160,7 @@ def _all_steps(profile_id: str, seed: int = 1, garbled: bool = False) -> list[Tr
     profile = CAT.profile(profile_id)
     ts = _transitions(BotWars(), profile, seed)
     for name in MUTANTS[::4]:
-        engine = importlib.import_module(f"examples.engines.botwars.{name}").ENGINE()
+        engine = load("botwars", name).ENGINE()
         ts += _transitions(engine, profile, seed + 1, limit=150)
     rng = random.Random(seed)
     return ts + _swapped(ts, rng) + (_malformed(ts, rng) if garbled else [])

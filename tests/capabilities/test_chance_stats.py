@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.chance_stats import (
     ALPHA,
@@ -28,7 +29,7 @@ from gamecert.schemas import first_error
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # examples/
 
-BIASED = "minimal:examples.engines.carcassonne.deck_biased:ENGINE"
+BIASED = engine_spec("carcassonne", "deck_biased", "minimal")
 
 
 # (x, df, P(X >= x)): the classical table's critical values, and two exact cases

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.engines.capabilities import (
     FULL,
     MINIMUM,
@@ -258,7 +259,7 @@ def test_the_certificate_lists_the_unchecked_rules_and_validates(tmp_path: Any) 
 
 
 def test_a_finding_behind_the_wrapper_replays_from_its_trace(tmp_path: Any) -> None:
-    spec = "minimal:examples.engines.carcassonne.turn_order_reversed:ENGINE"
+    spec = engine_spec("carcassonne", "turn_order_reversed", "minimal")
     result = run_campaign("carcassonne", object_recipe("carcassonne", spec), rounds=4, seed=0)
     assert result.departures
     dep = result.departures[0]

@@ -12,11 +12,12 @@ wrapper, with events, and prints the tally with timings."""
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 
 import pytest
+
+from examples.engines import load
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/, examples/
 
@@ -85,7 +86,7 @@ REPRESENTATIVE = [
 
 
 def _check(game: str, name: str, rounds: int = ROUNDS) -> None:
-    module = importlib.import_module(f"examples.engines.{game}.{name}")
+    module = load(game, name)
     result = minimal_campaign(game, name, rounds, until_caught=True)
     what, _ = verdict(result, module.RULE)
     if what in (CAUGHT, NOT_CHECKABLE):

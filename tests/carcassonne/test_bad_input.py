@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from examples.engines.carcassonne import diagonal_ok
+from examples.engines.carcassonne.board import diagonal_ok
 from gamecert.fuzz.cli.main import main
 from gamecert.fuzz.engines.engine import Engine, InProcessEngine, Refused
 from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine

@@ -7,12 +7,13 @@ events"). The table (mutant, rule expected, rules blamed) is printed."""
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from examples.engines import engine_spec, load
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
 
@@ -23,25 +24,16 @@ from gamecert.fuzz.search import campaign
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
 
 ROUNDS = 1
-# Where a mutant behind `bare:` is blamed on more than its own rule today, and why: each is
-# a limit of judging from states alone, reported to the lead. A change that removes one
-# makes this test fail until the entry goes (the extra rules must be exactly these).
-KNOWN_EXTRA = {
-    # A banner lost when towns join shows only at the final scoring, where one step cannot
-    # tell it from open towns' banners counted 0 (CARC-SCORE-INCOMPLETE's parameter, also
-    # the library's banners-ignored-at-end): CARC-FEATURE-JOIN is not checkable without
-    # events, as the certificate says.
-    "banners_lost_in_join": {"CARC-SCORE-INCOMPLETE"},
-    # Fields joined across roads (CARC-FARM-FIELDS, found first at a refused farmer) are
-    # derived state: the adopted state's fields are rebuilt the rules' way, so the final
-    # farm scoring differs with no one-rule change explaining it (ENGINE-AGREES, no rule).
-    "field_crosses_road": {"ENGINE-AGREES"},
-}
+# Where a mutant behind `bare:` is blamed on more than its own rule, and why (none today:
+# the last two, a banner lost in a join and fields joined across a road, departed in state
+# the canonical JSON leaves out and are now named by the models replayed over the game,
+# fuzz.step.blame.History). An entry must match exactly: removing its cause fails the test.
+KNOWN_EXTRA: dict[str, set[str]] = {}
 
 
 def _bare(name: str) -> tuple[str, CampaignResult]:
-    module = importlib.import_module(f"examples.engines.carcassonne.{name}")
-    spec = f"bare:examples.engines.carcassonne.{name}:ENGINE"
+    module = load("carcassonne", name)
+    spec = engine_spec("carcassonne", name, "bare")
     campaign.STOP.clear()
     try:
         result = run_campaign("carcassonne", object_recipe("carcassonne", spec), rounds=ROUNDS,

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from examples.engines import engine_spec, module_of
 from gamecert.fuzz.cli.main import main
 from gamecert.spec import load_catalogue
 
 RULES = load_catalogue("carcassonne").rule_ids
-MUTANT = "examples.engines.carcassonne.meeples_kept:ENGINE"
+MUTANT = engine_spec("carcassonne", "meeples_kept")
 
 
 def test_cli_certifies_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,7 +50,7 @@ def test_cli_prove(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "CARC-SCORE-MAJORITY symbolic proof: PROVED" in out
     assert "0 disagree" in out and "disagree with the rule" in out
-    mutant = "examples.engines.carcassonne.tie_lowest_id:ENGINE"
+    mutant = engine_spec("carcassonne", "tie_lowest_id")
     assert main(["prove", "carcassonne", "--engine", mutant]) == 1
     out = capsys.readouterr().out
     assert "symbolic proof: FAILED: counterexample" in out
@@ -58,7 +59,7 @@ def test_cli_prove(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_prove_on_a_subprocess_engine_checks_placements_only(
         capsys: pytest.CaptureFixture[str]) -> None:
-    command = f"{sys.executable} -m examples.engines.carcassonne.uturn_allowed"
+    command = f"{sys.executable} -m {module_of('carcassonne', 'uturn_allowed')}"
     assert main(["prove", "carcassonne", "--engine-cmd", command]) == 1
     out = capsys.readouterr().out
     assert "symbolic proof: NOT RUN" in out

@@ -7,10 +7,9 @@ meeple and end rules are exercised after the first departure (`Coverage.past`)."
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
+from examples.engines import engine_spec, load
 from examples.engines.carcassonne import COMPOUNDS
 from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.trace import replay, trace_document
@@ -23,7 +22,7 @@ _results: dict[str, CampaignResult] = {}
 
 def _campaign(name: str) -> CampaignResult:
     if name not in _results:
-        recipe = object_recipe("carcassonne", f"bare:examples.engines.carcassonne.{name}:ENGINE")
+        recipe = object_recipe("carcassonne", engine_spec("carcassonne", name, "bare"))
         _results[name] = run_campaign("carcassonne", recipe, rounds=ROUNDS, seed=1,
                                       budget=None)
     return _results[name]
@@ -31,7 +30,7 @@ def _campaign(name: str) -> CampaignResult:
 
 def test_every_compound_names_its_three_rules() -> None:
     for name, rules in COMPOUNDS:
-        module = importlib.import_module(f"examples.engines.carcassonne.{name}")
+        module = load("carcassonne", name)
         assert rules == module.RULES and len(set(rules)) == 3
 
 
@@ -46,7 +45,7 @@ def test_each_departure_is_its_own_finding_under_its_own_rule(name: str) -> None
 
 @pytest.mark.parametrize("name", list(RULES))
 def test_every_trace_replays_alone_on_a_fresh_engine(name: str) -> None:
-    recipe = object_recipe("carcassonne", f"bare:examples.engines.carcassonne.{name}:ENGINE")
+    recipe = object_recipe("carcassonne", engine_spec("carcassonne", name, "bare"))
     for dep in _campaign(name).departures:
         engine = recipe.open()
         try:
@@ -70,8 +69,8 @@ def test_the_rules_past_the_lake_laid_inside_a_turn_are_judged() -> None:
 
 def test_farm_and_tower_rules_are_judged_past_the_lake() -> None:
     """The same compound under the tower stage (farms and The Tower on)."""
-    recipe = object_recipe("carcassonne", "bare:examples.engines.carcassonne."
-                                          "compound_lake_banners:ENGINE")
+    recipe = object_recipe("carcassonne", engine_spec("carcassonne", "compound_lake_banners",
+                                                         "bare"))
     result = run_campaign("carcassonne", recipe, profile_id="syncs-2025-tower", rounds=2,
                           seed=1, budget=None)
     past = result.coverage.past

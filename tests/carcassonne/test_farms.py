@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.main import main
 from gamecert.oracles.base import Transition, Violation
 from gamecert.oracles.carcassonne import ORACLES
@@ -177,7 +178,7 @@ def test_random_farm_games_claim_fields_and_score_farms() -> None:
 def test_prove_covers_the_farm_majority(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["prove", "carcassonne", "--engine", "reference", "--profile", FARMS]) == 0
     assert "CARC-FARM-MAJORITY symbolic proof: PROVED" in capsys.readouterr().out
-    mutant = "examples.engines.carcassonne.farm_tie_one:ENGINE"
+    mutant = engine_spec("carcassonne", "farm_tie_one")
     assert main(["prove", "carcassonne", "--engine", mutant, "--profile", FARMS]) == 1
     assert "CARC-FARM-MAJORITY symbolic proof: FAILED: counterexample" in (
         capsys.readouterr().out)

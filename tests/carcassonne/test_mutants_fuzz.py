@@ -10,13 +10,13 @@ under that profile.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from examples.engines import load, module_of
 from examples.engines.carcassonne import MUTANTS
 from gamecert.fuzz.engines.engine import Engine, InProcessEngine
 from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
@@ -32,7 +32,7 @@ MAX_OPS = 30
 
 
 def mutant(name: str) -> ModuleType:
-    return importlib.import_module(f"examples.engines.carcassonne.{name}")
+    return load("carcassonne", name)
 
 
 def in_process(name: str) -> Engine:
@@ -40,7 +40,7 @@ def in_process(name: str) -> Engine:
 
 
 def subprocess_engine(name: str) -> SubprocessEngine:
-    return SubprocessEngine([sys.executable, "-m", f"examples.engines.carcassonne.{name}"],
+    return SubprocessEngine([sys.executable, "-m", module_of("carcassonne", name)],
                             cwd=str(ROOT))
 
 

@@ -7,12 +7,12 @@ CARC-PLACE-MATCH, and so on."""
 
 from __future__ import annotations
 
-import importlib
 import json
 from typing import Any
 
 import pytest
 
+from examples.engines import load
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles import NA, OK, Transition, Violation, oracles_for
@@ -107,7 +107,7 @@ CASES = [  # mutant, start, operations
 @pytest.mark.parametrize(("name", "start", "ops"), CASES, ids=[c[0] for c in CASES])
 def test_a_mutant_is_named_by_its_rule_alone(name: str, start: dict[str, Any],
                                              ops: list[tuple[str, Any]]) -> None:
-    m = importlib.import_module(f"examples.engines.carcassonne.{name}")
+    m = load("carcassonne", name)
     run(InProcessEngine(reference_session("carcassonne")), start, ops)  # clean
     with pytest.raises(Finding) as found:
         run(InProcessEngine(Session(m.ENGINE(), name)), start, ops)
@@ -117,7 +117,7 @@ def test_a_mutant_is_named_by_its_rule_alone(name: str, start: dict[str, Any],
 def test_the_lake_discarded_at_the_end_of_the_river_ends_the_phase() -> None:
     """The river pile is empty and the lake, drawn last, fits nowhere: discarding it ends the
     river phase (the lake oracle used to want the lake placed or still in the pile)."""
-    from examples.engines.carcassonne.discard_when_fits import ENGINE as Discarding
+    from examples.engines.carcassonne.deck.discard_when_fits import ENGINE as Discarding
 
     game = reference_game("carcassonne")
     state = game.load(profile(), river_state("RE", {}))

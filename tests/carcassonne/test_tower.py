@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.main import main
 from gamecert.reference_engine.carcassonne.engine import CarcState, pack
 from gamecert.reference_engine.contract import BadState, IllegalAction
@@ -199,7 +200,7 @@ def test_prove_runs_the_conservation_proofs(capsys: pytest.CaptureFixture[str]) 
     for mutant, rule in (("ransom_pays_2", "CARC-TOWER-RANSOM"),
                          ("no_exchange", "CARC-TOWER-MEEPLES")):
         assert main(["prove", "carcassonne", "--engine",
-                     f"examples.engines.carcassonne.{mutant}:ENGINE", "--profile", TOWER]) == 1
+                     engine_spec("carcassonne", mutant), "--profile", TOWER]) == 1
         assert f"{rule} conservation proof: FAILED: " in capsys.readouterr().out
 
 

@@ -6,10 +6,9 @@ only. The table (mutant, rule expected, rules blamed) is printed (-s)."""
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
+from examples.engines import engine_spec, load
 from examples.engines.flit import MUTANTS
 from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search import campaign
@@ -38,7 +37,7 @@ def _campaign(name: str, rule: str) -> CampaignResult:
     campaign.STOP.clear()
     try:
         return run_campaign("flit", object_recipe(
-            "flit", f"bare:examples.engines.flit.{name}:ENGINE"), rounds=ROUNDS, seed=0,
+            "flit", engine_spec("flit", name, "bare")), rounds=ROUNDS, seed=0,
             examples_per_round=EXAMPLES, on_round=stop_once_caught)
     finally:
         campaign.STOP.clear()
@@ -46,7 +45,7 @@ def _campaign(name: str, rule: str) -> CampaignResult:
 
 @pytest.mark.parametrize("name", MUTANTS)
 def test_a_mutant_behind_bare_is_blamed_on_its_own_rule_only(name: str) -> None:
-    rule = importlib.import_module(f"examples.engines.flit.{name}").RULE
+    rule = load("flit", name).RULE
     result = _campaign(name, rule)
     blamed = sorted({d.primary for d in result.departures})
     if rule in blamed:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from examples.engines import load
 from examples.engines.flit import MUTANTS
 from gamecert.fuzz.cli.main import main
 from gamecert.oracles import oracles_for
@@ -32,11 +33,10 @@ def test_catalogue_covers_the_source() -> None:
 
 
 def test_every_rule_has_an_oracle_and_a_mutant() -> None:
-    import importlib
 
     rules = set(load_catalogue("flit").rule_ids)
     assert {o.rule for o in oracles_for("flit")} == rules
-    broken = {importlib.import_module(f"examples.engines.flit.{m}").RULE for m in MUTANTS}
+    broken = {load("flit", m).RULE for m in MUTANTS}
     assert broken == rules
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.main import main
 from gamecert.schemas import load_schema
 
@@ -22,7 +23,7 @@ def test_certify_reference_in_process(capsys: pytest.CaptureFixture[str]) -> Non
 def test_certify_mutant_writes_report_and_replayable_trace(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "report"
-    code = main(["certify", "flit", "--engine", "examples.engines.flit.turncap_off_by_one:ENGINE",
+    code = main(["certify", "flit", "--engine", engine_spec("flit", "turncap_off_by_one"),
                  "--rounds", "10", "--quiet", "--report", str(report)])
     assert code == 1
     doc = json.loads((report / "report.json").read_text())
@@ -34,7 +35,7 @@ def test_certify_mutant_writes_report_and_replayable_trace(
     trace = report / doc["findings"][0]["trace"]
     capsys.readouterr()
     assert main(["replay", str(trace), "--engine",
-                 "examples.engines.flit.turncap_off_by_one:ENGINE"]) == 1
+                 engine_spec("flit", "turncap_off_by_one")]) == 1
     assert "reproduced" in capsys.readouterr().out
     assert main(["replay", str(trace), "--engine", "reference"]) == 0
     assert "clean" in capsys.readouterr().out

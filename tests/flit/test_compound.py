@@ -6,10 +6,9 @@ fresh engine to the same finding."""
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
+from examples.engines import engine_spec, load
 from examples.engines.flit import COMPOUNDS
 from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.trace import replay, trace_document
@@ -22,10 +21,10 @@ PLAYED = {"compound_dealt_together": (3, 0), "compound_last_placer_first": (2, 0
 
 @pytest.mark.parametrize("name", [name for name, _ in COMPOUNDS])
 def test_a_campaign_finds_each_departure_of_a_compound_engine(name: str) -> None:
-    module = importlib.import_module(f"examples.engines.flit.{name}")
+    module = load("flit", name)
     rules = dict(COMPOUNDS)[name]
     assert tuple(module.RULES) == rules
-    recipe = object_recipe("flit", f"bare:examples.engines.flit.{name}:ENGINE")
+    recipe = object_recipe("flit", engine_spec("flit", name, "bare"))
     rounds, seed = PLAYED[name]
     result = run_campaign("flit", recipe, rounds=rounds, seed=seed)
     assert result.capabilities == frozenset({"no_events"})

@@ -4,12 +4,12 @@ classes; an engine that agrees with the reference is never explained by a model.
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any
 
 import pytest
 
+from examples.engines import load
 from examples.engines.flit import MUTANTS
 from gamecert.fuzz.step.blame import Blame, models_for
 from gamecert.oracles import oracles_for
@@ -131,7 +131,7 @@ def test_models_are_one_rule_each_and_not_the_catalogues_own() -> None:
 
 @pytest.mark.parametrize("name", MUTANTS)
 def test_public_mutants_are_the_librarys_classes(name: str) -> None:
-    module = importlib.import_module(f"examples.engines.flit.{name}")
+    module = load("flit", name)
     assert module.ENGINE.__module__ == departures.__name__
     made = {make for _, _, _, make in departures.MODELS} | set(departures.NOT_MODELS)
     assert module.ENGINE in made

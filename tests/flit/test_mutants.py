@@ -3,11 +3,11 @@ short trace that replays."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
 
+from examples.engines import load
 from examples.engines.flit import MUTANTS
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.findings.trace import replay, trace_document
@@ -25,7 +25,7 @@ CASES = [(n, "inproc") for n in MUTANTS] + [(n, "subprocess") for n in MUTANTS[:
 
 @pytest.mark.parametrize(("name", "mode"), CASES, ids=[f"{n}-{m}" for n, m in CASES])
 def test_mutant_is_caught(name: str, mode: str, engines: list[Any]) -> None:
-    rule = importlib.import_module(f"examples.engines.flit.{name}").RULE
+    rule = load("flit", name).RULE
     engine = mutant_engine("flit", name, mode)
     engines.append(engine)
     result = run_campaign("flit", engine, rounds=ROUNDS, seed=0, max_findings=1)

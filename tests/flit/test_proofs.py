@@ -3,10 +3,9 @@ the catch-up mutants; the boundary positions sit where they claim."""
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
+from examples.engines import load
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.games.flit.proofs import prove_flit
 from gamecert.oracles.flit.board import bot_counts
@@ -25,7 +24,7 @@ def test_reference_end_test_is_proved() -> None:
 
 @pytest.mark.parametrize("name", ["catchup_ge", "catchup_no_offset"])
 def test_catchup_mutants_get_a_counterexample(name: str) -> None:
-    mutant = importlib.import_module(f"examples.engines.flit.{name}").ENGINE()
+    mutant = load("flit", name).ENGINE()
     result = prove_catchup(mutant, PROFILE)
     assert not result.proved and result.counterexample is not None
     v = result.counterexample
@@ -54,7 +53,7 @@ def test_boundary_positions_are_at_the_boundary() -> None:
 def test_prove_command_on_reference_and_mutant() -> None:
     ok, lines = prove_flit(InProcessEngine(Session(Flit(), "ref")), PROFILE)
     assert ok and "PROVED" in lines[0] and "0 disagree" in lines[1]
-    mutant = importlib.import_module("examples.engines.flit.catchup_ge").ENGINE()
+    mutant = load("flit", "catchup_ge").ENGINE()
     ok, lines = prove_flit(InProcessEngine(Session(mutant, "m")), PROFILE)
     assert not ok and "counterexample" in lines[0]
     assert "0 disagree" not in lines[1]

@@ -11,7 +11,6 @@ computations.
 
 from __future__ import annotations
 
-import importlib
 import random
 from dataclasses import replace
 from functools import cache
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from examples.engines import load
 from examples.engines.flit import MUTANTS
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.step.lockstep import HARNESS_RULES, Coverage, Finding, InvalidInput, Lockstep
@@ -302,7 +302,7 @@ def _run(engine: Any, profile: Profile, oracles: list[Oracle], start: Any,
 
 @pytest.mark.parametrize("name", MUTANTS)
 def test_the_lockstep_judges_mutants_alike_with_and_without_the_analysis(name: str) -> None:
-    rule = importlib.import_module(f"examples.engines.flit.{name}").RULE
+    rule = load("flit", name).RULE
     assert rule
     profile = CATALOGUE.profile(None)
     steps = _game(profile, seed=6)  # the whole game: its end is in the last window

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.games.flit.play import Plan
+from gamecert.fuzz.games.flit.play import Plan, quick_move
 from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.reference_engine.flit import Flit
 from gamecert.spec import load_catalogue
@@ -70,3 +70,25 @@ def test_under_the_square_reading_a_run_stops_far_from_the_catch_up_end() -> Non
           f"P = {spare}; the catch-up end wants a lead over P")
     assert steps == 1024 and game.current(state) != TERMINAL
     assert counts[0] - max(counts[1:]) < spare
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_quick_move_is_legal_and_needs_no_listing(seed: int) -> None:
+    """The stretch's random move is one of the reference's legal moves at every turn of
+    random games (crowded boards and one-piece bots included), and the same seed draws
+    the same move."""
+    game, profile, rng = Flit(), load_catalogue("flit").profile(), random.Random(seed)
+    state, moves = game.initial(profile), 0
+    for _ in range(1500):
+        who = game.current(state)
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            action = game.random_chance(state, rng)
+        else:
+            action = quick_move(game, state, random.Random(seed * 10**6 + moves))
+            assert action in set(game.legal(state))
+            assert action == quick_move(game, state, random.Random(seed * 10**6 + moves))
+            moves += 1
+        state, _ = game.apply(state, action)
+    assert moves > 300

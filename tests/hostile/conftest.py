@@ -17,16 +17,16 @@ from pathlib import Path
 import psutil
 import pytest
 
+from examples.engines import path_of
 from tests.processes import carrying, settled
 
 ROOT = Path(__file__).resolve().parents[2]
-HOSTILE = ROOT / "examples" / "engines" / "hostile"
 MARK = "HOSTILE_TEST_MARK"
 
 
 def hostile(name: str, *args: str, game: str = "flit") -> str:
     """The --engine-cmd for a hostile engine, runnable from any folder."""
-    return " ".join([sys.executable, str(HOSTILE / f"{name}.py"), game, *args])
+    return " ".join([sys.executable, str(path_of("hostile", name)), game, *args])
 
 
 def running_hostile(mark: str | None = None) -> list[int]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from examples.engines import path_of
 from gamecert.fuzz.cli.args import EXIT_CODES, build_parser
 from gamecert.fuzz.cli.main import main
 from gamecert.fuzz.engines.recipes import object_recipe
@@ -66,7 +67,7 @@ def test_exit_codes_documented_in_the_readme() -> None:
 
 def test_engine_by_file_path_from_any_folder(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    mutant = ROOT / "examples" / "engines" / "flit" / "turncap_off_by_one.py"
+    mutant = path_of("flit", "turncap_off_by_one")
     here = os.getcwd()
     os.chdir(tmp_path)
     try:

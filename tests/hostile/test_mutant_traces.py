@@ -3,23 +3,19 @@ rule id and kind; and the mutant runs by its file path, from any folder."""
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
-
 import pytest
 
+from examples.engines import load, path_of
 from examples.engines.flit import MUTANTS
 from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.trace import replay, trace_document
 from gamecert.fuzz.search.campaign import run_campaign
 
-FLIT = Path(__file__).resolve().parents[2] / "examples" / "engines" / "flit"
-
 
 @pytest.mark.parametrize("name", MUTANTS)
 def test_every_trace_replays_to_its_own_rule(name: str) -> None:
-    rule = importlib.import_module(f"examples.engines.flit.{name}").RULE
-    recipe = object_recipe("flit", f"{FLIT / name}.py:ENGINE")
+    rule = load("flit", name).RULE
+    recipe = object_recipe("flit", f"{path_of('flit', name)}:ENGINE")
     result = run_campaign("flit", recipe, rounds=20, seed=0, max_findings=1)
     assert rule in {r for f in result.findings for r in f.rules}, name
     for finding in result.findings:
@@ -34,8 +30,7 @@ def test_every_trace_replays_to_its_own_rule(name: str) -> None:
 def test_traces_of_an_engine_with_many_bugs_carry_what_their_replay_needs() -> None:
     """Later findings come from games that passed over earlier (muted) ones: each trace
     records the muted rules and resyncs, and replays to its own rule, not an earlier one."""
-    many = Path(__file__).resolve().parents[2] / "examples" / "engines" / "hostile"
-    recipe = object_recipe("flit", f"{many / 'many_bugs.py'}:ENGINE")
+    recipe = object_recipe("flit", f"{path_of('hostile', 'many_bugs')}:ENGINE")
     result = run_campaign("flit", recipe, rounds=10, seed=0)
     found = sorted(r for f in result.findings for r in f.rules)
     assert len(found) >= 4, found

@@ -20,11 +20,12 @@ from typing import Any
 
 import pytest
 
+from examples.engines import path_of
 from gamecert.fuzz import atomic_write
 from gamecert.fuzz.cli.main import main
 from gamecert.fuzz.engines.engine import MAX_REPLY_DEPTH, EngineFault, nests_deeper
 from gamecert.fuzz.engines.subprocess_engine import SubprocessEngine
-from tests.hostile.conftest import HOSTILE, hostile
+from tests.hostile.conftest import hostile
 
 ROOT = Path(__file__).resolve().parents[2]
 CERTIFY = ["certify", "flit", "--timeout", "1", "--quiet"]
@@ -56,7 +57,7 @@ def test_nesting_is_measured_without_recursion() -> None:
 
 
 def test_a_deep_reply_is_garbage_not_a_recursion_error() -> None:
-    engine = SubprocessEngine([sys.executable, str(HOSTILE / "deep_reply.py"), "flit", "0"],
+    engine = SubprocessEngine([sys.executable, str(path_of("hostile", "deep_reply")), "flit", "0"],
                               timeout=5)
     engine.start()
     try:
@@ -339,7 +340,7 @@ def test_the_no_orphan_check_ignores_another_campaigns_processes(
 
 def test_one_crash_has_one_cause_id_in_process_and_as_a_subprocess(
         capsys: pytest.CaptureFixture[str]) -> None:
-    path = HOSTILE / "raises.py"
+    path = path_of("hostile", "raises")
     ids = []
     for how in (["--engine", f"{path}:ENGINE"], ["--engine-cmd", f"{sys.executable} {path}"]):
         assert main([*CERTIFY, *how, "--rounds", "1", "--jobs", "1"]) == 1

@@ -10,8 +10,7 @@ blamed) is printed; `pytest -s` shows it.
 
 from __future__ import annotations
 
-import importlib
-
+from examples.engines import engine_spec, load
 from examples.engines.kingdomino import MUTANTS
 from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.search.campaign import run_campaign
@@ -23,8 +22,8 @@ CAPABILITIES = ("chance", "legal", "bot_output", "load_state")
 def test_every_public_mutant_behind_bare_is_blamed_on_its_own_rule_only() -> None:
     rows, wrong = [], []
     for name in MUTANTS:
-        module = importlib.import_module(f"examples.engines.kingdomino.{name}")
-        recipe = object_recipe("kingdomino", f"bare:examples.engines.kingdomino.{name}:ENGINE")
+        module = load("kingdomino", name)
+        recipe = object_recipe("kingdomino", engine_spec("kingdomino", name, "bare"))
         result = run_campaign("kingdomino", recipe, profile_id=module.PROFILE, rounds=ROUNDS,
                               seed=0)
         blamed = sorted({d.primary for d in result.departures})

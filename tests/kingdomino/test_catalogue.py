@@ -3,8 +3,7 @@ a mutant, the leagues are profiles, and the open points carry their variants."""
 
 from __future__ import annotations
 
-import importlib
-
+from examples.engines import load
 from examples.engines.kingdomino import MUTANTS
 from gamecert.oracles import oracles_for
 from gamecert.spec import load_catalogue
@@ -65,6 +64,6 @@ def test_leagues_are_profiles_that_say_what_differs() -> None:
 def test_every_rule_has_an_oracle_and_a_mutant() -> None:
     rules = set(load_catalogue("kingdomino").rule_ids)
     assert {o.rule for o in oracles_for("kingdomino")} == rules
-    broken = {importlib.import_module(f"examples.engines.kingdomino.{m}").RULE
+    broken = {load("kingdomino", m).RULE
               for m in MUTANTS}
     assert broken == rules

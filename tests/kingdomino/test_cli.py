@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.main import main
 
 
@@ -19,7 +20,7 @@ def test_rules_lists_every_rule_with_variants(capsys: pytest.CaptureFixture[str]
 def test_certify_mutant_report_and_replay(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "report"
-    mutant = "examples.engines.kingdomino.seat_order_every_turn:ENGINE"
+    mutant = engine_spec("kingdomino", "seat_order_every_turn")
     assert main(["certify", "kingdomino", "--engine", mutant, "--rounds", "5", "--quiet",
                  "--report", str(report)]) == 1
     doc = json.loads((report / "report.json").read_text())

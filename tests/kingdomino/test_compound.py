@@ -10,10 +10,9 @@ seeds) is measured with `gamecert certify` (see the report).
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
+from examples.engines import engine_spec, load
 from examples.engines.kingdomino import COMPOUNDS
 from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.trace import replay, trace_document
@@ -25,7 +24,7 @@ ROUNDS = {"compound_rotated_start": 5, "compound_wide_kingdom": 3}
 def test_each_compound_names_three_rules_its_module_states() -> None:
     assert len(COMPOUNDS) >= 2
     for name, rules in COMPOUNDS:
-        module = importlib.import_module(f"examples.engines.kingdomino.{name}")
+        module = load("kingdomino", name)
         assert tuple(module.RULES) == tuple(rules) and len(set(rules)) == 3
         assert all(rule in (module.__doc__ or "") for rule in rules)
 
@@ -33,8 +32,8 @@ def test_each_compound_names_three_rules_its_module_states() -> None:
 @pytest.mark.parametrize(("name", "rules"), COMPOUNDS, ids=[n for n, _ in COMPOUNDS])
 def test_a_compound_mutant_has_its_three_departures_found_apart(
         name: str, rules: tuple[str, str, str]) -> None:
-    module = importlib.import_module(f"examples.engines.kingdomino.{name}")
-    recipe = object_recipe("kingdomino", f"bare:examples.engines.kingdomino.{name}:ENGINE")
+    module = load("kingdomino", name)
+    recipe = object_recipe("kingdomino", engine_spec("kingdomino", name, "bare"))
     result = run_campaign("kingdomino", recipe, profile_id=module.PROFILE,
                           rounds=ROUNDS[name], seed=0)
     table = [(d.primary, d.key, d.count) for d in result.departures]

@@ -3,11 +3,11 @@ trace of at most 25 operations that replays."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
 
+from examples.engines import load
 from examples.engines.kingdomino import MUTANTS
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.findings.trace import replay, trace_document
@@ -21,7 +21,7 @@ ROUNDS = 20  # an upper bound: most are found in the first round or two
 
 def test_at_least_twelve_mutants_one_rule_each() -> None:
     assert len(MUTANTS) >= 12
-    rules = {importlib.import_module(f"examples.engines.kingdomino.{n}").RULE for n in MUTANTS}
+    rules = {load("kingdomino", n).RULE for n in MUTANTS}
     assert {"KD-PLACE-EXTENT", "KD-PLACE-CONNECT", "KD-DISCARD", "KD-SCORE-ZONES", "KD-ORDER",
             "KD-LAST-TURN-NO-PICK", "KD-KINGS", "KD-TIE-BREAK", "KD-TILES-IN-PLAY",
             "KD-PLACE-ROTATION"} <= rules
@@ -34,7 +34,7 @@ CASES = [(n, "inproc") for n in MUTANTS] + [(n, "subprocess") for n in MUTANTS[:
 
 @pytest.mark.parametrize(("name", "mode"), CASES, ids=[f"{n}-{m}" for n, m in CASES])
 def test_mutant_is_caught(name: str, mode: str, engines: list[Any]) -> None:
-    module = importlib.import_module(f"examples.engines.kingdomino.{name}")
+    module = load("kingdomino", name)
     engine = mutant_engine("kingdomino", name, mode)
     engines.append(engine)
     result = run_campaign("kingdomino", engine, profile_id=module.PROFILE, rounds=ROUNDS,

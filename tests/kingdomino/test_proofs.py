@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from examples.engines.kingdomino import (
+from examples.engines.kingdomino.placement import discard_when_fits, extent_6x6
+from examples.engines.kingdomino.scoring import (
     castle_terrain,
     crowns_per_tile,
     diagonal_zones,
-    discard_when_fits,
-    extent_6x6,
     tiebreak_crowns_first,
 )
 from gamecert.fuzz.engines.engine import InProcessEngine

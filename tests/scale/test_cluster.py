@@ -23,10 +23,11 @@ from typing import Any
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
-TWO = "examples.engines.flit.two_causes:ENGINE"
+TWO = engine_spec("flit", "two_causes")
 ENV = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)}
 
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
 from gamecert.fuzz.engines.recipes import engine_recipe
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
@@ -18,7 +19,7 @@ from gamecert.fuzz.search.rounds import database_key
 from gamecert.schemas import first_error
 
 ROOT = Path(__file__).resolve().parents[2]
-MUTANT = "examples.engines.flit.convert_no_wrap:ENGINE"  # several rounds from scratch
+MUTANT = engine_spec("flit", "convert_no_wrap")  # several rounds from scratch
 KEY = database_key("flit", "standard")
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.engines.recipes import engine_recipe
@@ -25,7 +26,7 @@ from gamecert.reference_engine import reference_session
 from tests.processes import carrying, settled, tokens_under
 
 ROOT = Path(__file__).resolve().parents[2]
-TWO = "examples.engines.flit.two_causes:ENGINE"  # two broken rules, found in rounds 0-3
+TWO = engine_spec("flit", "two_causes")  # two broken rules, found in rounds 0-3
 TIMINGS = {"duration_s", "runner", "shrink_allowance_s", "load"}
 
 

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.args import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATIONS
 from gamecert.fuzz.cli.main import main
 
-ONE = "examples.engines.flit.self_neighbour:ENGINE"
-TWO = "examples.engines.flit.two_causes:ENGINE"
+ONE = engine_spec("flit", "self_neighbour")
+TWO = engine_spec("flit", "two_causes")
 # the runs of one test must play the same rounds: with no example database, a seed does
 # (by default a repeated campaign starts from the examples the earlier one saved)
 RUN = ["--rounds", "8", "--seed", "0", "--quiet", "--db", "none"]

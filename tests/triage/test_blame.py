@@ -5,12 +5,12 @@ another adjacency) each give exactly one violated rule."""
 
 from __future__ import annotations
 
-import importlib
 import json
 from typing import Any
 
 import pytest
 
+from examples.engines import load
 from examples.engines.botwars import CASCADES
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.findings.triage import Triage, disambiguate, primary_rule
@@ -26,7 +26,7 @@ ROUNDS = 6
 
 @pytest.mark.parametrize("name", CASCADES)
 def test_a_cascade_pattern_gives_exactly_one_violated_rule(name: str) -> None:
-    module = importlib.import_module(f"examples.engines.botwars.{name}")
+    module = load("botwars", name)
     engine = InProcessEngine(Session(module.ENGINE(), name=name))
     result = run_campaign("botwars", engine, rounds=ROUNDS, seed=0,
                           profile_id=getattr(module, "PROFILE", None))
@@ -117,7 +117,7 @@ def test_an_ambiguous_message_names_its_rules() -> None:
 def test_two_departures_under_one_rule_give_two_findings() -> None:
     """Issue 16, part 4: the campaign dedupes by cause, not by rule, and keeps hunting under
     a rule after its first finding."""
-    from examples.engines.flit import two_winner_causes as module
+    module = load("flit", "two_winner_causes")
 
     engine = InProcessEngine(Session(module.ENGINE(), name="two-winner-causes"))
     result = run_campaign("flit", engine, rounds=8, seed=0)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from examples.engines.botwars.energy_weights import EnergyWeights
-from examples.engines.botwars.wrap_edges import WrapEdges
-from examples.engines.flit.neutral_weights import Mutant as NeutralWeights
+from examples.engines.botwars.cascades.wrap_edges import WrapEdges
+from examples.engines.botwars.energy.energy_weights import EnergyWeights
+from examples.engines.flit.board.neutral_weights import Mutant as NeutralWeights
 from gamecert.oracles.base import NA, OK, Transition, Violation
 from gamecert.oracles.botwars import edges
 from gamecert.oracles.flit import chance as flit_chance
@@ -117,8 +117,8 @@ def _random_listings(engine: Any, game: str, seed: int) -> list[tuple[Any, Any]]
 def test_carcassonne_and_kingdomino_draws_weigh_the_copies_left() -> None:
     # the reference's listings pass every weights hook at every chance step of a game; the
     # mutants' wrong weights are named by the chance rule they break
-    from examples.engines.carcassonne.draw_by_kind import Mutant as DrawByKind
-    from examples.engines.kingdomino.deal_weights import Mutant as DealWeights
+    from examples.engines.carcassonne.deck.draw_by_kind import Mutant as DrawByKind
+    from examples.engines.kingdomino.draft.deal_weights import Mutant as DealWeights
     from gamecert.reference_engine.carcassonne import Carcassonne
     from gamecert.reference_engine.kingdomino import Kingdomino
 

@@ -8,6 +8,7 @@ import importlib
 
 import pytest
 
+from examples.engines import load
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.reference_engine.contract import Session
@@ -17,7 +18,7 @@ ALL = [(g, m) for g in GAMES for m in importlib.import_module(f"examples.engines
 ROUNDS = 4  # past every departure (examples go on), so 4 rounds hold long games
 
 def _campaign(game: str, name: str, rounds: int = ROUNDS):  # type: ignore[no-untyped-def]
-    module = importlib.import_module(f"examples.engines.{game}.{name}")
+    module = load(game, name)
     engine = InProcessEngine(Session(module.ENGINE(), name=name))
     return module, run_campaign(game, engine, rounds=rounds, seed=0)
 
@@ -38,7 +39,7 @@ def test_repeats_are_counted_not_listed() -> None:
 
 
 def test_a_two_cause_engine_gives_two_findings() -> None:
-    from examples.engines.flit.two_causes import ENGINE, RULES
+    from examples.engines.flit.compounds.two_causes import ENGINE, RULES
 
     result = run_campaign("flit", InProcessEngine(Session(ENGINE(), name="two")), rounds=8,
                           seed=0)

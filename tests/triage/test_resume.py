@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from examples.engines import engine_spec
 from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
 from gamecert.fuzz.cli.main import main
 from gamecert.fuzz.search.parallel import WORKER_TAG
 from tests.processes import carrying, settled, tokens_under
 
 ROOT = Path(__file__).resolve().parents[2]
-TWO = "examples.engines.flit.two_causes:ENGINE"
+TWO = engine_spec("flit", "two_causes")
 
 
 def _start(report: Path) -> subprocess.Popen[bytes]:

@@ -1,10 +1,13 @@
 """Bot Wars mutant engines: each subclasses the reference, overrides one method and breaks
 exactly one rule (its module's `RULE`). The certifier must catch every one of them. Their
-classes live in the departure library (gamecert.reference_engine.botwars.departures.
-mutants): each module here names its rule and serves it.
+classes live in the departure library (gamecert.reference_engine.botwars.departures.mutants):
+each module here names its rule and serves it. The modules sit in one subfolder per rule area
+(`turns/`, `energy/`, `protocol/`, `cascades/`, `compounds/`, `seasons/`); the lists below name
+them without it (the names in reports, docs and test ids), and
+`examples.engines.module_of("botwars", NAME)` and `engine_spec` find it.
 
-`CRASHERS` break a rule by crashing instead (the finding is then ENGINE-ALIVE): they are
-kept apart because no rule oracle sees their transitions."""
+`CRASHERS` break a rule by crashing instead (the finding is then ENGINE-ALIVE): they are kept
+apart because no rule oracle sees their transitions."""
 
 MUTANTS = [
     "battle_pairwise",

@@ -2,10 +2,14 @@
 
 Every module defines `ENGINE` (a subclass of the reference engine that changes one rule
 decision, usually one of its small rule hooks) and `RULE` (the rule id it breaks). Run one
-in-process as `examples.engines.carcassonne.NAME:ENGINE` or as a subprocess engine with
-`python -m examples.engines.carcassonne.NAME`. A mutant of a later stage also defines
-`PROFILE`, the profile its rule is played in. Every rule with an oracle has a mutant;
-CARC-PROTO-LIMITS (time limits and bans) is the bot harness's, not an engine's.
+in-process as `examples.engines.carcassonne.AREA.NAME:ENGINE` or as a subprocess engine with
+`python -m examples.engines.carcassonne.AREA.NAME`; `examples.engines.module_of("carcassonne",
+NAME)` and `engine_spec` find the AREA, one subfolder per rule area: `river/`, `deck/`,
+`board/`, `claims/`, `scoring/`, `turns/`, `protocol/`, `farms/`, `tower/`, `prisoners/`,
+`compounds/`, `seasons/`. The lists below name them without it (the names in reports, docs and
+test ids). A mutant of a later stage also defines `PROFILE`, the profile its rule is played in.
+Every rule with an oracle has a mutant; CARC-PROTO-LIMITS (time limits and bans) is the bot
+harness's, not an engine's.
 """
 
 MUTANTS = (

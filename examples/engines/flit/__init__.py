@@ -1,10 +1,13 @@
 """Flit mutant engines: each breaks exactly one rule of spec/flit.json.
 
 Every module in MUTANTS defines `ENGINE` (a class of the departure library,
-reference_engine/flit/departures.py, which changes one hook of the reference engine) and
-`RULE` (the rule id it breaks). The COMPOUNDS break three rules each (`RULES`). Run one
-in-process as `examples.engines.flit.NAME:ENGINE` or as a subprocess engine with
-`python -m examples.engines.flit.NAME`.
+reference_engine/flit/departures.py, which changes one hook of the reference engine) and `RULE`
+(the rule id it breaks). The COMPOUNDS break three rules each (`RULES`). Run one in-process as
+`examples.engines.flit.AREA.NAME:ENGINE` or as a subprocess engine with `python -m
+examples.engines.flit.AREA.NAME`; `examples.engines.module_of("flit", NAME)` and `engine_spec`
+find the AREA, one subfolder per rule area: `board/`, `moves/`, `ending/`, `protocol/`,
+`compounds/`, `seasons/`. The lists below name them without it (the names in reports, docs and
+test ids).
 """
 
 MUTANTS = (

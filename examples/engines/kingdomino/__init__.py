@@ -1,10 +1,13 @@
 """Kingdomino mutant engines: each breaks exactly one rule of spec/kingdomino.json.
 
-Every module defines `ENGINE` (a subclass of the reference engine that overrides one rule
-hook), `RULE` (the rule id it breaks) and `PROFILE` (the profile where the break shows: two
-kings need 2 players, lines of 3 need 3). Run one in-process as
-`examples.engines.kingdomino.NAME:ENGINE` or as a subprocess engine with
-`python -m examples.engines.kingdomino.NAME`.
+Every module defines `ENGINE` (a subclass of the reference engine that overrides one rule hook),
+`RULE` (the rule id it breaks) and `PROFILE` (the profile where the break shows: two kings need
+2 players, lines of 3 need 3). Run one in-process as
+`examples.engines.kingdomino.AREA.NAME:ENGINE` or as a subprocess engine with `python -m
+examples.engines.kingdomino.AREA.NAME`; `examples.engines.module_of("kingdomino", NAME)` and
+`engine_spec` find the AREA, one subfolder per rule area: `placement/`, `scoring/`, `draft/`,
+`setup/`, `protocol/`, `compounds/`, `seasons/`. The lists below name them without it (the names
+in reports, docs and test ids).
 """
 
 MUTANTS = (

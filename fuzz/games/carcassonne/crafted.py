@@ -31,6 +31,28 @@ from gamecert.spec import Profile
 
 GAME = Carcassonne()
 JSON = Any
+# What the crafted starts are for: each kind (starts.CRAFTED), the rules whose rare cases it
+# puts one step away. An engine that cannot load them gets those rules checked in part.
+CRAFTED_FOR: dict[str, tuple[str, ...]] = {
+    "near-uturn": ("CARC-RIVER-NO-UTURN",),
+    "near-50": ("CARC-END-POINTS",),
+    "closing": ("CARC-ROAD-COMPLETE", "CARC-TOWN-COMPLETE", "CARC-MONASTERY-COMPLETE"),
+    "monastery": ("CARC-MONASTERY-COMPLETE",),
+    "banner": ("CARC-TOWN-COMPLETE",),
+    "multi": ("CARC-SCORE-TIMING",),
+    "loop": ("CARC-ROAD-COMPLETE",),
+    "starved": ("CARC-MEEPLE-SUPPLY",),
+    "joined": ("CARC-CLAIM-UNCLAIMED",),
+    "ties": ("CARC-SCORE-MAJORITY",),
+    "final-tie": ("CARC-WINNER",),
+    "farm-tie": ("CARC-FARM-MAJORITY",),
+    "ransom": ("CARC-TOWER-RANSOM", "CARC-TOWER-EXCHANGE"),
+    "ransom-short": ("CARC-TOWER-RANSOM",),
+    "reach-exact": ("CARC-TOWER-REACH", "CARC-TOWER-FLOORS", "CARC-TOWER-CAPTURE"),
+    "reach-gap": ("CARC-TOWER-REACH", "CARC-TOWER-FLOORS", "CARC-TOWER-CAPTURE"),
+    "mutual": ("CARC-TOWER-REACH", "CARC-TOWER-EXCHANGE"),
+    "exchange": ("CARC-TOWER-EXCHANGE",),
+}
 
 
 def _clear_meeples(o: JSON, profile: Profile) -> JSON:

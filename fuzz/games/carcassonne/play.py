@@ -5,6 +5,7 @@ passes, The Tower's moves). Chooses actions only: it must not drive engines or j
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +51,25 @@ def draw_action(data: st.DataObject, ls: Lockstep) -> JSON:
     elif mode == "best" and state.step == CLAIM and len(actions) > 1:
         actions = actions[1:]  # claim rather than pass: meeples crowd the board
     return GAME.action_to_json(state, _pick(data, actions, "legal index"))
+
+
+def play_on_action(ls: Lockstep, rng: random.Random) -> JSON:
+    """The next action of a game played on past a trace's prefix (fuzz.findings.trace.
+    play_on), seeded: "best" play three times in four (close features, claim rather than
+    pass), so that what a departure did to a feature shows when it scores; otherwise any
+    legal action. A draw is the bag's, by weight."""
+    state = _ref(ls)
+    if GAME.current(state) == CHANCE:
+        outcomes = GAME.chance(state)
+        pick = rng.choices(outcomes, weights=[float(o.probability) for o in outcomes])[0]
+        return {"type": "draw", "tile": state.cfg.t.ids[pick.action[1]]}
+    actions = GAME.legal(state)
+    if rng.random() < 0.75:
+        if state.step == PLACE:
+            actions = _best_placement(state, actions) or actions
+        elif state.step == CLAIM and len(actions) > 1:
+            actions = actions[1:]
+    return GAME.action_to_json(state, rng.choice(actions))
 
 
 @cache

@@ -14,6 +14,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from gamecert.fuzz.games.built_once import built_once
 from gamecert.fuzz.games.carcassonne.crafted import (
     _banner_join,
     _clear_meeples,
@@ -81,7 +82,12 @@ def _policy(rng: random.Random, claim_bias: float) -> Callable[[CarcState], Any]
 
 @cache
 def pools(profile: Profile) -> Pools:
-    """Every start position kind for `profile`, built once."""
+    """Every start position kind for `profile`, built once (kept on disk: built_once)."""
+    return Pools(built_once("carcassonne", "pools", profile,
+                            lambda: _build_pools(profile).by_kind))
+
+
+def _build_pools(profile: Profile) -> Pools:
     rng = random.Random(f"gamecert-carcassonne-{profile.id}")
     out = Pools()
     n = profile.param("CARC-PLAYERS", "players")

@@ -1,5 +1,5 @@
 """Flit's crafted positions: boards near the wrap, neutrals a move from conversion, counters at
-or one short of their limits (the crafted starts, `crafted_for` in the plugin says which
+or one short of their limits (the crafted starts, `CRAFTED_FOR` below says which
 rules each is for). Builds states only: nothing here plays or judges.
 """
 
@@ -13,6 +13,18 @@ from hypothesis import strategies as st
 from gamecert.spec import Profile
 
 JSON = Any
+# What the crafted starts are for: each kind of start, the rules whose rare cases it puts one
+# step away. An engine that cannot load them gets those rules checked in part.
+CRAFTED_FOR: dict[str, tuple[str, ...]] = {
+    "pieces beside the board's wrap (crafted_state)": ("FLIT-BOARD-TORUS",),
+    "neutrals a move away from conversion, and its announcement (crafted_state)": (
+        "FLIT-CONVERT", "FLIT-PROTO-UPDATES"),
+    "time-out counters at the freeze limit (crafted_state)": ("FLIT-FREEZE",),
+    "the turn counter at the cap, the game a step from its end (crafted_state)": (
+        "FLIT-END-TURNCAP", "FLIT-WINNER", "FLIT-WINNER-TIE"),
+    "the pass counter at the all-pass limit (crafted_state)": ("FLIT-END-ALLPASS",),
+    "z3's boundary positions of the catch-up rule": ("FLIT-END-CATCHUP",),
+}
 
 
 def _dims(profile: Profile) -> tuple[int, int]:

@@ -55,6 +55,24 @@ OTHERS = ("pass", "pass", "random", "timeouts")
 # the longest run under the square reading of FLIT-NEUTRAL-ADD (its catch-up end being out
 # of any run's reach, a longer run would only cost time)
 SQUARE_READING_RUN = 1024
+# The run-ahead for an engine that cannot load states (the crafted starts are how Flit's
+# deep rules are met otherwise) is steered (`run_ahead_policy`): a leader converts the
+# neutrals it can reach and half the runs end the game with every bot passing, so winners,
+# ties and conversions are met from new games. The longest runs are for the catch-up end
+# under the list reading of FLIT-NEUTRAL-ADD (about 3,300 turns); under the square reading a
+# run stops at SQUARE_READING_RUN turns, its catch-up being out of reach.
+RUN_AHEAD: tuple[int, ...] = (32, 128, 512, 4096)
+# stretches for engines that load states too (fuzz.search.machine): Flit's mutants are
+# caught as soon or sooner, each with its own rule (docs/speed.md)
+STRETCH_WHEN_LOADING = True
+
+
+def cheap_to_list(ls: Lockstep) -> bool:
+    """Comparing full legal sets is worth it below ~20,000 actions."""
+    s = ls.ref_json
+    if s["phase"] != "move":
+        return True
+    return bool(s["board"].count(str(s["to_move"])) * s["board"].count("0") <= 20_000)
 
 
 def distance(a: int, b: int, w: int, h: int) -> int:
@@ -114,6 +132,36 @@ def walking_move(game: Flit, state: FlitState) -> Action | None:
     return ("move", origin, dests[0])
 
 
+def quick_move(game: Flit, state: FlitState, rng: random.Random, tries: int = 16) -> Action:
+    """A random legal move of the bot to move, seeded by `rng`, without listing the moves
+    (a crowded board has 10^5, and listing them cost a stretch far more than the lockstep's
+    own step): one of its pieces drawn, its empty neighbours tried in a random order, then
+    the moving piece drawn among the others (FLIT-MOVE-VALID: the square stays touched by
+    a piece that does not move). The full list only when drawing keeps missing."""
+    bot, board = state.to_move, state.board
+    nbrs = game.neighbours(state)
+    size, rand = len(board), rng.random
+    for _ in range(tries):
+        q = board.find(bot, int(rand() * size))
+        q = board.find(bot) if q < 0 else q
+        if q < 0:
+            break
+        around = list(nbrs[q])
+        rng.shuffle(around)
+        for d in around:
+            if board[d] != EMPTY:
+                continue
+            o = board.find(bot, int(rand() * size))
+            o = board.find(bot) if o < 0 else o
+            if o == q:  # another piece: the one after it, wrapping
+                o = board.find(bot, q + 1)
+                o = board.find(bot) if o < 0 else o
+            if o != q:
+                return ("move", o, d)
+            break  # a bot with one piece: no move keeps its square touched
+    return rng.choice(game.legal(state))
+
+
 class Plan:
     """One run's plan (see the module's docstring); `next` gives each action in turn."""
 
@@ -146,11 +194,11 @@ class Plan:
             return PASS  # a no move under every reading of FLIT-END-ALLPASS
         if who == self.leader:
             return (converting_move(game, state) or walking_move(game, state)
-                    or game.random_action(state, rng))
+                    or quick_move(game, state, rng))
         if self.others == "timeouts" and who == self.slow:
             return ("timeout",)
         if self.others == "random" and rng.random() < 0.7:
-            return converting_move(game, state) or game.random_action(state, rng)
+            return converting_move(game, state) or quick_move(game, state, rng)
         return rng.choice((PASS, PASS, PASS, ("timeout",), ("invalid",)))
 
 

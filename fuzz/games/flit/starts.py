@@ -9,6 +9,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from gamecert.fuzz.games.built_once import built_once
 from gamecert.fuzz.games.flit.crafted import crafted_state
 from gamecert.oracles.flit.proofs import boundary_positions
 from gamecert.reference_engine.contract import CHANCE
@@ -16,10 +17,12 @@ from gamecert.reference_engine.flit import Flit
 from gamecert.spec import Profile
 
 JSON = Any
+GAME = Flit()  # the reference the starts are played on
 
 
 def start_strategy(profile: Profile) -> st.SearchStrategy[JSON]:
-    boundaries = [s for _, s in boundary_positions(profile)] if profile.param(
+    boundaries = built_once("flit", "boundaries", profile, lambda: [
+        s for _, s in boundary_positions(profile)]) if profile.param(
         "FLIT-BOARD-SIZE", "width") * profile.param("FLIT-BOARD-SIZE", "height") > 64 else []
     options: list[st.SearchStrategy[JSON]] = [
         st.just({"kind": "new_game"}),

@@ -9,17 +9,31 @@ import random
 from functools import cache
 from typing import Any
 
+from gamecert.fuzz.games.built_once import built_once
 from gamecert.oracles.kingdomino import board as b
 from gamecert.oracles.kingdomino.z3_checks import near_full
 from gamecert.reference_engine.kingdomino import Kingdomino
 from gamecert.spec import Profile
 
 JSON = Any
+# What the crafted starts are for (each kind, the rules whose rare cases it puts one step
+# away; an engine that cannot load them gets those rules checked in part): z3's near-full
+# grids.
+CRAFTED_FOR: dict[str, tuple[str, ...]] = {
+    "z3's near-full kingdoms, one spot left for the tile": ("KD-PLACE-EXTENT", "KD-DISCARD"),
+}
 
 
 @cache
 def near_full_states(profile: Profile, count: int = 4) -> list[JSON]:
-    """Start states (a king to play on turn 2) whose tile has exactly one spot left."""
+    """Start states (a king to play on turn 2) whose tile has exactly one spot left (kept
+    on disk: built_once)."""
+    out: list[JSON] = built_once("kingdomino", "near-full", profile,
+                                 lambda: _near_full_states(profile, count), count)
+    return out
+
+
+def _near_full_states(profile: Profile, count: int) -> list[JSON]:
     game = Kingdomino()
     rng = random.Random(f"near-full:{profile.id}")
     state = game.initial(profile)

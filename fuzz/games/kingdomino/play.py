@@ -18,6 +18,19 @@ if TYPE_CHECKING:
 
 
 JSON = Any
+# How far a run-ahead goes (an engine without load_state): a whole game is 28 to 52 king
+# steps (the draws are followed inside them). Short runs, several an example, still end games
+# (about as many as runs of up to 1,024 steps did) and stop at positions all through them,
+# where the probe rule then tries its one-rule probes: the longer runs left most probes on
+# the first turn (benchmarks/reach/kingdomino_probe_reach.py).
+RUN_AHEAD: tuple[int, ...] = (4, 8, 16)
+
+
+def cheap_to_list(ls: Lockstep) -> bool:
+    """Chance listings are compared; a king's listing is not: a placement read wrongly
+    changes dozens of entries at once, and one finding would then name every placement
+    rule. Plays and probes judge the same actions one at a time."""
+    return bool(ls.ref_json["phase"] != "play")
 
 
 def draw_action(data: st.DataObject, ls: Lockstep) -> JSON:

@@ -1,0 +1,12 @@
+#!/usr/bin/env python3
+"""A correct bot written on the starter kit: the MeepleHoarder of players.py. Expected: clean, in
+every seat."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # kit/, the shared bots
+
+from players import MeepleHoarder, seed_from_args
+
+MeepleHoarder(seed_from_args()).run()

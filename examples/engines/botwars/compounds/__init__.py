@@ -1,0 +1,1 @@
+"""Bot Wars compound mutants: three departures at once, run behind `bare:`."""

@@ -1,0 +1,1 @@
+"""Bot Wars mutants, energy: where and when it appears, who collects it."""

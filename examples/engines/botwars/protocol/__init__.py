@@ -1,0 +1,1 @@
+"""Bot Wars mutants, the bots' replies: their format."""

@@ -1,0 +1,1 @@
+"""Carcassonne mutants, placing a tile: adjacency, matching edges, board coordinates."""

@@ -1,0 +1,1 @@
+"""Carcassonne mutants, claiming features with meeples: where, when, how many, their return."""

@@ -1,0 +1,1 @@
+"""Carcassonne compound mutants: three departures at once, run behind `bare:`."""

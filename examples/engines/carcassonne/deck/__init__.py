@@ -1,0 +1,2 @@
+"""Carcassonne mutants, the deck and the hands: players, tiles, draws, deals, hand size,
+discards."""

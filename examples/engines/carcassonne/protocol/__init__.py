@@ -1,0 +1,1 @@
+"""Carcassonne mutants, the bot protocol's frames and replies."""

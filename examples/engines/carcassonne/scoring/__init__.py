@@ -1,0 +1,1 @@
+"""Carcassonne mutants, scoring roads, towns and monasteries: completion, majorities, timing."""

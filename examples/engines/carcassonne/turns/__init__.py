@@ -1,0 +1,1 @@
+"""Carcassonne mutants, the turn order, the game's end and the winner."""

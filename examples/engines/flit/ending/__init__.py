@@ -1,0 +1,1 @@
+"""Flit mutants, the game's end and the winner."""

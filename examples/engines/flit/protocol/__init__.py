@@ -1,0 +1,1 @@
+"""Flit mutants, the bot protocol's replies and updates."""

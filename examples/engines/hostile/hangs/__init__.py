@@ -1,0 +1,1 @@
+"""Hostile engines: engines that are slow or never answer."""

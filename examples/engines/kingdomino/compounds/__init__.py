@@ -1,0 +1,1 @@
+"""Kingdomino compound mutants: three departures at once, run behind `bare:`."""

@@ -1,0 +1,2 @@
+"""Kingdomino mutants, placing a domino: extent, connection, overlap, rotation, the castle,
+discards."""

@@ -1,0 +1,1 @@
+"""Kingdomino mutants, the bot protocol: input and output lines, time limits, stopped players."""

@@ -1,0 +1,1 @@
+"""Kingdomino mutants, scoring: zones, crowns, the tie-break."""

@@ -1,0 +1,2 @@
+"""Kingdomino season mutants: engines that keep the shipped value of one rule parameter
+whatever a season file says."""

@@ -1,0 +1,1 @@
+"""Kingdomino mutants, the set-up: players, kings, the tile list, the tiles in play."""
