@@ -11,7 +11,14 @@ from typing import Any
 from gamecert.oracles.base import NA, OK, Oracle, Transition, Verdict, Violation, expect
 from gamecert.oracles.carcassonne import bare, bare_scoring
 from gamecert.oracles.carcassonne.board import FIELD_SPOTS, Board, Feature
-from gamecert.oracles.carcassonne.checks import _action_of, _cell, _events, _is, board, farms
+from gamecert.oracles.carcassonne.checks.common import (
+    _action_of,
+    _cell,
+    _events,
+    _is,
+    board,
+    farms,
+)
 from gamecert.spec import Profile
 
 JSON = Any

@@ -249,7 +249,7 @@ _TURN_ENDS = frozenset({"place", "claim", "pass"})  # the steps `turn_scoring` m
 
 @cache
 def _hand_numbers(p: Profile) -> tuple[int, int]:
-    """CARC-HAND-SIZE's hand_max and draw_per_turn, as `checks._turn_draws` reads them."""
+    """CARC-HAND-SIZE's hand_max and draw_per_turn, as `checks.equipment._turn_draws` reads them."""
     return (int(p.param("CARC-HAND-SIZE", "hand_max")),
             int(p.param("CARC-HAND-SIZE", "draw_per_turn")))
 

@@ -20,7 +20,8 @@ from gamecert.oracles.carcassonne.board import (
     tile_totals,
     tower_ids,
 )
-from gamecert.oracles.carcassonne.checks import _action_of, _cell, _events, _is, _pre_final
+from gamecert.oracles.carcassonne.checks.common import _action_of, _cell, _events, _is
+from gamecert.oracles.carcassonne.checks.scores import _pre_final
 from gamecert.spec import Profile
 
 JSON = Any

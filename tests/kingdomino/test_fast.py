@@ -21,7 +21,7 @@ from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles.base import NA, OK, Oracle, Transition
 from gamecert.oracles.kingdomino import facts as f
-from gamecert.oracles.kingdomino import fast
+from gamecert.oracles.kingdomino import fast, fast_state
 from gamecert.reference_engine import reference_game, reference_session
 from gamecert.reference_engine.contract import CHANCE
 from gamecert.spec import load_catalogue
@@ -410,11 +410,11 @@ def test_the_grids_kept_are_trimmed_and_the_answers_stay(pid: str) -> None:
     """`_BY_ID` forgets its older half when full (`_trim`): the answers are still the
     hooks' own, with few grids kept."""
     prof = load_catalogue("kingdomino").profile(pid)
-    kept = fast._BY_ID_KEPT
+    kept = fast_state._BY_ID_KEPT
     try:
-        fast._BY_ID_KEPT = 4
+        fast_state._BY_ID_KEPT = 4
         steps = _steps(pid, seed=30, shared=True)
         said, said_states = _compare(steps, prof)
         assert said > 0 and said_states > 0 and len(fast._BY_ID) <= 4
     finally:
-        fast._BY_ID_KEPT = kept
+        fast_state._BY_ID_KEPT = kept
