@@ -18,9 +18,9 @@ This module keeps verdicts; it must not judge documents itself (schemas.first_er
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -52,30 +52,34 @@ def digest(name: str, document: Any) -> bytes | None:
 
 
 class Verdicts:
-    """The last `KEPT` verdicts (an error line, or None for a valid document), by digest."""
+    """The last `KEPT` verdicts (an error line, or None for a valid document), by digest.
+
+    No lock (a lock held by another thread when a worker process is forked would never be
+    let go in the child): each OrderedDict call is atomic, and a key another thread pushed
+    out in between is only a verdict judged again."""
 
     def __init__(self, kept: int = KEPT) -> None:
         self.kept = kept
         self._seen: OrderedDict[bytes, str | None] = OrderedDict()
-        self._lock = threading.Lock()
 
     def get(self, key: bytes) -> Any:
         """The verdict kept under `key`, or `MISSING`."""
-        with self._lock:
-            verdict = self._seen.get(key, _MISSING)
-            if verdict is not _MISSING:
+        verdict = self._seen.get(key, _MISSING)
+        if verdict is not _MISSING:
+            with contextlib.suppress(KeyError):
                 self._seen.move_to_end(key)
-            return verdict
+        return verdict
 
     def put(self, key: bytes, verdict: str | None) -> None:
-        with self._lock:
-            self._seen[key] = verdict
-            if len(self._seen) > self.kept:
+        self._seen[key] = verdict
+        while len(self._seen) > self.kept:
+            try:
                 self._seen.popitem(last=False)
+            except KeyError:  # emptied by another thread meanwhile
+                break
 
     def clear(self) -> None:
-        with self._lock:
-            self._seen.clear()
+        self._seen.clear()
 
 
 MISSING = _MISSING
