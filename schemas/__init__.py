@@ -10,6 +10,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from gamecert.schemas.checked_once import MISSING, Verdicts, digest
+
 
 @cache
 def load_schema(name: str) -> dict[str, Any]:
@@ -58,8 +60,26 @@ def json_path(parts: Any) -> str:
     return out or "(top level)"
 
 
+# verdicts by content, so a document met again is not validated again (checked_once.py)
+VERDICTS = Verdicts()
+
+
 def first_error(name: str, document: Any) -> str | None:
-    """Validate `document`; return the most relevant error as one line, or None."""
+    """Validate `document`; return the most relevant error as one line, or None. A document
+    of JSON's own types judged lately is not validated again (schemas.checked_once)."""
+    key = digest(name, document)
+    if key is not None:
+        verdict = VERDICTS.get(key)
+        if verdict is not MISSING:
+            cached: str | None = verdict
+            return cached
+    problem = _first_error(name, document)
+    if key is not None:
+        VERDICTS.put(key, problem)
+    return problem
+
+
+def _first_error(name: str, document: Any) -> str | None:
     errors = sorted(validator(name).iter_errors(document), key=lambda e: list(e.absolute_path))
     if not errors:
         return None
