@@ -150,11 +150,11 @@ def hostile(name: str, *args: str) -> str:
 
 def engine_cases() -> list[Case]:
     from examples.engines import path_of
-    from tests.hostile.test_engines import GALLERY
+    from tests.hostile.test_engines import GALLERY, codes
 
     cases = [Case("engines", name, ["certify", "flit", "--engine-cmd", hostile(name, *args),
                                     "--timeout", "1", "--rounds", "1", "--quiet",
-                                    "--report", "{DIR}/out"], (code,), says, report=True)
+                                    "--report", "{DIR}/out"], codes(code), says, report=True)
              for name, args, code, says in GALLERY]
     more = [("crash_nth_request", (), "2", (1,), ["[ENGINE-ALIVE] crash"]),
             ("lying_stateless", (), "2", (1,), ["[ENGINE-ALIVE] crash"]),

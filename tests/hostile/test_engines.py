@@ -34,8 +34,9 @@ GALLERY = [
                                 "\\ud800 bad \\udfff"]),
     # crash_nth_request and lying_stateless: test_history_dependent_crash_traces_...
     ("hang", (), 1, ["[ENGINE-ALIVE] hang"]),
-    # a well-behaved engine in one round: clean, though not every rule is reached (exit 4)
-    ("slow_under", (), 4, ["INCOMPLETE: ", " 0 violated"]),
+    # a well-behaved engine in one round: clean (exit 0; 4 where one round leaves a rule
+    # unreached: since Flit's stretches, one round reaches them all)
+    ("slow_under", (), (0, 4), [" 0 violated"]),
     ("slow_over", ("10",), 1, ["[ENGINE-ALIVE] hang"]),
     ("garbage", (), 1, ["[ENGINE-ALIVE] garbage", " 1 violated (ENGINE-ALIVE"]),
     ("huge_line", (), 1, ["[ENGINE-ALIVE] flood"]),
@@ -43,22 +44,27 @@ GALLERY = [
     ("wrong_id", (), 1, ["[ENGINE-ALIVE] protocol"]),
     ("exit_between", (), 1, ["[ENGINE-ALIVE] crash"]),
     ("partial_line_exit", (), 1, ["[ENGINE-ALIVE] crash"]),
-    ("stderr_flood", (), 4, ["INCOMPLETE: ", " 0 violated"]),
-    ("setsid_child", (), 4, ["INCOMPLETE: ", " 0 violated"]),
+    ("stderr_flood", (), (0, 4), [" 0 violated"]),
+    ("setsid_child", (), (0, 4), [" 0 violated"]),
 ]
 
 
+def codes(code: int | tuple[int, ...]) -> tuple[int, ...]:
+    """The exit codes a gallery case allows."""
+    return code if isinstance(code, tuple) else (code,)
+
+
 @pytest.mark.parametrize("name, args, code, says", GALLERY, ids=[g[0] for g in GALLERY])
-def test_hostile_engine_verdict(name: str, args: tuple[str, ...], code: int, says: list[str],
-                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_hostile_engine_verdict(name: str, args: tuple[str, ...], code: int | tuple[int, ...],
+                                says: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     got = main(["certify", "flit", "--engine-cmd", hostile(name, *args), "--timeout", "1",
                 "--rounds", "1", "--quiet"])
     out, err = capsys.readouterr()
-    assert got == code, out + err
+    assert got in codes(code), out + err
     for text in says:
         assert text in out, f"{text!r} not in:\n{out}"
     assert "Traceback" not in out + err
-    assert code != 1 or " 0 violated" not in out, "a run with findings says what broke"
+    assert got != 1 or " 0 violated" not in out, "a run with findings says what broke"
     assert "\u202e" not in out + err and "\ud800" not in out + err  # never raw
 
 

@@ -83,8 +83,13 @@ def _policy(rng: random.Random, claim_bias: float) -> Callable[[CarcState], Any]
 @cache
 def pools(profile: Profile) -> Pools:
     """Every start position kind for `profile`, built once (kept on disk: built_once)."""
-    return Pools(built_once("carcassonne", "pools", profile,
-                            lambda: _build_pools(profile).by_kind))
+    out = Pools(built_once("carcassonne", "pools", profile,
+                           lambda: _build_pools(profile).by_kind))
+    # what the search tells apart by identity (`crafted_ids`): the positions handed out,
+    # whether built now or read from the cache
+    _built.append(out)
+    crafted_ids.cache_clear()
+    return out
 
 
 def _build_pools(profile: Profile) -> Pools:
@@ -204,8 +209,6 @@ def _build_pools(profile: Profile) -> Pools:
             if joined:
                 out.add("joined", joined)
     out.by_kind["ties"] = [s for _, s in tie_positions(profile, limit=12)]
-    _built.append(out)
-    crafted_ids.cache_clear()
     return out
 
 
