@@ -17,10 +17,11 @@ Per game, printed:
    recorded games through the lockstep, CPU clock), and the ratio campaign / lockstep;
 4. **where a campaign's time goes**: one more in-process campaign under cProfile, each
    function's own time (`tottime`) charged to the part its file belongs to (Hypothesis's
-   generation, its shrinker, its database, its stateful runner; the machine's rules; the
-   game plugin's start positions and its draws; the engine and the reference, which in
-   process are the same code; the oracles; the lockstep; findings and reports); a function
-   of the standard library or a builtin is charged to the part of its costliest caller.
+   generation, its shrinker, its database, its stateful runner; the machine's rules, its
+   seeded runs and the campaign's driver; the game plugin's start positions and its
+   draws; the engine and the reference, which in process are the same code; the oracles;
+   the lockstep; findings and reports); a function of the standard library or a builtin
+   is charged to the part of its costliest caller.
    The profiler slows Python code about evenly, so these are shares, not rates. Then the
    timer-based shares of `overhead.measure`'s own short machine run (engine, reference,
    oracles, the lockstep's comparison, "Hypothesis + machine");
@@ -136,7 +137,9 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("Hypothesis database", ("hypothesis/database",)),
     ("Hypothesis stateful runner", ("hypothesis/stateful",)),
     ("Hypothesis generation + engine", ("hypothesis/",)),
-    ("machine rules", ("fuzz/search/machine",)),
+    ("machine rules, runs and driver", ("fuzz/search/machine", "fuzz/search/rules",
+                                        "fuzz/search/runs", "fuzz/search/seeded_data",
+                                        "fuzz/search/driver")),
     ("start positions", ("/starts.py", "/crafted.py", "/proofs.py", "fuzz/games/proving")),
     ("plugin draws + targets", ("fuzz/games/",)),
     ("rounds + campaign", ("fuzz/search/",)),

@@ -179,12 +179,13 @@ LATE_START_FROM = 8
 
 def can_start_late(doc: dict[str, Any]) -> bool:
     """Whether a trace may start from a loaded state instead: the engine loads states and
-    lets the reference draw (what a campaign gave it), no rule was passed over (a muted
-    finding resyncs the sides, which the reference alone would not redo), the profile is
-    the catalogue's (the reference replays it alone)."""
+    lets the reference draw (what a campaign gave it), the profile is the catalogue's (the
+    reference replays it alone). Rules passed over (muted) may have resynced the sides
+    where the reference alone would not: a later start is kept only where it shows the
+    same finding, so a start the resync made wrong is tried and dropped."""
     caps = set(doc.get("capabilities") or FULL)
-    return (LOAD_STATE in caps and CHANCE_CAP in caps and not doc.get("muted")
-            and not doc.get("profile_doc") and not doc.get("prelude"))
+    return (LOAD_STATE in caps and CHANCE_CAP in caps and not doc.get("profile_doc")
+            and not doc.get("prelude"))
 
 
 def _late_start(doc: dict[str, Any], ops: list[JSON],

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from gamecert.fuzz.engines.capabilities import FULL
-from gamecert.fuzz.engines.engine import Engine
+from gamecert.fuzz.engines.engine import Engine, InProcessEngine
 from gamecert.fuzz.engines.recipes import handshake as engine_handshake
 from gamecert.fuzz.step.lockstep import Coverage, Finding, InvalidInput, Lockstep
 from gamecert.oracles import oracles_for
-from gamecert.reference_engine import reference_game
+from gamecert.reference_engine import reference_game, reference_session
 from gamecert.reference_engine.contract import CHANCE
 from gamecert.schemas import first_error, read_json_file
 from gamecert.spec import CatalogueError, Profile
@@ -122,6 +122,22 @@ def replay(doc: dict[str, Any], engine: Engine, path: str = "trace",
     except InvalidInput as exc:
         raise TraceError(f"{path}: operation {counter[0]}: {exc}") from None
     return ReplayResult(None, counter[0], expected, expected_kind)
+
+
+def standing(doc: dict[str, Any]) -> Lockstep | None:
+    """A lockstep of the reference beside itself where a trace's own operations leave it
+    (its prelude aside: the reference keeps no history), for asking what can be done
+    there; None when the trace does not play on the reference."""
+    game = doc["game"]
+    try:
+        profile = resolve_profile(game, doc["profile"], doc.get("profile_doc"))
+        caps = frozenset(doc["capabilities"]) if "capabilities" in doc else FULL
+        ls = Lockstep(reference_game(game), InProcessEngine(reference_session(game)), profile,
+                      oracles_for(game), coverage=Coverage(), seed=doc.get("seed"), caps=caps)
+        run_ops(ls, doc["start"], doc["ops"])
+    except (Finding, InvalidInput, CatalogueError, KeyError):
+        return None
+    return ls
 
 
 def run_ops(ls: Lockstep, start: JSON, ops: list[JSON], counter: list[int] | None = None,

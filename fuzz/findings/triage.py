@@ -289,10 +289,18 @@ SETTLE_SEEDS = 4
 
 def disambiguate(dep: Departure, probe: Callable[[dict[str, Any]], Finding | None]
                  ) -> str | None:
+    """Which of an ambiguous departure's rules the engine breaks (`disambiguated`), or
+    None."""
+    shown = disambiguated(dep, probe)
+    return None if shown is None else shown[0]
+
+
+def disambiguated(dep: Departure, probe: Callable[[dict[str, Any]], Finding | None]
+                  ) -> tuple[str, Finding] | None:
     """Which of an ambiguous departure's rules the engine breaks, asked of the engine itself:
     its legal listing in the position before the failing step (`probe` replays a trace and
     returns its finding). The one rule among the alternatives that the listing breaks
-    plainly (not ambiguously), or None."""
+    plainly (not ambiguously), with the listing's finding (which shows it), or None."""
     trace = dep.finding.trace
     if not dep.alternatives or not trace or dep.finding.op_index < 0:
         return None
@@ -302,7 +310,7 @@ def disambiguate(dep: Departure, probe: Callable[[dict[str, Any]], Finding | Non
         return None
     plain = {r for r, message in found.violations
              if r in dep.alternatives and not alternatives(message)}
-    return plain.pop() if len(plain) == 1 else None
+    return (plain.pop(), found) if len(plain) == 1 else None
 
 
 def settle_by_play(dep: Departure, play: Callable[[dict[str, Any]], Finding | None],
@@ -318,11 +326,12 @@ def settle_by_play(dep: Departure, play: Callable[[dict[str, Any]], Finding | No
     plainly (not ambiguously), with the name of its cause there and that game's finding,
     or None."""
     trace = dep.finding.trace
-    if not dep.alternatives or not trace or dep.finding.op_index < 1:
+    if not dep.alternatives or not trace or dep.finding.op_index < 0:
         return None
     ops = trace["ops"]
-    for cut in cuts:
-        prefix = ops[: max(1, int(dep.finding.op_index * cut))]
+    # a departure at the first operation is played on from the start itself
+    for cut in cuts if dep.finding.op_index > 0 else (0.0,):
+        prefix = ops[: max(1, int(dep.finding.op_index * cut))] if cut else []
         for seed in range(seeds):
             found = play({**trace, "ops": [*prefix, {"op": "play_on", "seed": seed}]})
             if found is None:
@@ -333,6 +342,37 @@ def settle_by_play(dep: Departure, play: Callable[[dict[str, Any]], Finding | No
                 rule, named = min(plain)
                 return rule, named, found
     return None
+
+
+def settle_by_probes(dep: Departure,
+                     probes_at: Callable[[dict[str, Any]], list[tuple[str, Any]]],
+                     probe: Callable[[dict[str, Any]], Finding | None]
+                     ) -> tuple[str, Finding] | None:
+    """Which of an ambiguous departure's rules the engine breaks, asked with the game's
+    one-rule probes (each breaks one rule and no other) of those rules, offered in the
+    position before the failing step (`probes_at` gives them for a trace's end; `probe`
+    replays a trace on the engine and returns its finding). A game played on with legal
+    moves never shows a rule that only illegal actions break (an overlap accepted): a
+    probe built for it does. The first rule an accepted probe shows plainly (not
+    ambiguously), with that probe's finding, or None."""
+    trace = dep.finding.trace
+    if not dep.alternatives or not trace or dep.finding.op_index < 0:
+        return None
+    prefix = trace["ops"][: dep.finding.op_index]
+    built = [(rule, action) for rule, action in probes_at({**trace, "ops": prefix})
+             if rule in dep.alternatives]
+    for _, action in built[:PROBES_ASKED]:
+        found = probe({**trace, "ops": [*prefix, {"op": "probe", "action": action}]})
+        if found is None:
+            continue
+        plain = {r for r, message in found.violations
+                 if r in dep.alternatives and not alternatives(message)}
+        if len(plain) == 1:
+            return plain.pop(), found
+    return None
+
+
+PROBES_ASKED = 12  # one-rule probes `settle_by_probes` offers at most
 
 
 def finding_names(finding: Finding, primary: str) -> set[str]:

@@ -8,7 +8,8 @@ plugin is built from them, each attribute read from the module that owns that jo
 | `starts.py` | `start_strategy(profile)`, `GAME` (the reference) | |
 | `crafted.py` | | `CRAFTED_FOR`: each kind of crafted start, the rules it is for |
 | `play.py` | `draw_action` | `RUN_AHEAD`, `run_ahead_policy`, `STRETCH_WHEN_LOADING`, |
-| | | `cheap_to_list`, `play_on_action` |
+| | | `SEEDED_RUNS`, |
+| | | `cheap_to_list`, `play_on_action`, `ENDING_ACTIONS` |
 | `probes.py` | `draw_probe(data, ls)` | `rule_probes(ls)` |
 | `bot_text.py` | `bot_text_strategy(profile)` | |
 | `targets.py` | `target_scores(ls)` | |
@@ -57,8 +58,10 @@ OPTIONAL: dict[str, tuple[str, str]] = {
     "run_ahead": ("play", "RUN_AHEAD"),
     "run_ahead_policy": ("play", "run_ahead_policy"),
     "stretch_when_loading": ("play", "STRETCH_WHEN_LOADING"),
+    "seeded_runs": ("play", "SEEDED_RUNS"),
     "cheap_to_list": ("play", "cheap_to_list"),
     "play_on_action": ("play", "play_on_action"),
+    "ending_actions": ("play", "ENDING_ACTIONS"),
     "rule_probes": ("probes", "rule_probes"),
     "prove": ("proofs", "prove_{game}"),
 }
@@ -72,8 +75,10 @@ class FolderPlugin:
     run_ahead: tuple[int, ...]
     run_ahead_policy: Callable[[Lockstep, random.Random, int], Callable[[], JSON | None]]
     stretch_when_loading: bool
+    seeded_runs: bool
     cheap_to_list: Callable[[Lockstep], bool]
     play_on_action: Callable[[Lockstep, random.Random], JSON]
+    ending_actions: frozenset[str]
     rule_probes: Callable[[Lockstep], list[tuple[str, JSON]]]
     prove: Callable[[Engine, Profile], tuple[bool, list[str]]]
 

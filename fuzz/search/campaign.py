@@ -35,15 +35,16 @@ from gamecert.fuzz.engines.recipes import EngineRecipe, as_recipe, declares_stat
 from gamecert.fuzz.findings.baseline import Baseline
 from gamecert.fuzz.findings.chance_stats import ChanceStats, ChanceTest
 from gamecert.fuzz.findings.minimize import minimize
-from gamecert.fuzz.findings.trace import Chooser, TraceError, replay
+from gamecert.fuzz.findings.trace import Chooser, TraceError, replay, standing
 from gamecert.fuzz.findings.triage import (
     Departure,
     Triage,
     blamed_reading,
-    disambiguate,
+    disambiguated,
     fingerprint,
     first_violation,
     settle_by_play,
+    settle_by_probes,
 )
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.search.checkpoint import Checkpoint
@@ -64,6 +65,7 @@ from gamecert.fuzz.step.blame import tag
 from gamecert.fuzz.step.lockstep import Coverage, Finding
 from gamecert.oracles import oracles_for
 from gamecert.oracles.base import cause_of
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import Catalogue, Profile, load_catalogue
 from gamecert.spec.profile_file import record_of
 
@@ -352,7 +354,10 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         if STOP.is_set():  # Ctrl-C: end with what was found, a partial report
             result.interrupted = True
             return False
-        return len(triage.departures) < max_findings
+        # a departure one step could not pin on one rule, not settled yet, is not counted:
+        # the rounds go on until a later finding shows one of its rules broken alone (the
+        # triage then charges it there) or the budget ends
+        return sum(not d.alternatives for d in triage.departures) < max_findings
 
     def schedule(round_no: int) -> bool:
         if STOP.is_set():
@@ -387,9 +392,19 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         dep, _ = triage.add(finding)
         resolved = None
         if dep.alternatives and seconds_left() > 0:  # one step could not tell: ask the engine
-            resolved = disambiguate(dep, lambda doc: _first_finding(recipe, doc))
-            if resolved is not None:
+            listed = disambiguated(dep, lambda doc: _first_finding(recipe, doc))
+            if listed is not None:
+                resolved, listing = listed
                 dep = triage.reattribute(dep, resolved)
+                if resolved not in dep.finding.rules:  # the step names another of the
+                    dep.finding = listing  # rules; the listing shows this one broken
+            elif seconds_left() > 0 and (probed := settle_by_probes(
+                    dep, _probes_at, lambda doc: _first_finding(recipe, doc))) is not None:
+                # or by the one-rule probes of its rules, offered where it was met
+                resolved, shown = probed
+                dep = triage.reattribute(dep, resolved)
+                if resolved not in dep.finding.rules:
+                    dep.finding = shown
             elif seconds_left() > 0:  # or by what the engine does further on
                 # the game played on passes over every known cause, this one too: what
                 # stops it is a departure this cause's rule does not explain
@@ -527,6 +542,19 @@ def _first_finding(recipe: EngineRecipe, doc: dict[str, Any]) -> Finding | None:
     except TraceError:
         return None
     return found
+
+
+def _probes_at(doc: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The game's one-rule probes (rule, action) where a trace's operations leave the
+    reference (`triage.settle_by_probes`); none where the game builds none."""
+    rule_probes: Callable[[Any], list[tuple[str, Any]]] | None = getattr(
+        plugin_for(doc["game"]), "rule_probes", None)
+    if rule_probes is None:
+        return []
+    ls = standing(doc)
+    if ls is None or not ls.live or ls.to_move in (CHANCE, TERMINAL):
+        return []
+    return rule_probes(ls)
 
 
 def _played_on(recipe: EngineRecipe, doc: dict[str, Any], known: set[str],

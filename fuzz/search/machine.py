@@ -1,18 +1,23 @@
-"""The Hypothesis state machine that plays an engine and the reference in lockstep.
+"""The state machine that plays an engine and the reference in lockstep.
 
 One machine serves every game: the game's `GamePlugin` says where to start and what to
-draw. Rules: play a legal move, referee action or chance outcome; probe an illegal action or
-send raw bot text; compare legal sets; observe, or save and reload the state. Playing is
-one rule of four so that games get deep. An engine that cannot load states has one more,
-`stretch` (so has every engine of a game whose plugin says `stretch_when_loading`): many
-steps in one rule, each move the reference's own seeded random choice (or the plugin's
-steered policy), Hypothesis choosing only the seed and the length. It makes examples long
-at the cost of two choices, and reaches what only deep positions show (a game's end and
-final scoring, the turn cap, long fights) without crafted starts. Swarm testing
-(Hypothesis turns rules off per example) varies the mix; `target()` steers toward rare
-positions.
-"""
+draw. Rules (their bodies: `fuzz.search.rules`): play a legal move, referee action or chance
+outcome; probe an illegal action or send raw bot text; compare legal sets; observe, or save
+and reload the state. Two rules play many steps for Hypothesis's one or two choices:
 
+- `run` and `run_to_end` (an engine that loads states): the machine's own rules in a row,
+  their draws from a Random seeded by the rule's seed (`fuzz.search.runs`), up to a drawn
+  length or to the game's end. A campaign's time then goes to playing and judging, and
+  examples reach a game's end and its final scoring, while the one-step rules beside them
+  keep Hypothesis's own search (targets, boundary values, mutations) for each choice.
+- `stretch` (an engine that cannot load states, and every engine of a game whose plugin
+  says `stretch_when_loading`): moves only, each the reference's seeded random choice or the
+  plugin's steered policy: what crafted starts give the others, reached from a new game.
+
+Campaigns play the class with their own driver (`fuzz.search.driver`); tests may use
+Hypothesis's stateful runner on the same class (`make_machine`). Swarm testing turns rules
+off per example; `target()` steers toward rare positions.
+"""
 from __future__ import annotations
 
 import random
@@ -24,18 +29,13 @@ from hypothesis import event, reject, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from gamecert.fuzz.engines.capabilities import (
-    BOT_OUTPUT,
-    FULL,
-    LEGAL,
-    LOAD_STATE,
-    NO_REFEREE,
-    REFEREE_ACTIONS,
-    seeded_new_games,
-)
+from gamecert.fuzz.engines.capabilities import FULL, seeded_new_games
 from gamecert.fuzz.games import GamePlugin
+from gamecert.fuzz.search import rules
+from gamecert.fuzz.search.rules import Plan, Policy
+from gamecert.fuzz.search.runs import RUN_LENGTHS, seeded_run
 from gamecert.fuzz.step.lockstep import Finding, InvalidInput, Lockstep
-from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.reference_engine.contract import CHANCE
 from gamecert.spec import Profile
 
 JSON = Any
@@ -57,33 +57,28 @@ def machine_class(plugin: GamePlugin, profile: Profile,
     The class must hold nothing of a round or an engine: Hypothesis keeps every machine
     class it has run (its rules, per class) as long as the process lives, so whatever the
     class reaches stays alive with it. A round hands its factory to each instance."""
-    can_list, can_load, can_referee = LEGAL in caps, LOAD_STATE in caps, BOT_OUTPUT in caps
-    # an engine that declares no referee is sent none of the referee's actions
-    no_referee = REFEREE_ACTIONS.get(profile.game, ()) if NO_REFEREE in caps else ()
-    starts = plugin.starts(profile) if can_load else seeded_new_games()
+    plan = Plan.of(plugin, profile, caps)
+    starts = plugin.starts(profile) if plan.can_load else seeded_new_games()
 
     def live(self: Any) -> bool:
         return bool(self.ls.live)
 
     # a plugin may say how far a stretch goes in its game (none: no stretch rule). An engine
     # that loads states plays stretches only where the plugin says so
-    # (`stretch_when_loading`): there a campaign's crafted starts and one-choice-per-step
-    # play are what finds most public mutants soonest, and a plugin turns stretches on
-    # once its mutants are caught as soon, with their own rules (docs/speed.md)
+    # (`stretch_when_loading`) (docs/speed.md)
     run_lengths: tuple[int, ...] = getattr(plugin, "run_ahead", RUN_AHEAD)
-    if can_load and not getattr(plugin, "stretch_when_loading", False):
+    stretch_when_loading = getattr(plugin, "stretch_when_loading", False)
+    if plan.can_load and not stretch_when_loading:
         run_lengths = ()
+    # seeded runs of the machine's own rules: for an engine that loads states, in a game
+    # whose plugin says `seeded_runs` (its public mutants found as soon with them)
+    seeded_runs = plan.can_load and not stretch_when_loading and bool(
+        getattr(plugin, "seeded_runs", False))
     # a plugin may steer its run-ahead (`run_ahead_policy(ls, rng, length)`: a function
     # giving each next action as JSON, None to end the run), where random play does not
     # reach what the run is for (a game's end, its winner); none: the reference's random
     # choices
     policy: Policy | None = getattr(plugin, "run_ahead_policy", None)
-    # a plugin may build probes that each break one rule and no other: (rule, action) pairs
-    rule_probes: Callable[[Lockstep], list[tuple[str, JSON]]] | None = getattr(
-        plugin, "rule_probes", None)
-    # a plugin may say when a full legal listing is too big to compare at every turn
-    cheap_to_list: Callable[[Lockstep], bool] = getattr(plugin, "cheap_to_list",
-                                                         lambda ls: True)
 
     class LockstepMachine(RuleBasedStateMachine):
         def __init__(self, new_lockstep: Callable[[], Lockstep]) -> None:
@@ -102,41 +97,17 @@ def machine_class(plugin: GamePlugin, profile: Profile,
         @precondition(live)
         @rule(data=st.data())
         def play(self, data: st.DataObject) -> None:
-            action = plugin.draw_action(data, self.ls)
-            for _ in range(20):  # drawn again, so the walk goes on (a quarter are stops)
-                if not (isinstance(action, dict) and action.get("type") in no_referee):
-                    break
-                action = plugin.draw_action(data, self.ls)
-            else:
-                reject()
-            try:
-                events = self.ls.step(action)
-            except InvalidInput:
-                self.ls.finish()  # the steps before it are judged all the same
+            events = rules.play(plan, self.ls, data)
+            if events is None:
                 reject()
             for e in events:
                 event(f"rule {e.get('rule')}")
-            for label, value in plugin.targets(self.ls).items():
-                self.best[label] = max(value, self.best.get(label, value))
+            self._aim()
 
         @precondition(live)
         @rule(data=st.data())
         def probe(self, data: st.DataObject) -> None:
-            """An illegal action the engine must refuse, or raw bot text for its referee.
-            Where the game builds them, most probes break one rule and no other in the
-            position (`rule_probes`), each counted for its rule, with or without `legal`."""
-            if can_referee and self.ls.to_move not in (CHANCE, TERMINAL) and data.draw(
-                    st.booleans(), label="bot text"):
-                self.ls.referee(data.draw(plugin.bot_texts(profile), label="text"))
-                return
-            if rule_probes is not None and self.ls.to_move not in (CHANCE, TERMINAL) \
-                    and data.draw(st.integers(0, 3), label="probe kind"):
-                built = rule_probes(self.ls)
-                if built:
-                    rule_id, action = data.draw(st.sampled_from(built), label="rule probe")
-                    self.ls.probe(action, rule_id)
-                    return
-            self.ls.probe(plugin.draw_probe(data, self.ls))
+            rules.probe(plan, self.ls, data)
 
         if run_lengths:
             @precondition(live)
@@ -149,12 +120,31 @@ def machine_class(plugin: GamePlugin, profile: Profile,
                 engine that cannot load states it is what crafted starts give the others,
                 reached from a new game. Every step is checked as `play`'s are; the trace
                 records each, so a replay needs no seed."""
-                play_stretch(self.ls, seed, length, policy, no_referee)
+                play_stretch(self.ls, seed, length, policy, plan.no_referee)
                 event("stretch")
-                for label, value in plugin.targets(self.ls).items():
-                    self.best[label] = max(value, self.best.get(label, value))
+                self._aim()
 
-        @precondition(lambda self: can_list and live(self) and cheap_to_list(self.ls))
+        if seeded_runs:
+            @precondition(live)
+            @rule(seed=st.integers(0, 2**32 - 1), length=st.sampled_from(RUN_LENGTHS))
+            def run(self, seed: int, length: int) -> None:
+                """Up to `length` of the machine's own rules in a row, each value they
+                draw from a Random seeded by `seed` (fuzz.search.runs): a long example
+                for two of Hypothesis's choices."""
+                seeded_run(plan, self.ls, seed, length)
+                event("run")
+                self._aim()
+
+            @precondition(live)
+            @rule(seed=st.integers(0, 2**32 - 1))
+            def run_to_end(self, seed: int) -> None:
+                """The machine's own rules, seeded, to the game's end (or as far as a run
+                goes at most): a whole game and its final scoring for one choice."""
+                seeded_run(plan, self.ls, seed, RUN_LENGTHS[-1] * 4)
+                event("run to the end")
+                self._aim()
+
+        @precondition(lambda self: plan.may_list(self.ls))
         @rule()
         def compare_legal(self) -> None:
             self.ls.compare_legal()
@@ -163,10 +153,11 @@ def machine_class(plugin: GamePlugin, profile: Profile,
         def check_state(self, reload: bool) -> None:
             """Observe (always runnable, so a finished game still has a rule) or save and
             load the state back."""
-            if reload and can_load and live(self):
-                self.ls.reload()
-            else:
-                self.ls.observe()
+            rules.check_state(plan, self.ls, reload)
+
+        def _aim(self) -> None:
+            for label, value in plugin.targets(self.ls).items():
+                self.best[label] = max(value, self.best.get(label, value))
 
         def teardown(self) -> None:
             # target() takes one observation per label per example: the best seen
@@ -193,8 +184,6 @@ def machine_class(plugin: GamePlugin, profile: Profile,
     made: MachineClass = LockstepMachine
     return made
 
-
-Policy = Callable[[Lockstep, random.Random, int], Callable[[], JSON | None]]
 
 
 def play_stretch(ls: Lockstep, seed: int, length: int, policy: Policy | None = None,

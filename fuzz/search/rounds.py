@@ -33,7 +33,6 @@ from hypothesis import configuration as hypothesis_configuration
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
 from hypothesis.errors import Flaky
-from hypothesis.stateful import get_state_machine_test
 
 from gamecert.fuzz.engines.capabilities import CHANCE as CHANCE_CAP
 from gamecert.fuzz.engines.capabilities import FULL
@@ -41,6 +40,7 @@ from gamecert.fuzz.engines.engine import Engine, EngineSpecError, generation
 from gamecert.fuzz.engines.recipes import EngineRecipe, command_recipe, handshake, object_recipe
 from gamecert.fuzz.findings.chance_stats import ChanceStats
 from gamecert.fuzz.games import plugin_for
+from gamecert.fuzz.search.driver import driven_test
 from gamecert.fuzz.search.machine import MachineClass, machine_class
 from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Finding, InvalidInput, Lockstep
 from gamecert.oracles import oracles_for
@@ -53,10 +53,6 @@ class StopFlag(Protocol):
     """A threading.Event or a multiprocessing one: set from outside to end a round."""
 
     def is_set(self) -> bool: ...
-
-
-# Typed here because Hypothesis versions differ on whether they type it themselves.
-_machine_test = cast(Callable[..., Callable[[], None]], get_state_machine_test)
 
 
 def round_seed(seed: int, round_no: int) -> int:
@@ -281,8 +277,8 @@ class RoundPlayer:
         if self.machine is None:
             self.machine = machine_class(self.plugin, profile, caps)
         machine = partial(self.machine, new_lockstep)
-        test = _machine_test(machine, settings=round_settings(setup.examples, setup.steps,
-                                                               self.database))
+        run_settings = round_settings(setup.examples, setup.steps, self.database)
+        test = driven_test(self.machine, machine, run_settings)
         if self.database is not None:  # one corpus per game and profile, whatever the code
             cast(Any, test)._hypothesis_internal_database_key = database_key(
                 setup.game, record_key(profile))

@@ -51,14 +51,20 @@ def _grid_state_plain(s: JSON, profile: Profile) -> Verdict:
 
 
 def _rotation_confused(s: JSON, a: JSON, profile: Profile) -> bool:
-    """An accepted PUT that is off the grid or overlapping with its own rotation but valid
-    with another rotation of the same first square: a rotation read wrongly, not a
-    placement rule ignored (the extent and connection rules are judged as usual)."""
+    """An accepted PUT that breaks a placement rule with its own rotation but not with
+    another rotation of the same first square: off the grid or overlapping where any other
+    rotation fits, or breaking the extent or the connection alone where rotations 1 and 3
+    read the other way round place it. A rotation read wrongly explains it as well as the
+    rule ignored (the rotation judge says so, ambiguously, for the triage to settle)."""
     faults = _faults(s, a, profile)
-    if not faults or faults[0] not in ("KD-GRID", "KD-PLACE-NO-OVERLAP"):
+    if not faults:
         return False
     x, y, r = a["put"]
-    return any(not _faults(s, {**a, "put": [x, y, r2]}, profile) for r2 in range(4) if r2 != r)
+    if faults[0] in ("KD-GRID", "KD-PLACE-NO-OVERLAP"):
+        return any(not _faults(s, {**a, "put": [x, y, r2]}, profile)
+                   for r2 in range(4) if r2 != r)
+    return len(faults) == 1 and r in (1, 3) and not _faults(
+        s, {**a, "put": [x, y, 4 - r]}, profile)
 
 
 def grid_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdict:
@@ -137,6 +143,15 @@ def _other_list_fits(s: JSON, a: JSON, profile: Profile) -> bool:
     g = b.grid(s, _acting(s)[1])
     size = profile.param("KD-PLACE-EXTENT", "size")
     return any(not b.placement_faults(g, a["put"], other, size)
+               for other in _other_squares(s, profile))
+
+
+def _other_list_refuses(s: JSON, a: JSON, profile: Profile) -> bool:
+    """The PUT places the tile with this tile list's squares but breaks a placement rule
+    with another list's: an engine that plays another tile list (KD-TILES) refuses it."""
+    g = b.grid(s, _acting(s)[1])
+    size = profile.param("KD-PLACE-EXTENT", "size")
+    return any(b.placement_faults(g, a["put"], other, size)
                for other in _other_squares(s, profile))
 
 
@@ -237,17 +252,23 @@ def rotation_judge(s: JSON, a: JSON, accepted: bool, profile: Profile) -> Verdic
     # forbids, a PUT refused that its rotation allows
     if accepted:
         if _rotation_confused(s, a, profile):
-            return _misread(s, a, profile, True, f"PUT {a['put']} accepted: with its rotation "
-                            "it leaves the grid or overlaps; another rotation would fit")
+            # an engine that ignores the rule the PUT breaks with its own rotation accepts
+            # it too: one step cannot tell the two apart (the triage settles it)
+            broken = _faults(s, a, profile)[0]
+            return _misread(s, a, profile, True, ambiguous(
+                ("KD-PLACE-ROTATION", broken), f"PUT {a['put']} accepted: with its rotation "
+                f"it breaks {broken}; another rotation would place it"))
         return NA
     if _faults(s, a, profile) or not _pick_ok(s, a.get("pick"), profile):
         return NA
     if _too_strict(s, a, profile):  # KD-PLACE-EXTENT's, or both when a swap explains it too
         both = _extent_too_strict(s, a, accepted, profile)
         return both if both is not None and _swap_refuses(s, a, profile) else NA
-    return _misread(s, a, profile, False, f"PUT {a['put']} places the tile by every rule "
-                    f"(second square {['right', 'below', 'left', 'above'][a['put'][2]]}) but "
-                    "was refused")
+    text = (f"PUT {a['put']} places the tile by every rule (second square "
+            f"{['right', 'below', 'left', 'above'][a['put'][2]]}) but was refused")
+    if _other_list_refuses(s, a, profile):  # an engine playing another tile list refuses
+        text = ambiguous(("KD-PLACE-ROTATION", "KD-TILES"), text)  # it too
+    return _misread(s, a, profile, False, text)
 
 
 # The misread whose name blame's departure library gives too (reference_engine/kingdomino/

@@ -13,7 +13,13 @@ import pytest
 from examples.engines import load
 from examples.engines.botwars import CASCADES
 from gamecert.fuzz.engines.engine import InProcessEngine
-from gamecert.fuzz.findings.triage import Triage, disambiguate, primary_rule
+from gamecert.fuzz.findings.triage import (
+    Triage,
+    disambiguate,
+    disambiguated,
+    primary_rule,
+    settle_by_probes,
+)
 from gamecert.fuzz.reports.certificate import VIOLATED, rule_rows
 from gamecert.fuzz.search.campaign import run_campaign
 from gamecert.fuzz.step.lockstep import Finding
@@ -107,6 +113,42 @@ def test_the_engines_listing_settles_an_ambiguous_step() -> None:
     moved = triage.reattribute(dep, "KD-PLACE-CONNECT")
     assert moved.primary == "KD-PLACE-CONNECT" and not moved.alternatives
     assert disambiguate(moved, probe) is None  # nothing left to settle
+
+
+def test_the_listing_that_settles_a_step_is_its_finding() -> None:
+    triage = Triage(load_catalogue("kingdomino"))
+    dep, _ = triage.add(_finding(["KD-PLACE-CONNECT", "KD-PLACE-EXTENT"], AMBIGUOUS, 0))
+    listing = Finding(["KD-PLACE-CONNECT"], "violation", "", violations=[
+        ("KD-PLACE-CONNECT", "PUT [1, 5, 3] breaks KD-PLACE-CONNECT but was accepted")])
+    settled = disambiguated(dep, lambda doc: listing)
+    assert settled is not None and settled == ("KD-PLACE-CONNECT", listing)
+
+
+def test_one_rule_probes_settle_a_step_a_game_played_on_cannot() -> None:
+    """An overlap accepted, or a rotation misread: only an illegal action shows the first,
+    and legal moves never are. The one-rule probes of each rule, offered where the step
+    was met, are: the first one the engine accepts plainly names the rule."""
+    triage = Triage(load_catalogue("kingdomino"))
+    dep, _ = triage.add(_finding(["KD-PLACE-CONNECT", "KD-PLACE-EXTENT"], AMBIGUOUS, 1))
+    dep.finding.trace = {"ops": [{"op": "apply"}, {"op": "probe"}]}
+    offered: list[Any] = []
+
+    def probes_at(doc: dict[str, Any]) -> list[tuple[str, Any]]:
+        assert doc["ops"] == [{"op": "apply"}]  # where the ambiguous step was met
+        return [("KD-GRID", "g"), ("KD-PLACE-EXTENT", "e"), ("KD-PLACE-CONNECT", "c")]
+
+    def probe(doc: dict[str, Any]) -> Finding | None:
+        action = doc["ops"][-1]["action"]
+        offered.append(action)
+        if action == "c":  # refused by the engine: no finding
+            return None
+        return Finding(["KD-PLACE-EXTENT"], "accepted-illegal", "", violations=[
+            ("KD-PLACE-EXTENT", "PUT [0, 0, 0] breaks KD-PLACE-EXTENT but was accepted")])
+
+    settled = settle_by_probes(dep, probes_at, probe)
+    assert settled is not None and settled[0] == "KD-PLACE-EXTENT"
+    assert offered == ["e"]  # only the departure's own rules' probes, until one shows
+    assert settle_by_probes(dep, probes_at, lambda doc: None) is None
 
 
 def test_an_ambiguous_message_names_its_rules() -> None:

@@ -58,8 +58,10 @@ def test_an_incomplete_campaign_is_not_green(pytester: pytest.Pytester) -> None:
     assert result.ret != 0 and outcomes.get("failed", 0) >= 2, result.stdout.str()
     result.stdout.fnmatch_lines(["*the campaign is INCOMPLETE*"])
     # only what certify itself does not require may be skipped: harness checks a round did
-    # not reach (none of them here), rules that do not apply or cannot be checked
-    assert outcomes.get("skipped", 0) == 0, result.stdout.str()
+    # not reach (a round that meets the departure in its first examples may end before any
+    # reload: ENGINE-STATE-ROUNDTRIP), never a game rule
+    skipped = [line for line in result.stdout.lines if line.startswith("SKIPPED")]
+    assert all(": ENGINE-" in line for line in skipped), result.stdout.str()
 
 
 def test_a_baseline_for_another_game_is_refused(pytester: pytest.Pytester) -> None:

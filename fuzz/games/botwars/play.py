@@ -26,6 +26,15 @@ GAME = BotWars()  # the reference's helpers (botlets, free pairs, random lists);
 JSON = Any
 
 
+# An engine that loads states plays seeded runs of the machine's rules beside one-step
+# play (fuzz.search.runs): games to their end at a small part of Hypothesis's cost, and
+# this game's public mutants are found as soon or sooner (docs/speed.md)
+SEEDED_RUNS = True
+# The verdicts that end a game (bad format; a time-out under disqualify): a run of the
+# machine's rules (fuzz.search.runs) plays them rarely, so that its games get deep
+ENDING_ACTIONS = frozenset({"bad-format", "timeout"})
+
+
 def draw_action(data: st.DataObject, ls: Lockstep) -> JSON:
     state: BotWarsState = ls.ref
     if GAME.current(state) == CHANCE:

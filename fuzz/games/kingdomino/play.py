@@ -6,6 +6,7 @@ so that the game goes on past it. Chooses actions only: it must not drive engine
 from __future__ import annotations
 
 import weakref
+from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from hypothesis import strategies as st
@@ -26,6 +27,15 @@ JSON = Any
 RUN_AHEAD: tuple[int, ...] = (4, 8, 16)
 
 
+# An engine that loads states plays seeded runs of the machine's rules beside one-step
+# play (fuzz.search.runs): games to their end at a small part of Hypothesis's cost, and
+# this game's public mutants are found as soon or sooner (docs/speed.md)
+SEEDED_RUNS = True
+# The moves that end a game at once (a stopped king): a run of the machine's rules
+# (fuzz.search.runs) plays them rarely, so that its games get deep
+ENDING_ACTIONS = frozenset({"stop"})
+
+
 def cheap_to_list(ls: Lockstep) -> bool:
     """Chance listings are compared; a king's listing is not: a placement read wrongly
     changes dozens of entries at once, and one finding would then name every placement
@@ -37,7 +47,7 @@ def draw_action(data: st.DataObject, ls: Lockstep) -> JSON:
     game, state = cast(Kingdomino, ls.game), ls.ref
     if game.current(state) == CHANCE:
         outcomes = game.chance(state)
-        i = data.draw(st.integers(0, len(outcomes) - 1), label="chance")
+        i = data.draw(index(len(outcomes)), label="chance")
         return game.action_to_json(state, outcomes[i].action)
     if _DRAWN_AT.pop(ls, None) is ls.ref_json:
         return {"type": "stop", "cause": data.draw(STOPS, label="stop after refusal")}
@@ -48,14 +58,21 @@ def draw_action(data: st.DataObject, ls: Lockstep) -> JSON:
         tile, p = state.placing[state.nxt]
         if game.fits_somewhere(state, state.grids[p - 1], tile):
             picks = [t for t, o in state.line if o == 0] or [None]
-            pick = picks[data.draw(st.integers(0, len(picks) - 1), label="pick")]
+            pick = picks[data.draw(index(len(picks)), label="pick")]
             if state.cfg.put_discards:
                 return {"type": "invalid-put", "pick": pick}
             return {"type": "stop", "cause": "put"}
     legal = game.legal(state)
-    i = data.draw(st.integers(0, len(legal) - 1), label="move")
+    i = data.draw(index(len(legal)), label="move")
     _DRAWN_AT[ls] = ls.ref_json
     return game.action_to_json(state, legal[i])
+
+
+@cache
+def index(n: int) -> st.SearchStrategy[int]:
+    """An index into a list of n items (shrinks towards the first); made once per n, a
+    strategy being costlier to make than to draw from."""
+    return st.integers(0, n - 1)
 
 
 # Where each lockstep last drew a king's move: drawn again at the very same state (the

@@ -233,10 +233,13 @@ def _placement_probes(g: str, tile: int, squares: tuple[str, str], size: int,
     others = [sq for sq in b.other_lists(profile, tile) if sq != squares]
     for y in range(b.N):
         for x in range(b.N):
-            fits = [not b.placement_faults(g, [x, y, r], squares, size) for r in range(4)]
+            # each rotation's faults, asked once (the fit of the other rotations is read
+            # from them too)
+            every = [b.placement_faults(g, [x, y, r], squares, size) for r in range(4)]
+            fits = [not faults for faults in every]
             for r in range(4):
                 put = [x, y, r]
-                faults = b.placement_faults(g, put, squares, size)
+                faults = every[r]
                 if len(faults) != 1 or rule_of_list(g, put, others, size):
                     continue  # two rules broken; or one that another list's squares mend
                     # (KD-TILES or that rule: one step cannot tell, see the docstring)
@@ -249,6 +252,9 @@ def _placement_probes(g: str, tile: int, squares: tuple[str, str], size: int,
                     continue
                 if rule == "KD-GRID":
                     continue  # the grid's own probes start off the grid (no rotation helps)
+                if r in (1, 3) and fits[4 - r]:
+                    continue  # rotations 1 and 3 read the other way round place it: the
+                    # judges read it as a misread rotation or the rule broken, not one rule
                 if rule == "KD-PLACE-EXTENT" and b.within(g, put, size + 1):
                     wider.append(put)
                     continue

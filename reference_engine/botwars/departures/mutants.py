@@ -126,8 +126,8 @@ class LenientFormat(BotWars):
             return moves
         try:
             json.loads(text)
-        except ValueError:
-            return None
+        except (ValueError, RecursionError):  # nested too deep: not JSON it can read, as
+            return None  # for the reference; its one departure is the leniency
         return ()
 
 
