@@ -1,12 +1,12 @@
 """The state machine that plays an engine and the reference in lockstep.
 
 One machine serves every game: the game's `GamePlugin` says where to start and what to
-draw. Rules (their bodies: `fuzz.search.rules`): play a legal move, referee action or chance
+draw. Rules (their bodies: `fuzz.search.play.rules`): play a legal move, referee action or chance
 outcome; probe an illegal action or send raw bot text; compare legal sets; observe, or save
 and reload the state. Two rules play many steps for Hypothesis's one or two choices:
 
 - `run` and `run_to_end` (an engine that loads states): the machine's own rules in a row,
-  their draws from a Random seeded by the rule's seed (`fuzz.search.runs`), up to a drawn
+  their draws from a Random seeded by the rule's seed (`fuzz.search.play.runs`), up to a drawn
   length or to the game's end. A campaign's time then goes to playing and judging, and
   examples reach a game's end and its final scoring, while the one-step rules beside them
   keep Hypothesis's own search (targets, boundary values, mutations) for each choice.
@@ -14,7 +14,7 @@ and reload the state. Two rules play many steps for Hypothesis's one or two choi
   says `stretch_when_loading`): moves only, each the reference's seeded random choice or the
   plugin's steered policy: what crafted starts give the others, reached from a new game.
 
-Campaigns play the class with their own driver (`fuzz.search.driver`); tests may use
+Campaigns play the class with their own driver (`fuzz.search.play.driver`); tests may use
 Hypothesis's stateful runner on the same class (`make_machine`). Swarm testing turns rules
 off per example; `target()` steers toward rare positions.
 """
@@ -31,9 +31,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 
 from gamecert.fuzz.engines.capabilities import FULL, seeded_new_games
 from gamecert.fuzz.games import GamePlugin
-from gamecert.fuzz.search import rules
-from gamecert.fuzz.search.rules import Plan, Policy
-from gamecert.fuzz.search.runs import RUN_LENGTHS, seeded_run
+from gamecert.fuzz.search.play import rules
+from gamecert.fuzz.search.play.rules import Plan, Policy
+from gamecert.fuzz.search.play.runs import RUN_LENGTHS, seeded_run
 from gamecert.fuzz.step.lockstep import Finding, InvalidInput, Lockstep
 from gamecert.reference_engine.contract import CHANCE
 from gamecert.spec import Profile
@@ -129,7 +129,7 @@ def machine_class(plugin: GamePlugin, profile: Profile,
             @rule(seed=st.integers(0, 2**32 - 1), length=st.sampled_from(RUN_LENGTHS))
             def run(self, seed: int, length: int) -> None:
                 """Up to `length` of the machine's own rules in a row, each value they
-                draw from a Random seeded by `seed` (fuzz.search.runs): a long example
+                draw from a Random seeded by `seed` (fuzz.search.play.runs): a long example
                 for two of Hypothesis's choices."""
                 seeded_run(plan, self.ls, seed, length)
                 event("run")

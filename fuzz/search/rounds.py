@@ -40,8 +40,8 @@ from gamecert.fuzz.engines.engine import Engine, EngineSpecError, generation
 from gamecert.fuzz.engines.recipes import EngineRecipe, command_recipe, handshake, object_recipe
 from gamecert.fuzz.findings.chance_stats import ChanceStats
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.search.driver import driven_test
 from gamecert.fuzz.search.machine import MachineClass, machine_class
+from gamecert.fuzz.search.play.driver import driven_test
 from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Finding, InvalidInput, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game

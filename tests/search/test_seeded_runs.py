@@ -1,5 +1,5 @@
-"""Seeded runs of the machine's own rules (fuzz.search.runs), the draws they make
-(fuzz.search.seeded_data) and the campaign's driver (fuzz.search.driver).
+"""Seeded runs of the machine's own rules (fuzz.search.play.runs), the draws they make
+(fuzz.search.play.seeded_data) and the campaign's driver (fuzz.search.play.driver).
 
 A run plays the same operations from the same seed and position; its trace replays alone;
 it draws what the strategies allow; it reaches a game's end from a new game; the driver
@@ -23,11 +23,11 @@ from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.findings.trace import replay, trace_document
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.games.botwars.bot_text import bot_text_strategy
-from gamecert.fuzz.search.driver import driven_test
 from gamecert.fuzz.search.machine import machine_class
-from gamecert.fuzz.search.rules import Plan
-from gamecert.fuzz.search.runs import seeded_run
-from gamecert.fuzz.search.seeded_data import SeededData, sample
+from gamecert.fuzz.search.play.driver import driven_test
+from gamecert.fuzz.search.play.rules import Plan
+from gamecert.fuzz.search.play.runs import seeded_run
+from gamecert.fuzz.search.play.seeded_data import SeededData, sample
 from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game, reference_session

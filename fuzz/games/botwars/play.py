@@ -27,11 +27,11 @@ JSON = Any
 
 
 # An engine that loads states plays seeded runs of the machine's rules beside one-step
-# play (fuzz.search.runs): games to their end at a small part of Hypothesis's cost, and
+# play (fuzz.search.play.runs): games to their end at a small part of Hypothesis's cost, and
 # this game's public mutants are found as soon or sooner (docs/speed.md)
 SEEDED_RUNS = True
 # The verdicts that end a game (bad format; a time-out under disqualify): a run of the
-# machine's rules (fuzz.search.runs) plays them rarely, so that its games get deep
+# machine's rules (fuzz.search.play.runs) plays them rarely, so that its games get deep
 ENDING_ACTIONS = frozenset({"bad-format", "timeout"})
 
 

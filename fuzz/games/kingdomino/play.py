@@ -28,11 +28,11 @@ RUN_AHEAD: tuple[int, ...] = (4, 8, 16)
 
 
 # An engine that loads states plays seeded runs of the machine's rules beside one-step
-# play (fuzz.search.runs): games to their end at a small part of Hypothesis's cost, and
+# play (fuzz.search.play.runs): games to their end at a small part of Hypothesis's cost, and
 # this game's public mutants are found as soon or sooner (docs/speed.md)
 SEEDED_RUNS = True
 # The moves that end a game at once (a stopped king): a run of the machine's rules
-# (fuzz.search.runs) plays them rarely, so that its games get deep
+# (fuzz.search.play.runs) plays them rarely, so that its games get deep
 ENDING_ACTIONS = frozenset({"stop"})
 
 

@@ -22,7 +22,7 @@ def start_strategy(profile: Profile) -> st.SearchStrategy[JSON]:
     end = total_steps(profile)
     deep = st.builds(played_state, st.just(profile), st.integers(0, 2**16),
                      st.one_of(st.integers(end - 25, end), st.integers(0, end)))
-    # a new game one start in two: the machine's seeded runs (fuzz.search.runs) play one
+    # a new game one start in two: the machine's seeded runs (fuzz.search.play.runs) play one
     # to its end and final scoring for one choice, and a whole game is the most steps an
     # example can judge; states played part of the way, or near full, the others
     options: list[st.SearchStrategy[JSON]] = [

@@ -1,5 +1,5 @@
 """Draws from Hypothesis strategies with a seeded `random.Random`, as `st.DataObject.draw`
-does, at a small part of its cost: what a `run` (fuzz.search.runs) hands the game's draw
+does, at a small part of its cost: what a `run` (fuzz.search.play.runs) hands the game's draw
 functions, so that a long run of the machine's rules costs Hypothesis one seed.
 
 The strategies the game folders draw from most (integers in a range, `sampled_from`,

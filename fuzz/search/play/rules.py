@@ -2,7 +2,7 @@
 
 Each rule body here is played two ways: one rule per Hypothesis step by the state machine
 (`fuzz.search.machine`, its draws from `st.data()`), and many in a row inside one `run`
-(`fuzz.search.runs`, its draws from a seeded Random). The same code chooses in both, so a
+(`fuzz.search.play.runs`, its draws from a seeded Random). The same code chooses in both, so a
 run plays what the machine plays, only without a Hypothesis choice per value.
 
 `Plan` is what an engine's capabilities and the game's plugin allow. This module chooses
@@ -36,7 +36,7 @@ Policy = Callable[[Lockstep, random.Random, int], Callable[[], JSON | None]]
 
 
 class Draws(Protocol):
-    """What the rules draw from: `st.DataObject`, or `fuzz.search.seeded_data.SeededData`."""
+    """What the rules draw from: `st.DataObject`, or `fuzz.search.play.seeded_data.SeededData`."""
 
     def draw(self, strategy: st.SearchStrategy[Any], label: Any = None) -> Any: ...
 

@@ -1,8 +1,8 @@
 """Runs: many of the state machine's rules in a row, in one Hypothesis rule.
 
-A run plays the machine's own rules (`fuzz.search.rules`: a move from the game's draw, a
+A run plays the machine's own rules (`fuzz.search.play.rules`: a move from the game's draw, a
 probe, a comparison of legal sets, an observation or a reload), chosen by weight, every
-value they draw from a Random seeded by the run's seed (`fuzz.search.seeded_data`).
+value they draw from a Random seeded by the run's seed (`fuzz.search.play.seeded_data`).
 Hypothesis chooses the seed and the length: two choices instead of several per step, so a
 campaign's time goes to playing and judging rather than to Hypothesis's bookkeeping, and
 examples reach a game's end and its final scoring. The one-rule-per-step play stays beside
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 
-from gamecert.fuzz.search.rules import Plan, check_state, play, probe
-from gamecert.fuzz.search.seeded_data import SeededData
+from gamecert.fuzz.search.play.rules import Plan, check_state, play, probe
+from gamecert.fuzz.search.play.seeded_data import SeededData
 from gamecert.fuzz.step.lockstep import Lockstep
 
 # How many operations a run plays at most; shrinks towards the shortest. The longest goes
