@@ -1,15 +1,17 @@
 """The state machine that plays an engine and the reference in lockstep.
 
 One machine serves every game: the game's `GamePlugin` says where to start and what to
-draw. Rules (their bodies: `fuzz.search.play.rules`): play a legal move, referee action or chance
-outcome; probe an illegal action or send raw bot text; compare legal sets; observe, or save
-and reload the state. Two rules play many steps for Hypothesis's one or two choices:
+draw. Rules (their bodies: `fuzz.search.play.rules`): play a legal move, referee action or
+chance outcome; probe an illegal action or send raw bot text; compare legal sets; observe,
+or save and reload the state. Two kinds of rule play many steps for one or two of
+Hypothesis's choices:
 
-- `run` and `run_to_end` (an engine that loads states): the machine's own rules in a row,
-  their draws from a Random seeded by the rule's seed (`fuzz.search.play.runs`), up to a drawn
-  length or to the game's end. A campaign's time then goes to playing and judging, and
-  examples reach a game's end and its final scoring, while the one-step rules beside them
-  keep Hypothesis's own search (targets, boundary values, mutations) for each choice.
+- `run` and `run_to_end` (an engine that loads states, in a game whose plugin says
+  `seeded_runs`): the machine's own rules in a row, their draws from a Random seeded by the
+  rule's seed (`fuzz.search.play.runs`), up to a drawn length or to the game's end. A
+  campaign's time then goes to playing and judging, and examples reach a game's end and
+  its final scoring, while the one-step rules beside them keep Hypothesis's own search
+  (targets, boundary values, mutations) for each choice.
 - `stretch` (an engine that cannot load states, and every engine of a game whose plugin
   says `stretch_when_loading`): moves only, each the reference's seeded random choice or the
   plugin's steered policy: what crafted starts give the others, reached from a new game.
@@ -18,6 +20,7 @@ Campaigns play the class with their own driver (`fuzz.search.play.driver`); test
 Hypothesis's stateful runner on the same class (`make_machine`). Swarm testing turns rules
 off per example; `target()` steers toward rare positions.
 """
+
 from __future__ import annotations
 
 import random
