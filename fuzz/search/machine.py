@@ -38,7 +38,7 @@ from gamecert.fuzz.search.play import rules
 from gamecert.fuzz.search.play.rules import Plan, Policy
 from gamecert.fuzz.search.play.runs import RUN_LENGTHS, seeded_run
 from gamecert.fuzz.step.lockstep import Finding, InvalidInput, Lockstep
-from gamecert.reference_engine.contract import CHANCE
+from gamecert.reference_engine.contract import CHANCE, TERMINAL
 from gamecert.spec import Profile
 
 JSON = Any
@@ -157,6 +157,14 @@ def machine_class(plugin: GamePlugin, profile: Profile,
             """Observe (always runnable, so a finished game still has a rule) or save and
             load the state back."""
             rules.check_state(plan, self.ls, reload)
+
+        def at_end(self) -> None:
+            """A finished game's last look (the driver's, once; Hypothesis's runner
+            observed it at every step left): its final state observed, which the rules of
+            a game's end judge."""
+            ls = self.ls
+            if not ls.dead and ls.ref is not None and ls.game.current(ls.ref) == TERMINAL:
+                ls.observe()
 
         def _aim(self) -> None:
             for label, value in plugin.targets(self.ls).items():

@@ -93,10 +93,10 @@ def test_farms_profile_certifies_clean_as_subprocess() -> None:
 PROFILE_ROUNDS = {
     "syncs-2025-base-2p": 3,  # (CARC-PROTO-REPLY)
     "syncs-2025-base-5p": 2,
-    "syncs-2025-river-alternate": 2,
+    "syncs-2025-river-alternate": 3,
     "syncs-2025-river-lookahead": 2,  # (CARC-MONASTERY-COMPLETE, a crafted monastery)
     "official-order": 4,  # (CARC-RIVER-NO-UTURN)
-    "syncs-2025-farms-2p": 3,  # (CARC-FARM-SCORE, the final scoring)
+    "syncs-2025-farms-2p": 6,  # (CARC-FARM-SCORE, the final scoring; CARC-RIVER-NO-UTURN)
     "syncs-2025-farms-river-joins": 4,  # (CARC-FARM-MAJORITY)
     "syncs-2025-tower-2p": 4,  # (CARC-RIVER-NO-UTURN)
     "syncs-2025-tower-placed": 4,  # (CARC-TOWER-RANSOM; CARC-TOWER-EXCHANGE on request)

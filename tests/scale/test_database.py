@@ -41,8 +41,9 @@ def test_a_second_campaign_starts_from_what_the_first_found(tmp_path: Path) -> N
     second = _run(spec)
     assert [d.primary for d in second.departures] == ["FLIT-CONVERT"]
     assert second.database is not None and second.database["examples_at_start"] > 0
-    # the saved failing example is replayed first: found in far fewer examples
-    assert second.coverage.examples * 4 <= first.coverage.examples, \
+    # the saved failing example is replayed first: found in far fewer examples (in the
+    # first one, where the first campaign needed only a few)
+    assert second.coverage.examples <= max(1, first.coverage.examples // 4), \
         (second.coverage.examples, first.coverage.examples)
 
 
