@@ -396,14 +396,15 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
             if listed is not None:
                 resolved, listing = listed
                 dep = triage.reattribute(dep, resolved)
-                if resolved not in dep.finding.rules:  # the step names another of the
-                    dep.finding = listing  # rules; the listing shows this one broken
+                if resolved not in dep.finding.rules and listing.rules == [resolved]:
+                    dep.finding = listing  # the step names another of the rules; the
+                    # listing shows this one broken, and no other
             elif seconds_left() > 0 and (probed := settle_by_probes(
                     dep, _probes_at, lambda doc: _first_finding(recipe, doc))) is not None:
                 # or by the one-rule probes of its rules, offered where it was met
                 resolved, shown = probed
                 dep = triage.reattribute(dep, resolved)
-                if resolved not in dep.finding.rules:
+                if resolved not in dep.finding.rules and shown.rules == [resolved]:
                     dep.finding = shown
             elif seconds_left() > 0:  # or by what the engine does further on
                 # the game played on passes over every known cause, this one too: what
