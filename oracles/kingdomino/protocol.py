@@ -175,7 +175,11 @@ def placement_referee_blame(s: JSON, text: str, action: JSON, profile: Profile
         return ()
     faults = _faults(s, a, profile)
     if faults and action == expected_reply(s, text, profile, treat="valid"):
-        return ("KD-PLACE-ROTATION",) if _rotation_confused(s, a, profile) else (faults[0],)
+        read = ("KD-PLACE-ROTATION",) if _rotation_confused(s, a, profile) else (faults[0],)
+        if not _fits_when_stricter(s, profile) and action == expected_reply(
+                s, text, profile, treat="nofit"):  # or, within a smaller limit, the tile
+            return (*read, "KD-PLACE-EXTENT")  # fits nowhere and the PUT is ignored
+        return read
     if not faults and action == expected_reply(s, text, profile, treat="invalid"):
         if _too_strict(s, a, profile):  # a smaller limit (or, with it, a swapped rotation)
             return ("KD-PLACE-EXTENT", "KD-PLACE-ROTATION") if _swap_refuses(s, a, profile) \

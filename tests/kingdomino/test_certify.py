@@ -40,10 +40,12 @@ def test_every_profile_certifies_the_reference(profile: str) -> None:
     """Under each profile a short campaign certifies the reference: no finding and every
     applicable rule exercised (the 30 s `gamecert certify` figures are in the report), with
     one-rule probes tried on the placement rules."""
-    # four rounds: most examples hold a seeded run to a game's end, where stops and the
-    # one-rule probes are rarer per example than in one-step play
+    # four rounds of 30 examples (a few seconds): most examples hold a seeded run to a
+    # game's end, where stops and the one-rule probes are rarer per example than in
+    # one-step play; a territory wide enough for an extent probe comes late in a game, and
+    # under board-game-start a 2-player game ends with its first stopped king
     result = run_campaign("kingdomino", InProcessEngine(reference_session("kingdomino")),
-                          profile_id=profile, rounds=4, seed=1, examples_per_round=15)
+                          profile_id=profile, rounds=4, seed=1, examples_per_round=30)
     assert result.status == "certified", (profile, result.unexercised,
                                           [str(f) for f in result.findings])
     probes = result.coverage.probes

@@ -18,7 +18,7 @@ from gamecert.fuzz.engines.recipes import object_recipe
 from gamecert.fuzz.findings.trace import replay, trace_document
 from gamecert.fuzz.search.campaign import run_campaign
 
-ROUNDS = {"compound_rotated_start": 5, "compound_wide_kingdom": 3}
+ROUNDS = {"compound_rotated_start": 5, "compound_wide_kingdom": 4}
 
 
 def test_each_compound_names_three_rules_its_module_states() -> None:

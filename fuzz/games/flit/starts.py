@@ -1,5 +1,6 @@
-"""Flit's start positions: a new game, a crafted board (crafted.py), a position from random
-play, and z3's boundary positions of the catch-up rule. Builds states only.
+"""Flit's start positions: a new game, a set-up part done, a crafted board (crafted.py), a
+position from random play, and z3's boundary positions of the catch-up rule. Builds states
+only.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ def start_strategy(profile: Profile) -> st.SearchStrategy[JSON]:
         "FLIT-BOARD-SIZE", "width") * profile.param("FLIT-BOARD-SIZE", "height") > 64 else []
     options: list[st.SearchStrategy[JSON]] = [
         st.just({"kind": "new_game"}),
+        # the set-up is eight chance steps a game: started inside it, an example probes
+        # where its rule (FLIT-SETUP-AVAILABLE) can be broken as often as anywhere else
+        st.builds(setup_state, st.just(profile), st.integers(0, 2**16),
+                  st.integers(1, 7)).map(lambda s: {"kind": "state", "state": s}),
         crafted_state(profile).map(lambda s: {"kind": "state", "state": s}),
         st.builds(played_state, st.just(profile), st.integers(0, 2**16),
                   st.integers(0, 120)).map(lambda s: {"kind": "state", "state": s}),
@@ -34,6 +39,17 @@ def start_strategy(profile: Profile) -> st.SearchStrategy[JSON]:
         options.append(st.sampled_from(boundaries).map(lambda s: {"kind": "state",
                                                                     "state": s}))
     return st.one_of(options)
+
+
+def setup_state(profile: Profile, seed: int, pieces: int) -> JSON:
+    """A new game with `pieces` of its initial pieces put on random available squares."""
+    game, rng = Flit(), random.Random(seed)
+    state = game.initial(profile)
+    for _ in range(pieces):
+        if game.current(state) != CHANCE or not game.available_squares(state):
+            break
+        state, _ = game.apply(state, game.random_chance(state, rng))
+    return game.observe(state)
 
 
 def played_state(profile: Profile, seed: int, turns: int) -> JSON:
