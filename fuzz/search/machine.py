@@ -91,11 +91,20 @@ def machine_class(plugin: GamePlugin, profile: Profile,
 
         @initialize(start=starts)
         def begin(self, start: JSON) -> None:
+            # a start may carry moves to play from it at once (`"moves"`: a new game's first
+            # chance steps, Flit's set-up part done), each a step of the trace like any other,
+            # so that an engine judges them as it plays them rather than as a state it loads
+            moves = start.get("moves", ())
             try:
-                self.ls.start(start)
+                self.ls.start({k: v for k, v in start.items() if k != "moves"}
+                              if moves else start)
+                for action in moves if not self.ls.follow else ():
+                    if not self.ls.live or action.get("type") in plan.no_referee:
+                        break
+                    self.ls.step(action)
             except InvalidInput:
                 reject()
-            event(f"start: {start.get('kind')}")
+            event(f"start: {start.get('kind')}{' and moves' if moves else ''}")
 
         @precondition(live)
         @rule(data=st.data())

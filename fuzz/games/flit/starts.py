@@ -1,6 +1,6 @@
-"""Flit's start positions: a new game, a set-up part done, a crafted board (crafted.py), a
-position from random play, and z3's boundary positions of the catch-up rule. Builds states
-only.
+"""Flit's start positions: a new game, a new game with its set-up part played (its moves), a
+crafted board (crafted.py), a position from random play, and z3's boundary positions of the
+catch-up rule. Builds states and moves only.
 """
 
 from __future__ import annotations
@@ -27,10 +27,12 @@ def start_strategy(profile: Profile) -> st.SearchStrategy[JSON]:
         "FLIT-BOARD-SIZE", "width") * profile.param("FLIT-BOARD-SIZE", "height") > 64 else []
     options: list[st.SearchStrategy[JSON]] = [
         st.just({"kind": "new_game"}),
-        # the set-up is eight chance steps a game: started inside it, an example probes
-        # where its rule (FLIT-SETUP-AVAILABLE) can be broken as often as anywhere else
-        st.builds(setup_state, st.just(profile), st.integers(0, 2**16),
-                  st.integers(1, 7)).map(lambda s: {"kind": "state", "state": s}),
+        # the set-up is eight chance steps a game: an example that starts by playing part
+        # of it probes where its rules (FLIT-SETUP-AVAILABLE) can be broken as often as
+        # anywhere else. Played, not loaded: the engine takes each piece as a step, so an
+        # engine that deals the pieces in another order departs there, under its own rule
+        st.builds(setup_moves, st.just(profile), st.integers(0, 2**16),
+                  st.integers(1, 7)).map(lambda m: {"kind": "new_game", "moves": m}),
         crafted_state(profile).map(lambda s: {"kind": "state", "state": s}),
         st.builds(played_state, st.just(profile), st.integers(0, 2**16),
                   st.integers(0, 120)).map(lambda s: {"kind": "state", "state": s}),
@@ -41,15 +43,17 @@ def start_strategy(profile: Profile) -> st.SearchStrategy[JSON]:
     return st.one_of(options)
 
 
-def setup_state(profile: Profile, seed: int, pieces: int) -> JSON:
-    """A new game with `pieces` of its initial pieces put on random available squares."""
+def setup_moves(profile: Profile, seed: int, pieces: int) -> list[JSON]:
+    """The first `pieces` set-up steps of a new game, each on a random available square."""
     game, rng = Flit(), random.Random(seed)
-    state = game.initial(profile)
+    state, moves = game.initial(profile), []
     for _ in range(pieces):
         if game.current(state) != CHANCE or not game.available_squares(state):
             break
-        state, _ = game.apply(state, game.random_chance(state, rng))
-    return game.observe(state)
+        action = game.random_chance(state, rng)
+        moves.append(game.action_to_json(state, action))
+        state, _ = game.apply(state, action)
+    return moves
 
 
 def played_state(profile: Profile, seed: int, turns: int) -> JSON:
