@@ -21,7 +21,8 @@ COMMON = {"game", "starts", "draw_action", "draw_probe", "bot_texts", "targets",
 # the number of kinds of crafted starts; then what the seeded runs added (issue 31)
 RUNS = {"seeded_runs", "ending_actions"}
 BEFORE: dict[str, tuple[set[str], tuple[int, ...] | None, int]] = {
-    "flit": (COMMON | {"cheap_to_list", "run_ahead", "run_ahead_policy", "stretch_when_loading"},
+    "flit": (COMMON | {"cheap_to_list", "run_ahead", "run_ahead_policy", "stretch_when_loading",
+                       "bot_text_at"},
              (32, 128, 512, 4096), 6),
     "botwars": (COMMON | RUNS, None, 4),
     "carcassonne": (COMMON | {"play_on_action"}, None, 18),

@@ -48,6 +48,8 @@ class GamePlugin(Protocol):
     # `run_ahead`, the lengths of the machine's run-ahead rule for an engine that cannot load
     # states (fuzz.search.machine.RUN_AHEAD unless said; empty: no such rule);
     # `run_ahead_policy`, a steered run-ahead; `rule_probes(ls)`, one-rule probes;
+    # `bot_text_at(data, ls)`, a bot reply written from the position (a move of the bot to
+    # move, written another way), beside the texts of `bot_texts`;
     # `crafted_for`, the rules each kind of crafted start is for.
 
 

@@ -11,7 +11,7 @@ plugin is built from them, each attribute read from the module that owns that jo
 | | | `SEEDED_RUNS`, |
 | | | `cheap_to_list`, `play_on_action`, `ENDING_ACTIONS` |
 | `probes.py` | `draw_probe(data, ls)` | `rule_probes(ls)` |
-| `bot_text.py` | `bot_text_strategy(profile)` | |
+| `bot_text.py` | `bot_text_strategy(profile)` | `bot_text_at(data, ls)` |
 | `targets.py` | `target_scores(ls)` | |
 | `proofs.py` | | `prove_<game>(engine, profile)` |
 
@@ -63,6 +63,7 @@ OPTIONAL: dict[str, tuple[str, str]] = {
     "play_on_action": ("play", "play_on_action"),
     "ending_actions": ("play", "ENDING_ACTIONS"),
     "rule_probes": ("probes", "rule_probes"),
+    "bot_text_at": ("bot_text", "bot_text_at"),
     "prove": ("proofs", "prove_{game}"),
 }
 
@@ -80,6 +81,7 @@ class FolderPlugin:
     play_on_action: Callable[[Lockstep, random.Random], JSON]
     ending_actions: frozenset[str]
     rule_probes: Callable[[Lockstep], list[tuple[str, JSON]]]
+    bot_text_at: Callable[[st.DataObject, Lockstep], str | None]
     prove: Callable[[Engine, Profile], tuple[bool, list[str]]]
 
     def __init__(self, package: str) -> None:

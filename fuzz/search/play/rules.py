@@ -56,6 +56,8 @@ class Plan:
     cheap_to_list: Callable[[Lockstep], bool]
     # the moves that end a game at once (a stop, a disqualification), by type
     ending: frozenset[str] = frozenset()
+    # a bot reply written from the position, where the game writes them
+    bot_text_at: Callable[[st.DataObject, Lockstep], str | None] | None = None
 
     @staticmethod
     def of(plugin: GamePlugin, profile: Profile, caps: frozenset[str]) -> Plan:
@@ -65,7 +67,8 @@ class Plan:
                     getattr(plugin, "rule_probes", None),
                     # a plugin may say when a full legal listing is too big to compare
                     getattr(plugin, "cheap_to_list", lambda ls: True),
-                    getattr(plugin, "ending_actions", frozenset()))
+                    getattr(plugin, "ending_actions", frozenset()),
+                    getattr(plugin, "bot_text_at", None))
 
     def may_list(self, ls: Lockstep) -> bool:
         return self.can_list and bool(ls.live) and self.cheap_to_list(ls)
@@ -99,7 +102,13 @@ def probe(plan: Plan, ls: Lockstep, data: Draws) -> None:
     (`rule_probes`), each counted for its rule, with or without `legal`."""
     if plan.can_referee and ls.to_move not in (CHANCE, TERMINAL) and data.draw(
             st.booleans(), label="bot text"):
-        ls.referee(data.draw(plan.plugin.bot_texts(plan.profile), label="text"))
+        # a game may write replies from the position too (`bot_text_at`: the mover's own
+        # moves written other ways), where a text drawn blind seldom names its pieces
+        at = plan.bot_text_at
+        text = at(_as_data(data), ls) if at is not None and data.draw(
+            st.booleans(), label="text from the position") else None
+        ls.referee(text if text is not None else
+                   data.draw(plan.plugin.bot_texts(plan.profile), label="text"))
         return
     if plan.rule_probes is not None and ls.to_move not in (CHANCE, TERMINAL) \
             and data.draw(PROBE_KIND, label="probe kind"):
