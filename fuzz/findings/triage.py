@@ -287,12 +287,11 @@ SETTLE_CUTS = (0.25, 0.5, 0.75, 0.9)
 SETTLE_SEEDS = 4
 
 
-def disambiguate(dep: Departure, probe: Callable[[dict[str, Any]], Finding | None]
-                 ) -> str | None:
-    """Which of an ambiguous departure's rules the engine breaks (`disambiguated`), or
-    None."""
-    shown = disambiguated(dep, probe)
-    return None if shown is None else shown[0]
+def _shown_plainly(found: Finding, dep: Departure) -> list[tuple[str, str]]:
+    """The violations of `found` that name one of `dep`'s alternative rules plainly (not
+    themselves ambiguous): what settles which of them the engine breaks."""
+    return [(r, message) for r, message in found.violations
+            if r in dep.alternatives and not alternatives(message)]
 
 
 def disambiguated(dep: Departure, probe: Callable[[dict[str, Any]], Finding | None]
@@ -308,8 +307,7 @@ def disambiguated(dep: Departure, probe: Callable[[dict[str, Any]], Finding | No
     found = probe({**trace, "ops": ops})
     if found is None:
         return None
-    plain = {r for r, message in found.violations
-             if r in dep.alternatives and not alternatives(message)}
+    plain = {r for r, _ in _shown_plainly(found, dep)}
     return (plain.pop(), found) if len(plain) == 1 else None
 
 
@@ -336,8 +334,8 @@ def settle_by_play(dep: Departure, play: Callable[[dict[str, Any]], Finding | No
             found = play({**trace, "ops": [*prefix, {"op": "play_on", "seed": seed}]})
             if found is None:
                 continue
-            plain = {(r, cause_of(message) or "rule") for r, message in found.violations
-                     if r in dep.alternatives and not alternatives(message)}
+            plain = {(r, cause_of(message) or "rule") for r, message in
+                     _shown_plainly(found, dep)}
             if len({r for r, _ in plain}) == 1:
                 rule, named = min(plain)
                 return rule, named, found
@@ -365,8 +363,7 @@ def settle_by_probes(dep: Departure,
         found = probe({**trace, "ops": [*prefix, {"op": "probe", "action": action}]})
         if found is None:
             continue
-        plain = {r for r, message in found.violations
-                 if r in dep.alternatives and not alternatives(message)}
+        plain = {r for r, _ in _shown_plainly(found, dep)}
         if len(plain) == 1:
             return plain.pop(), found
     return None

@@ -392,20 +392,17 @@ def _campaign(game: str, engine_or_recipe: Engine | EngineRecipe,
         dep, _ = triage.add(finding)
         resolved = None
         if dep.alternatives and seconds_left() > 0:  # one step could not tell: ask the engine
-            listed = disambiguated(dep, lambda doc: _first_finding(recipe, doc))
-            if listed is not None:
-                resolved, listing = listed
-                dep = triage.reattribute(dep, resolved)
-                if resolved not in dep.finding.rules and listing.rules == [resolved]:
-                    dep.finding = listing  # the step names another of the rules; the
-                    # listing shows this one broken, and no other
-            elif seconds_left() > 0 and (probed := settle_by_probes(
-                    dep, _probes_at, lambda doc: _first_finding(recipe, doc))) is not None:
+            shown_by = disambiguated(dep, lambda doc: _first_finding(recipe, doc))
+            if shown_by is None and seconds_left() > 0:
                 # or by the one-rule probes of its rules, offered where it was met
-                resolved, shown = probed
+                shown_by = settle_by_probes(dep, _probes_at,
+                                            lambda doc: _first_finding(recipe, doc))
+            if shown_by is not None:
+                resolved, shown = shown_by
                 dep = triage.reattribute(dep, resolved)
                 if resolved not in dep.finding.rules and shown.rules == [resolved]:
-                    dep.finding = shown
+                    dep.finding = shown  # the step names another of the rules; the
+                    # listing or probe shows this one broken, and no other
             elif seconds_left() > 0:  # or by what the engine does further on
                 # the game played on passes over every known cause, this one too: what
                 # stops it is a departure this cause's rule does not explain

@@ -15,7 +15,6 @@ from examples.engines.botwars import CASCADES
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.findings.triage import (
     Triage,
-    disambiguate,
     disambiguated,
     primary_rule,
     settle_by_probes,
@@ -108,11 +107,12 @@ def test_the_engines_listing_settles_an_ambiguous_step() -> None:
             ("KD-PLACE-EXTENT", AMBIGUOUS), ("KD-PLACE-CONNECT", AMBIGUOUS),
             ("KD-PLACE-CONNECT", "PUT [1, 5, 3] breaks KD-PLACE-CONNECT but was accepted")])
 
-    assert disambiguate(dep, probe) == "KD-PLACE-CONNECT"
+    shown = disambiguated(dep, probe)
+    assert shown is not None and shown[0] == "KD-PLACE-CONNECT"
     assert asked == [[{"op": "legal"}]]  # the position before the failing step, listed
     moved = triage.reattribute(dep, "KD-PLACE-CONNECT")
     assert moved.primary == "KD-PLACE-CONNECT" and not moved.alternatives
-    assert disambiguate(moved, probe) is None  # nothing left to settle
+    assert disambiguated(moved, probe) is None  # nothing left to settle
 
 
 def test_the_listing_that_settles_a_step_is_its_finding() -> None:
