@@ -18,14 +18,15 @@ from gamecert.fuzz.games.folder_plugin import JOBS, FolderPlugin
 COMMON = {"game", "starts", "draw_action", "draw_probe", "bot_texts", "targets", "prove",
           "rule_probes", "crafted_for"}
 # each game's plugin class before the generic plugin: its public attributes, run_ahead and
-# the number of kinds of crafted starts; then what the seeded runs added (issue 31)
+# the number of kinds of crafted starts; then what the seeded runs added (issue 31: Carcassonne
+# plays them from a later round, `runs_from_round`)
 RUNS = {"seeded_runs", "ending_actions"}
 BEFORE: dict[str, tuple[set[str], tuple[int, ...] | None, int]] = {
     "flit": (COMMON | {"cheap_to_list", "run_ahead", "run_ahead_policy", "stretch_when_loading",
                        "bot_text_at"},
              (32, 128, 512, 4096), 6),
     "botwars": (COMMON | RUNS, None, 4),
-    "carcassonne": (COMMON | {"play_on_action"}, None, 18),
+    "carcassonne": (COMMON | {"play_on_action", "seeded_runs", "runs_from_round"}, None, 18),
     "kingdomino": (COMMON | {"cheap_to_list", "run_ahead"} | RUNS, (4, 8, 16), 1),
 }
 

@@ -47,7 +47,10 @@ class GamePlugin(Protocol):
     # the triage settles an ambiguous cause (fuzz.findings.trace.play_on; random without);
     # `run_ahead`, the lengths of the machine's run-ahead rule for an engine that cannot load
     # states (fuzz.search.machine.RUN_AHEAD unless said; empty: no such rule);
-    # `run_ahead_policy`, a steered run-ahead; `rule_probes(ls)`, one-rule probes;
+    # `run_ahead_policy`, a steered run-ahead; `seeded_runs`, runs of the machine's own
+    # rules for an engine that loads states (fuzz.search.play.runs); `runs_from_round`, the
+    # first round of a campaign that plays them (0 unless said: the rounds before play one
+    # rule a step); `rule_probes(ls)`, one-rule probes;
     # `bot_text_at(data, ls)`, a bot reply written from the position (a move of the bot to
     # move, written another way), beside the texts of `bot_texts`;
     # `crafted_for`, the rules each kind of crafted start is for.

@@ -8,7 +8,7 @@ plugin is built from them, each attribute read from the module that owns that jo
 | `starts.py` | `start_strategy(profile)`, `GAME` (the reference) | |
 | `crafted.py` | | `CRAFTED_FOR`: each kind of crafted start, the rules it is for |
 | `play.py` | `draw_action` | `RUN_AHEAD`, `run_ahead_policy`, `STRETCH_WHEN_LOADING`, |
-| | | `SEEDED_RUNS`, |
+| | | `SEEDED_RUNS`, `RUNS_FROM_ROUND`, |
 | | | `cheap_to_list`, `play_on_action`, `ENDING_ACTIONS` |
 | `probes.py` | `draw_probe(data, ls)` | `rule_probes(ls)` |
 | `bot_text.py` | `bot_text_strategy(profile)` | `bot_text_at(data, ls)` |
@@ -59,6 +59,7 @@ OPTIONAL: dict[str, tuple[str, str]] = {
     "run_ahead_policy": ("play", "run_ahead_policy"),
     "stretch_when_loading": ("play", "STRETCH_WHEN_LOADING"),
     "seeded_runs": ("play", "SEEDED_RUNS"),
+    "runs_from_round": ("play", "RUNS_FROM_ROUND"),
     "cheap_to_list": ("play", "cheap_to_list"),
     "play_on_action": ("play", "play_on_action"),
     "ending_actions": ("play", "ENDING_ACTIONS"),
@@ -77,6 +78,7 @@ class FolderPlugin:
     run_ahead_policy: Callable[[Lockstep, random.Random, int], Callable[[], JSON | None]]
     stretch_when_loading: bool
     seeded_runs: bool
+    runs_from_round: int
     cheap_to_list: Callable[[Lockstep], bool]
     play_on_action: Callable[[Lockstep, random.Random], JSON]
     ending_actions: frozenset[str]

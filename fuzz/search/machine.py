@@ -7,11 +7,11 @@ or save and reload the state. Two kinds of rule play many steps for one or two o
 Hypothesis's choices:
 
 - `run` and `run_to_end` (an engine that loads states, in a game whose plugin says
-  `seeded_runs`): the machine's own rules in a row, their draws from a Random seeded by the
-  rule's seed (`fuzz.search.play.runs`), up to a drawn length or to the game's end. A
-  campaign's time then goes to playing and judging, and examples reach a game's end and
-  its final scoring, while the one-step rules beside them keep Hypothesis's own search
-  (targets, boundary values, mutations) for each choice.
+  `seeded_runs`, from the round its `runs_from_round` names): the machine's own rules in a
+  row, their draws from a Random seeded by the rule's seed (`fuzz.search.play.runs`), up to
+  a drawn length or to the game's end. A campaign's time then goes to playing and judging,
+  and examples reach a game's end and its final scoring, while the one-step rules beside
+  them keep Hypothesis's own search (targets, boundary values, mutations) for each choice.
 - `stretch` (an engine that cannot load states, and every engine of a game whose plugin
   says `stretch_when_loading`): moves only, each the reference's seeded random choice or the
   plugin's steered policy: what crafted starts give the others, reached from a new game.
@@ -32,7 +32,7 @@ from hypothesis import event, reject, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from gamecert.fuzz.engines.capabilities import FULL, seeded_new_games
+from gamecert.fuzz.engines.capabilities import FULL, LOAD_STATE, seeded_new_games
 from gamecert.fuzz.games import GamePlugin
 from gamecert.fuzz.search.play import rules
 from gamecert.fuzz.search.play.rules import Plan, Policy
@@ -51,11 +51,13 @@ MachineClass = Callable[[Callable[[], Lockstep]], RuleBasedStateMachine]
 
 
 def machine_class(plugin: GamePlugin, profile: Profile,
-                  caps: frozenset[str] = FULL) -> MachineClass:
+                  caps: frozenset[str] = FULL, round_no: int = 0) -> MachineClass:
     """The machine class for one game, profile and engine. `caps`, what the engine
     declared, plans the rules: no `legal`, no comparison of legal sets (probes only); no
     `load_state`, new games with a seed drawn per example and no reload; no `bot_output`, no
-    bot text. An instance is made with its lockstep's factory (`cls(new_lockstep)`).
+    bot text. `round_no`, the campaign's round: seeded runs start at the plugin's
+    `runs_from_round` (`has_runs`). An instance is made with its lockstep's factory
+    (`cls(new_lockstep)`).
 
     The class must hold nothing of a round or an engine: Hypothesis keeps every machine
     class it has run (its rules, per class) as long as the process lives, so whatever the
@@ -73,10 +75,8 @@ def machine_class(plugin: GamePlugin, profile: Profile,
     stretch_when_loading = getattr(plugin, "stretch_when_loading", False)
     if plan.can_load and not stretch_when_loading:
         run_lengths = ()
-    # seeded runs of the machine's own rules: for an engine that loads states, in a game
-    # whose plugin says `seeded_runs` (its public mutants found as soon with them)
-    seeded_runs = plan.can_load and not stretch_when_loading and bool(
-        getattr(plugin, "seeded_runs", False))
+    # seeded runs of the machine's own rules (see has_runs)
+    seeded_runs = has_runs(plugin, caps, round_no)
     # a plugin may steer its run-ahead (`run_ahead_policy(ls, rng, length)`: a function
     # giving each next action as JSON, None to end the run), where random play does not
     # reach what the run is for (a game's end, its winner); none: the reference's random
@@ -204,6 +204,16 @@ def machine_class(plugin: GamePlugin, profile: Profile,
     made: MachineClass = LockstepMachine
     return made
 
+
+
+def has_runs(plugin: GamePlugin, caps: frozenset[str], round_no: int = 0) -> bool:
+    """Whether a round's machine plays seeded runs: for an engine that loads states, in a
+    game whose plugin says `seeded_runs`, from its `runs_from_round` on. A game whose
+    public mutants fall to one step a rule in a campaign's first examples (Carcassonne)
+    keeps its first rounds so, and goes deep after (docs/speed.md, fourth pass)."""
+    return (LOAD_STATE in caps and not getattr(plugin, "stretch_when_loading", False)
+            and bool(getattr(plugin, "seeded_runs", False))
+            and round_no >= getattr(plugin, "runs_from_round", 0))
 
 
 def play_stretch(ls: Lockstep, seed: int, length: int, policy: Policy | None = None,

@@ -40,7 +40,7 @@ from gamecert.fuzz.engines.engine import Engine, EngineSpecError, generation
 from gamecert.fuzz.engines.recipes import EngineRecipe, command_recipe, handshake, object_recipe
 from gamecert.fuzz.findings.chance_stats import ChanceStats
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.search.machine import MachineClass, machine_class
+from gamecert.fuzz.search.machine import MachineClass, has_runs, machine_class
 from gamecert.fuzz.search.play.driver import driven_test
 from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Finding, InvalidInput, Lockstep
 from gamecert.oracles import oracles_for
@@ -239,7 +239,9 @@ class RoundPlayer:
         # coverage or traces (a class per round kept them all: about 3,000 objects a round).
         # Made at the first round: its start strategy can take a z3 proof (Flit: 0.16 s),
         # wasted in a campaign's own player when workers play the rounds.
-        self.machine: MachineClass | None = None
+        # Two at most: a game's first rounds may play without the seeded runs of its later
+        # ones (the plugin's `runs_from_round`), keyed by whether the round has them.
+        self.machines: dict[bool, MachineClass] = {}
 
     def _deadline(self) -> float | None:
         if self.setup.deadline is None:
@@ -274,11 +276,13 @@ class RoundPlayer:
             made.append(ls)
             return ls
 
-        if self.machine is None:
-            self.machine = machine_class(self.plugin, profile, caps)
-        machine = partial(self.machine, new_lockstep)
+        runs = has_runs(self.plugin, caps, job.round_no)
+        if runs not in self.machines:
+            self.machines[runs] = machine_class(self.plugin, profile, caps, job.round_no)
+        cls = self.machines[runs]
+        machine = partial(cls, new_lockstep)
         run_settings = round_settings(setup.examples, setup.steps, self.database)
-        test = driven_test(self.machine, machine, run_settings)
+        test = driven_test(cls, machine, run_settings)
         if self.database is not None:  # one corpus per game and profile, whatever the code
             cast(Any, test)._hypothesis_internal_database_key = database_key(
                 setup.game, record_key(profile))

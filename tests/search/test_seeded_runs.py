@@ -18,16 +18,17 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 from examples.engines import load
-from gamecert.fuzz.engines.capabilities import FULL
+from gamecert.fuzz.engines.capabilities import FULL, LOAD_STATE
 from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.findings.trace import replay, trace_document
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.games.botwars.bot_text import bot_text_strategy
-from gamecert.fuzz.search.machine import machine_class
+from gamecert.fuzz.search.machine import has_runs, machine_class
 from gamecert.fuzz.search.play.driver import driven_test
 from gamecert.fuzz.search.play.rules import Plan
 from gamecert.fuzz.search.play.runs import seeded_run
 from gamecert.fuzz.search.play.seeded_data import SeededData, sample
+from gamecert.fuzz.search.rounds import RoundJob, RoundSetup, open_player
 from gamecert.fuzz.step.lockstep import Coverage, Finding, Lockstep
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game, reference_session
@@ -172,3 +173,38 @@ def test_the_driver_raises_what_the_lockstep_finds() -> None:
     module = load("kingdomino", "discard_when_fits")
     with pytest.raises((Finding, BaseExceptionGroup)):
         _driven("kingdomino", InProcessEngine(Session(module.ENGINE())), examples=200)
+
+
+def _round(player: Any, round_no: int) -> Coverage:
+    outcome = player.play(RoundJob(round_no, frozenset()))
+    assert not outcome.found
+    return outcome.coverage
+
+
+def test_carcassonne_plays_runs_only_from_its_later_rounds() -> None:
+    """A campaign's first rounds of Carcassonne play one rule a step (where its public
+    mutants fall); from the plugin's `runs_from_round` on, its examples go deep."""
+    plugin = plugin_for("carcassonne")
+    first = plugin.runs_from_round
+    assert first > 0 and plugin.seeded_runs
+    profile = load_catalogue("carcassonne").profile()
+    assert [has_runs(plugin, FULL, n) for n in (0, first - 1, first, first + 5)] == [
+        False, False, True, True]
+    assert not has_runs(plugin, FULL - {LOAD_STATE}, first)  # runs load states
+    assert has_runs(plugin_for("kingdomino"), FULL, 0)  # its runs from the first round
+    names = {n: {name for name in vars(machine_class(plugin, profile, FULL, n))
+                 if not name.startswith("_")} for n in (0, first)}
+    assert "run" not in names[0] and {"run", "run_to_end"} <= names[first]
+    assert names[first] - names[0] == {"run", "run_to_end"}
+
+    setup = RoundSetup("carcassonne", {"kind": "python", "object": "reference"}, profile.id,
+                       seed=0, examples=12, steps=50)
+    player = open_player(setup)
+    try:
+        shallow, deep = _round(player, 0), _round(player, first)
+        assert _round(player, 1).steps > 0  # the class of the first rounds is kept
+        assert len(player.machines) == 2
+    finally:
+        player.engine.close()
+    # the deep round's examples run whole stretches of play
+    assert deep.steps / deep.examples > 3 * shallow.steps / shallow.examples
