@@ -11,18 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
-from gamecert.fuzz.games.carcassonne.crafted import _completions, closing_cells
+from gamecert.fuzz.games.carcassonne.crafted import closing_cells
 from gamecert.fuzz.games.carcassonne.starts import crafted_ids
 from gamecert.reference_engine.carcassonne.engine import (
     AROUND,
     CLAIM,
+    FEATURE_NAMES,
     PLACE,
     RIVER_PHASE,
     Carcassonne,
     CarcState,
     unpack,
 )
-from gamecert.reference_engine.contract import CHANCE
+from gamecert.reference_engine.contract import CHANCE, IllegalAction
 
 if TYPE_CHECKING:
     from gamecert.fuzz.step.lockstep import Lockstep
@@ -150,8 +151,23 @@ def _best_placement(state: CarcState, actions: list[Any]) -> list[Any]:
     that complete a monastery, the rarest completion, where there are any."""
     cells = closing_cells(state)
     closing = [a for a in actions if a[0] == "place" and a[2] in cells]
-    tried = [(a, _completions(state, a[1], a[2], a[3])) for a in closing[:60]]
+    tried = [(a, completed_features(state, a[1], a[2], a[3])) for a in closing[:60]]
     done = [a for a, completed in tried if completed]
-    monastery = [a for a, completed in tried
-                 if any(e["feature"] == "monastery" for e in completed)]
+    monastery = [a for a, completed in tried if "monastery" in completed]
     return monastery or done or closing
+
+
+def completed_features(state: CarcState, k: int, pos: int, rot: int) -> list[str]:
+    """The features (their names) placing (k, pos, rot) completes, scored now or when its
+    claim step ends: what `crafted._completions` lists, read from the claim step the
+    placement leads to rather than played through it (a pass costs as much as the
+    placement, and this is asked for every closing placement of a "best" move)."""
+    try:
+        after, events = GAME.apply(state, ("place", k, pos, rot))
+    except IllegalAction:
+        return []
+    names = [e["feature"] for e in events if e["type"] == "feature-completed"]
+    if after.step == CLAIM:
+        names += [FEATURE_NAMES[after.feats[fid].kind]
+                  for fid in GAME.unscored_completions(after)]
+    return names
