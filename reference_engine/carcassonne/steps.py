@@ -199,20 +199,14 @@ class CarcSteps(CarcTurns):
                                "feature": name}]
         return self._end_claim(state, events), events
 
-    def unscored_completions(self, state: CarcState) -> list[int]:
-        """In a claim step: the features the tile just placed completed that are still
-        unscored, the ones its claim step scores when it ends (whatever the claim)."""
+    def _end_claim(self, state: CarcState, events: list[JSON]) -> CarcState:
+        """After claim or pass: score what the tile completed and is still unscored."""
         pos = state.placed
         done = self._completed_by(state, pos)
         if state.cfg.score_at_placement:
             on_tile = set(self._tile_features(state, pos).values())
             blocked = {state.owner[pos * 8 + i] for i in state.blocked}
             done = [fid for fid in done if fid in on_tile and fid not in blocked]
-        return done
-
-    def _end_claim(self, state: CarcState, events: list[JSON]) -> CarcState:
-        """After claim or pass: score what the tile completed and is still unscored."""
-        done = self.unscored_completions(state)
         state = self._score(state._replace(placed=-1, blocked=frozenset()), done, events)
         if self._limit_reached(state):
             return self._finish(state, "points-limit", events)

@@ -16,7 +16,7 @@ from gamecert.fuzz.engines.engine import InProcessEngine
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.games.carcassonne import PLUGIN
 from gamecert.fuzz.games.carcassonne.crafted import _completions
-from gamecert.fuzz.games.carcassonne.play import _uturns, completed_features
+from gamecert.fuzz.games.carcassonne.play import _uturns, closes
 from gamecert.fuzz.games.carcassonne.proofs import prove_carcassonne
 from gamecert.fuzz.games.carcassonne.starts import crafted_ids, pools
 from gamecert.fuzz.step.lockstep import Coverage, Lockstep
@@ -86,25 +86,27 @@ def test_start_positions_of_other_profiles_load(pid: str) -> None:
 
 @pytest.mark.parametrize("pid", ["syncs-2025-base", "official-order", "syncs-2025-farms",
                                  "syncs-2025-tower"])
-def test_best_moves_read_completions_as_the_claim_step_scores_them(pid: str) -> None:
-    """`completed_features` (what a "best" move reads, from the claim step a placement
-    leads to) names what playing the placement through its claim step completes, scored at
-    placement (the SYNCS reading) or after the claim (official-order), for every legal
-    placement of the start positions' place steps."""
+def test_best_moves_count_completions_as_playing_them_does(pid: str) -> None:
+    """`closes` (what a "best" move asks of a placement: does it complete a feature, a
+    monastery?) counted from the open edges around the cell, tells what playing the
+    placement through its claim step completes (scored at placement, the SYNCS reading,
+    or after the claim, official-order), for every legal placement of the start positions'
+    place steps."""
     prof = profile(pid)
     states = [ENGINE.load(prof, s) for kind, of_kind in sorted(pools(prof).by_kind.items())
               for s in of_kind[::3]]
-    seen: Counter[str] = Counter()
+    seen: Counter[tuple[bool, bool]] = Counter()
     for state in states:
         if state.step != PLACE:
             continue
         for a in ENGINE.legal(state):
             if a[0] == "place":
-                read = completed_features(state, a[1], a[2], a[3])
-                assert sorted(read) == sorted(e["feature"] for e in _completions(
-                    state, a[1], a[2], a[3])), (pid, ENGINE.observe(state), a)
-                seen.update(read)
-    assert {"road", "city", "monastery"} <= set(seen), seen
+                played = [e["feature"] for e in _completions(state, a[1], a[2], a[3])]
+                counted = closes(state, a[1], a[2], a[3])
+                assert counted == (bool(played), "monastery" in played), (
+                    pid, ENGINE.observe(state), a, played)
+                seen[counted] += 1
+    assert len(seen) == 3, seen  # nothing, a road or town, a monastery
 
 
 def test_each_crafted_kind_holds_its_rare_case() -> None:

@@ -16,14 +16,15 @@ from gamecert.fuzz.games.carcassonne.starts import crafted_ids
 from gamecert.reference_engine.carcassonne.engine import (
     AROUND,
     CLAIM,
-    FEATURE_NAMES,
+    DELTA,
+    MONASTERY,
     PLACE,
     RIVER_PHASE,
     Carcassonne,
     CarcState,
     unpack,
 )
-from gamecert.reference_engine.contract import CHANCE, IllegalAction
+from gamecert.reference_engine.contract import CHANCE
 
 if TYPE_CHECKING:
     from gamecert.fuzz.step.lockstep import Lockstep
@@ -151,23 +152,56 @@ def _best_placement(state: CarcState, actions: list[Any]) -> list[Any]:
     that complete a monastery, the rarest completion, where there are any."""
     cells = closing_cells(state)
     closing = [a for a in actions if a[0] == "place" and a[2] in cells]
-    tried = [(a, completed_features(state, a[1], a[2], a[3])) for a in closing[:60]]
-    done = [a for a, completed in tried if completed]
-    monastery = [a for a, completed in tried if "monastery" in completed]
+    tried = [(a, closes(state, a[1], a[2], a[3])) for a in closing[:60]]
+    done = [a for a, (anything, _) in tried if anything]
+    monastery = [a for a, (_, a_monastery) in tried if a_monastery]
     return monastery or done or closing
 
 
-def completed_features(state: CarcState, k: int, pos: int, rot: int) -> list[str]:
-    """The features (their names) placing (k, pos, rot) completes, scored now or when its
-    claim step ends: what `crafted._completions` lists, read from the claim step the
-    placement leads to rather than played through it (a pass costs as much as the
-    placement, and this is asked for every closing placement of a "best" move)."""
-    try:
-        after, events = GAME.apply(state, ("place", k, pos, rot))
-    except IllegalAction:
-        return []
-    names = [e["feature"] for e in events if e["type"] == "feature-completed"]
-    if after.step == CLAIM:
-        names += [FEATURE_NAMES[after.feats[fid].kind]
-                  for fid in GAME.unscored_completions(after)]
-    return names
+def closes(state: CarcState, k: int, pos: int, rot: int) -> tuple[bool, bool]:
+    """Whether the legal placement (k, pos, rot) completes a feature, and a monastery:
+    what playing it through its claim step tells (`crafted._completions`), counted from
+    the open edges around the cell instead (a "best" move asks it of every closing
+    placement, and the copy of the board a placement makes costs more than the count).
+    Counts as the reference's `lay` joins: each of a segment's sides is open, and each
+    side met closes one edge on both parts (two on one feature: a loop closed)."""
+    t, board, owner, feats = state.cfg.t, state.board, state.owner, state.feats
+    rt = t.rot[k][rot]
+    # the tile's segments (by index) and the features around (by id), joined as `lay` does
+    parent: dict[Any, Any] = {}
+    open_of: dict[Any, int] = {}
+
+    def root(x: Any) -> Any:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for i, seg in enumerate(rt.segs):
+        if seg.kind != MONASTERY:
+            parent[("seg", i)] = ("seg", i)
+            open_of[("seg", i)] = len(seg.sides)
+    for side in range(4):
+        mine = rt.side_seg[side]
+        there = board.get(pos + DELTA[side])
+        if mine < 0 or there is None:
+            continue
+        fid = owner[(pos + DELTA[side]) * 8 + t.rot[there[0]][there[1]].side_seg[(side + 2) % 4]]
+        if fid not in parent:
+            parent[fid], open_of[fid] = fid, feats[fid].open
+        a, b = root(("seg", mine)), root(fid)
+        if a == b:
+            open_of[a] -= 2
+        else:
+            parent[b] = a
+            open_of[a] += open_of.pop(b) - 2
+    anything = any(open_of[root(("seg", i))] == 0 for i, seg in enumerate(rt.segs)
+                   if seg.kind != MONASTERY)
+    monastery = rt.monastery >= 0 and all(pos + d in board for d in AROUND)
+    for d in AROUND:
+        there = board.get(pos + d)
+        if there is not None:
+            m = t.rot[there[0]][there[1]].monastery
+            if m >= 0 and feats[owner[(pos + d) * 8 + m]].open == 1:
+                monastery = True
+    return anything or monastery, monastery
+
