@@ -12,7 +12,7 @@ modules, the search and the tests read from here. It judges nothing and names no
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -419,13 +419,12 @@ def _river_joins(profile_id: Any) -> bool:
         return False
 
 
-def hand_fits(board: Board, tiles: Iterable[str]) -> list[tuple[str, Cell, int]]:
-    """Every (tile, cell, rotation) where a tile of `tiles` fits the board's edges."""
-    out = []
+def hand_fits(board: Board, tiles: Iterable[str]) -> Iterator[tuple[str, Cell, int]]:
+    """Every (tile, cell, rotation) where a tile of `tiles` fits the board's edges, in
+    order, as they are found: whether any fits needs only the first."""
     cells = sorted(board.open_cells())
     for tile in sorted(set(tiles)):
         for cell in cells:
             for r in range(4):
                 if board.mismatch(tile, cell, r) is None:
-                    out.append((tile, cell, r))
-    return out
+                    yield tile, cell, r

@@ -12,14 +12,21 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from gamecert.oracles.base import NA, Transition, expect
 from gamecert.oracles.carcassonne import ORACLES, action_kind, checks, tower
 from gamecert.oracles.carcassonne import board as cb
+from gamecert.reference_engine.carcassonne import Carcassonne
+from gamecert.reference_engine.contract import legal_json
+from gamecert.schemas import first_error
 from gamecert.spec import load_catalogue
 from tests.random_play import random_states, random_steps
 
 PROFILES = list(load_catalogue("carcassonne").profiles)
+GAME = Carcassonne()
+PROFILE_FARMS = load_catalogue("carcassonne").profile("syncs-2025-farms")
 
 
 def _states(profile_id: str, seed: int, games: int = 1) -> list[Any]:
@@ -346,3 +353,41 @@ def test_tile_count_fast_path_is_taken_and_answers_ok(profile_id: str) -> None:
     states = _states(profile_id, seed=43)[::5]
     oks = sum(checks.tiles_conserved(s, p) is _tiles_conserved_plainly(s, p) for s in states)
     assert oks == len(states)  # every valid state: OK, by both
+
+
+_PIECES = st.one_of(st.integers(-3, 5), st.booleans(), st.floats(0, 3), st.none(),
+                    st.sampled_from(["A", "RA", "AB12", "ABCDE", "a", "A\n", "", "top", "left2",
+                                     "field", "tower", "T1"]),
+                    st.lists(st.integers(-2, 2), max_size=3))
+_ACTIONS = st.one_of(
+    st.fixed_dictionaries({"type": st.sampled_from(["place", "draw", "discard", "claim",
+                                                    "pass", "tower"])},
+                          optional={"tile": _PIECES, "at": _PIECES, "rotation": _PIECES,
+                                    "on": _PIECES, "extra": _PIECES}),
+    st.builds(lambda t, at, r: {"type": "place", "tile": t, "at": at, "rotation": r},
+              st.sampled_from(["A", "RB", "Q2", "ab", "A-"]),
+              st.lists(st.one_of(st.integers(-3, 3), st.booleans(), st.floats(0, 2)),
+                       min_size=1, max_size=3), _PIECES))
+
+
+@settings(max_examples=400, derandomize=True)
+@given(_ACTIONS)
+@example({"type": "place", "tile": "A", "at": [True, 0], "rotation": 0})
+@example({"type": "place", "tile": "A", "at": [0, 0], "rotation": True})
+@example({"type": "place", "tile": "A\n", "at": [0, 0], "rotation": 1})
+@example({"type": "claim", "on": ["top"]})
+def test_a_plainly_valid_action_is_valid_under_the_schema(action: dict[str, Any]) -> None:
+    """`plainly_valid` answers without the action schema only for actions the schema
+    accepts (else the schema is asked: the verdict is the schema's either way)."""
+    if checks.common.plainly_valid(action):
+        assert first_error("carcassonne-action", action) is None, action
+
+
+def test_the_reference_s_own_actions_are_plainly_valid() -> None:
+    """The shortcut is taken for what play sends: every legal action of random games."""
+    seen = set()
+    for state in _states("syncs-2025-farms", 3)[:60]:
+        for o in legal_json(GAME, GAME.load(PROFILE_FARMS, state)).get("actions", []):
+            assert checks.common.plainly_valid(o), o
+            seen.add(o["type"])
+    assert {"place", "claim", "pass"} <= seen

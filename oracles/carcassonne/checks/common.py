@@ -9,6 +9,7 @@ Judges nothing and names no rule: the checks (`equipment`, `river`, `placement`,
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from functools import cache
 from typing import Any
@@ -69,7 +70,33 @@ PLACE, DRAW, CLAIM = frozenset({"place"}), frozenset({"draw"}), frozenset({"clai
 def _action_of(action: JSON, kind: str) -> bool:
     """`action` is a well-formed action of this kind (judges also see malformed probes)."""
     return (isinstance(action, dict) and action.get("type") == kind
-            and first_error("carcassonne-action", action) is None)
+            and (plainly_valid(action) or first_error("carcassonne-action", action) is None))
+
+
+_TILE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
+_SPOTS = frozenset({"top", "right", "bottom", "left", "monastery", "top1", "top2", "right1",
+                    "right2", "bottom1", "bottom2", "left1", "left2", "field"})
+
+
+def plainly_valid(action: dict[str, Any]) -> bool:
+    """A place, draw, discard, claim or pass written the plain way (ints that are ints, no
+    other keys): valid under the action schema without asking it, which costs far more and
+    would meet each new placement once. False says nothing: the schema is asked then."""
+    kind, keys = action.get("type"), action.keys()
+    if kind == "place" and keys == {"type", "tile", "at", "rotation"}:
+        at, rotation = action["at"], action["rotation"]
+        return (_tile(action["tile"]) and type(at) is list and len(at) == 2
+                and type(at[0]) is int and type(at[1]) is int
+                and type(rotation) is int and 0 <= rotation <= 3)
+    if kind in ("draw", "discard") and keys == {"type", "tile"}:
+        return _tile(action["tile"])
+    if kind == "claim" and keys == {"type", "on"}:
+        return type(action["on"]) is str and action["on"] in _SPOTS
+    return kind == "pass" and keys == {"type"}
+
+
+def _tile(tile: Any) -> bool:
+    return type(tile) is str and _TILE.fullmatch(tile) is not None
 
 
 def _key(kind: str, tiles: list[list[int]]) -> tuple[str, tuple[tuple[int, ...], ...]]:

@@ -165,7 +165,7 @@ def _nothing_fits(state: JSON, p: Profile) -> bool:
     hand = state["hands"][state["to_move"] - 1]
     bd = board(state)
     if state["phase"] != "river":
-        return not hand_fits(bd, hand)
+        return next(hand_fits(bd, hand), None) is None
     cell = bd.course().open_cell
     if cell is None:
         return True
