@@ -87,6 +87,13 @@ class Kingdomino(KingdomRules):
     def legal(self, state: KdState) -> list[Action]:
         if state.phase != PLAY:
             return []
+        puts, picks = self.legal_parts(state)
+        return [("play", put, pick) for put in puts for pick in picks]
+
+    def legal_parts(self, state: KdState) -> tuple[list[Put | None], list[int | None]]:
+        """A king's legal actions as their PUTs and their PICKs (phase PLAY): `legal` is
+        every PUT with every PICK, PUT by PUT, so its k-th action is the PUT k // len(picks)
+        with the PICK k % len(picks), read without listing the others."""
         tile, owner = state.placing[state.nxt]
         if state.turn == 1 or tile == 0:
             puts: list[Put | None] = [None]
@@ -98,7 +105,7 @@ class Kingdomino(KingdomRules):
                 puts.append(None)
         picks: list[int | None] = [None] if self.last_turn(state) else [
             t for t, o in state.line if o == 0]
-        return [("play", put, pick) for put in puts for pick in picks]
+        return puts, picks
 
     def random_action(self, state: KdState, rng: random.Random) -> Action:
         """A uniformly random legal action, for fast random play: the legal actions are every
