@@ -20,7 +20,7 @@ from gamecert.fuzz.games.kingdomino import bot_text, play
 from gamecert.fuzz.games.kingdomino import probes as p
 from gamecert.fuzz.search.play.seeded_data import sample
 from gamecert.oracles.kingdomino import board as b
-from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.reference_engine.contract import CHANCE, TERMINAL, outcomes_json
 from gamecert.reference_engine.kingdomino import Kingdomino
 from gamecert.reference_engine.kingdomino.load import crowned_empty, crowned_empty_plain
 from tests.kingdomino.helpers import GAME, profile
@@ -146,3 +146,31 @@ def test_crowns_on_empty_squares_read_by_regex_as_square_by_square() -> None:
 def test_bot_texts_are_made_once_per_profile() -> None:
     prof = profile("legend")
     assert bot_text.bot_text_strategy(prof) is bot_text.bot_text_strategy(prof)
+
+
+@pytest.mark.parametrize("pid", PIDS)
+def test_chance_listings_written_from_the_bag_equal_the_outcomes_written(pid: str) -> None:
+    seen = 0
+    for t in random_steps("kingdomino", pid, seed=4, games=2):
+        s = GAME.load(profile(pid), t.before)
+        assert GAME.chance_json(s) == outcomes_json(GAME, s)
+        seen += s.phase == "deal"
+    assert seen > 20
+    s = GAME.load(profile(pid), next(t.before for t in random_steps("kingdomino", pid, seed=4)
+                                     if t.before["phase"] == "deal"))
+    for empty in (s._replace(bag=()), s._replace(bag=(7,))):
+        try:
+            want: Any = outcomes_json(GAME, empty)
+        except ZeroDivisionError:
+            want = ZeroDivisionError
+        try:
+            got: Any = GAME.chance_json(empty)
+        except ZeroDivisionError:
+            got = ZeroDivisionError
+        assert got == want
+
+    class Weighted(Kingdomino):  # a subclass that deals otherwise is listed by its `chance`
+        def chance(self, state: Any) -> Any:
+            return super().chance(state)[:1]
+
+    assert Weighted().chance_json(s) == outcomes_json(Weighted(), s) != GAME.chance_json(s)
