@@ -204,15 +204,16 @@ def _fits_plain(g: str, squares: tuple[str, str], size: int,
     return None
 
 
-# Cell sets as integers, bit 9y + x for cell (x, y): what `_fits_masks` works with.
+# Cell sets as integers, bit 9y + x for cell (x, y): what `_fits_masks` works with (and the
+# one-rule probes of fuzz.games.kingdomino.probes, which read placements by cell sets too).
 ALL = (1 << N * N) - 1
 _NOT_LAST_COL = sum(1 << (N * y + x) for y in range(N) for x in range(N - 1))
 _NOT_FIRST_COL = sum(1 << (N * y + x) for y in range(N) for x in range(1, N))
-_COL = [sum(1 << (N * y + x) for y in range(N)) for x in range(N)]
-_ROW = [sum(1 << (N * y + x) for x in range(N)) for y in range(N)]
+COL = [sum(1 << (N * y + x) for y in range(N)) for x in range(N)]
+ROW = [sum(1 << (N * y + x) for x in range(N)) for y in range(N)]
 
 
-def _toward(m: int, r: int) -> int:
+def toward(m: int, r: int) -> int:
     """The cells whose neighbour in direction `r` (that of `second`) is in `m`."""
     if r == 0:
         return (m >> 1) & _NOT_LAST_COL
@@ -223,9 +224,9 @@ def _toward(m: int, r: int) -> int:
     return (m << N) & ALL
 
 
-def _beside(m: int) -> int:
+def beside(m: int) -> int:
     """The cells with an orthogonal neighbour in `m` (`around`, for a set of cells)."""
-    return _toward(m, 0) | _toward(m, 1) | _toward(m, 2) | _toward(m, 3)
+    return toward(m, 0) | toward(m, 1) | toward(m, 2) | toward(m, 3)
 
 
 @lru_cache(maxsize=256)
@@ -262,16 +263,16 @@ def _fits_masks(g: str, squares: tuple[str, str], size: int,
         lo_x, hi_x, lo_y, hi_y = box
         if hi_x - lo_x >= size or hi_y - lo_y >= size:
             return None
-        window = free_cells & _span(lo_x, hi_x, size, _COL) & _span(lo_y, hi_y, size, _ROW)
+        window = free_cells & _span(lo_x, hi_x, size, COL) & _span(lo_y, hi_y, size, ROW)
     if connect:
         castle = masks.get("*", 0)
-        one = _beside(castle | masks.get(squares[0][0], 0))
-        two = _beside(castle | masks.get(squares[1][0], 0))
+        one = beside(castle | masks.get(squares[0][0], 0))
+        two = beside(castle | masks.get(squares[1][0], 0))
     firsts = []
     for r in range(4):
-        m = window & _toward(window, r)
+        m = window & toward(window, r)
         if connect:
-            m &= one | _toward(two, r)
+            m &= one | toward(two, r)
         firsts.append(m)
     every = firsts[0] | firsts[1] | firsts[2] | firsts[3]
     if not every:

@@ -18,7 +18,14 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gamecert.reference_engine.contract import CHANCE, TERMINAL, BadState, IllegalAction, Outcome
+from gamecert.reference_engine.contract import (
+    CHANCE,
+    TERMINAL,
+    BadState,
+    IllegalAction,
+    Outcome,
+    outcomes_json,
+)
 from gamecert.reference_engine.kingdomino.bitboard import count, has_put, nth_put
 from gamecert.reference_engine.kingdomino.load import load_state
 from gamecert.reference_engine.kingdomino.protocol import referee
@@ -84,9 +91,26 @@ class Kingdomino(KingdomRules):
             return [Outcome(("deal", t), p) for t in state.bag]
         return []
 
+    def chance_json(self, state: KdState) -> list[Any]:
+        """The chance listing as wire JSON (`contract.legal_json` asks it when a game has
+        it): a deal's outcomes written straight from the bag, each 1/len(bag) as
+        `outcomes_json` writes `chance`'s fractions; anything else, and a subclass that
+        lists or writes actions otherwise, by `outcomes_json`. A test compares the two."""
+        if state.phase != DEAL or not state.bag or type(self).chance is not Kingdomino.chance \
+                or type(self).action_to_json is not Kingdomino.action_to_json:
+            return outcomes_json(self, state)
+        return list(_deals_json(state.bag))
+
     def legal(self, state: KdState) -> list[Action]:
         if state.phase != PLAY:
             return []
+        puts, picks = self.legal_parts(state)
+        return [("play", put, pick) for put in puts for pick in picks]
+
+    def legal_parts(self, state: KdState) -> tuple[list[Put | None], list[int | None]]:
+        """A king's legal actions as their PUTs and their PICKs (phase PLAY): `legal` is
+        every PUT with every PICK, PUT by PUT, so its k-th action is the PUT k // len(picks)
+        with the PICK k % len(picks), read without listing the others."""
         tile, owner = state.placing[state.nxt]
         if state.turn == 1 or tile == 0:
             puts: list[Put | None] = [None]
@@ -98,7 +122,7 @@ class Kingdomino(KingdomRules):
                 puts.append(None)
         picks: list[int | None] = [None] if self.last_turn(state) else [
             t for t, o in state.line if o == 0]
-        return [("play", put, pick) for put in puts for pick in picks]
+        return puts, picks
 
     def random_action(self, state: KdState, rng: random.Random) -> Action:
         """A uniformly random legal action, for fast random play: the legal actions are every
@@ -402,6 +426,15 @@ def _line_json(line: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
 def _placing_json(placing: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
     """This turn's kings in order as the canonical JSON writes them (no tile: null)."""
     return [{"tile": t or None, "player": o} for t, o in placing]
+
+
+@lru_cache(maxsize=64)
+def _deals_json(bag: tuple[int, ...]) -> tuple[dict[str, Any], ...]:
+    """A deal's chance listing as wire JSON (`Kingdomino.chance_json`). Cached (bounded): the
+    harness lists the same bag for the engine and the reference, and replays revisit it;
+    the listing is read, never changed (as `Flit.chance_json`'s)."""
+    p = f"1/{len(bag)}"
+    return tuple({"action": {"type": "deal", "tile": t}, "p": p} for t in bag)
 
 
 @lru_cache(maxsize=4096)

@@ -6,6 +6,7 @@ says why (`BadState`); the checks are the ones two engines must agree on to fuzz
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from gamecert.reference_engine.contract import BadState
@@ -46,6 +47,25 @@ def _schema_problem(o: Any) -> str | None:
     return problem
 
 
+# an empty square ("_" at an even index) followed by anything but "0": one regex scan
+_CROWNED_EMPTY = re.compile(r"(?:..)*?_[^0]", re.DOTALL)
+
+
+def crowned_empty(g: str) -> bool:
+    """Whether a grid string has crowns on an empty square (a square's first character `_`,
+    its second not `0`). A string of whole squares is scanned by regex (the state loader
+    asks it of every grid at every load); any other square by square, as ever (an odd
+    string's last `_` has no second character: IndexError)."""
+    if len(g) % 2 == 0:
+        return _CROWNED_EMPTY.match(g) is not None
+    return crowned_empty_plain(g)
+
+
+def crowned_empty_plain(g: str) -> bool:
+    """`crowned_empty` square by square."""
+    return any(g[i] == "_" and g[i + 1] != "0" for i in range(0, len(g), 2))
+
+
 def load_state(game: Game, profile: Profile, o: Any, strict: bool = True) -> KdState:
     """A canonical state as the engine's; `strict`: refused unless a game under the profile
     could reach it (off: any well-formed state the engine can go on from, for adoption)."""
@@ -69,7 +89,7 @@ def load_state(game: Game, profile: Profile, o: Any, strict: bool = True) -> KdS
         if strict and (g[castle] != "*" or g.count("*") != 1 or "*" in g[1::2]
                        or g[castle + 1] != "0"):
             raise BadState(f"player {p}'s grid must hold the castle (*0) on (4, 4) and only there")
-        if any(g[i] == "_" and g[i + 1] != "0" for i in range(0, len(g), 2)):
+        if crowned_empty(g):
             raise BadState(f"player {p}'s grid has crowns on an empty square")
     line = tuple((e["tile"], e["player"] or 0) for e in o["line"])
     placing = tuple((e["tile"] or 0, e["player"]) for e in o["placing"])

@@ -4,11 +4,14 @@ garbage. Text only: nothing here asks an engine.
 
 from __future__ import annotations
 
+from functools import cache
+
 from hypothesis import strategies as st
 
 from gamecert.spec import Profile
 
 
+@cache  # asked at every text probe: made once per profile (the same draws)
 def bot_text_strategy(profile: Profile) -> st.SearchStrategy[str]:
     num = st.one_of(st.integers(0, 8), st.integers(-2, 60))
     return st.one_of(

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from gamecert.reference_engine.contract import CHANCE
 from gamecert.reference_engine.kingdomino import Kingdomino
+from gamecert.reference_engine.kingdomino.state import DEAL, PLAY
 
 if TYPE_CHECKING:
     from gamecert.fuzz.step.lockstep import Lockstep
@@ -45,7 +46,13 @@ def cheap_to_list(ls: Lockstep) -> bool:
 
 def draw_action(data: st.DataObject, ls: Lockstep) -> JSON:
     game, state = cast(Kingdomino, ls.game), ls.ref
+    plain = type(game) is not Kingdomino  # a subclass may list otherwise: asked as it lists
     if game.current(state) == CHANCE:
+        if state.phase == DEAL and not plain:
+            # `chance` lists the bag's tiles in order, each with its probability: the same
+            # index picks the same tile without the list (and its fractions)
+            i = data.draw(index(len(state.bag)), label="chance")
+            return {"type": "deal", "tile": state.bag[i]}
         outcomes = game.chance(state)
         i = data.draw(index(len(outcomes)), label="chance")
         return game.action_to_json(state, outcomes[i].action)
@@ -62,10 +69,18 @@ def draw_action(data: st.DataObject, ls: Lockstep) -> JSON:
             if state.cfg.put_discards:
                 return {"type": "invalid-put", "pick": pick}
             return {"type": "stop", "cause": "put"}
-    legal = game.legal(state)
-    i = data.draw(index(len(legal)), label="move")
+    if plain or state.phase != PLAY:
+        legal = game.legal(state)
+        i = data.draw(index(len(legal)), label="move")
+        _DRAWN_AT[ls] = ls.ref_json
+        return game.action_to_json(state, legal[i])
+    # `legal` is every PUT with every PICK, PUT by PUT: its i-th action read from the parts,
+    # without listing the product
+    puts, picks = game.legal_parts(state)
+    i = data.draw(index(len(puts) * len(picks)), label="move")
     _DRAWN_AT[ls] = ls.ref_json
-    return game.action_to_json(state, legal[i])
+    put, pick = puts[i // len(picks)], picks[i % len(picks)]
+    return {"type": "play", "put": None if put is None else list(put), "pick": pick}
 
 
 @cache

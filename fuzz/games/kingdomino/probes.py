@@ -29,12 +29,14 @@ engines or judge what they answer: the lockstep does (`Lockstep.probe`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import permutations
 from typing import TYPE_CHECKING, Any, cast
 
 from hypothesis import strategies as st
 
 from gamecert.fuzz.engines.capabilities import NO_REFEREE
+from gamecert.fuzz.games.kingdomino.play import index
 from gamecert.fuzz.step.blame import Model, models_for
 from gamecert.oracles.kingdomino import board as b
 from gamecert.reference_engine.contract import BadState, IllegalAction
@@ -116,6 +118,7 @@ def _spread_order(items: Sequence[JSON]) -> list[JSON]:
     return [items[0], items[-1], *items[1:-1]]
 
 
+@lru_cache(maxsize=32)  # per profile (asked at every position; the caller reads it only)
 def _relaxing(profile: Profile) -> dict[str, Model]:
     """Rule -> the model that relaxes exactly that rule under `profile`: the library's, the
     catalogue's other reading for KD-ORDER-FIRST, KD-TILES and KD-PUT-INVALID."""
@@ -227,7 +230,19 @@ def _play_probes(state: JSON, profile: Profile, no_referee: bool
 def _placement_probes(g: str, tile: int, squares: tuple[str, str], size: int,
                       profile: Profile, play: Callable[..., JSON]) -> dict[str, list[JSON]]:
     """Every PUT of the tile from a square of the grid, sorted by the one rule it breaks;
-    the nearest misses first (an extent one square too wide before a wider one)."""
+    the nearest misses first (an extent one square too wide before a wider one). A grid of
+    81 cells is read by cell sets (`_placement_probes_masks`, the same probes in the same
+    order: a test compares the two); any other grid string square by square."""
+    if len(g) == 2 * b.N * b.N:
+        return _placement_probes_masks(g, tile, squares, size, profile, play)
+    return _placement_probes_plain(g, tile, squares, size, profile, play)
+
+
+def _placement_probes_plain(g: str, tile: int, squares: tuple[str, str], size: int,
+                            profile: Profile, play: Callable[..., JSON]
+                            ) -> dict[str, list[JSON]]:
+    """`_placement_probes` square by square: every PUT's faults asked of the oracles'
+    `placement_faults`."""
     by_rule: dict[str, list[list[int]]] = {}
     wider: list[list[int]] = []  # one square too wide: the rule's parameter moved by one
     others = [sq for sq in b.other_lists(profile, tile) if sq != squares]
@@ -264,6 +279,101 @@ def _placement_probes(g: str, tile: int, squares: tuple[str, str], size: int,
     return {rule: [play(put) for put in puts] for rule, puts in by_rule.items()}
 
 
+# KD-GRID for a first square: the rotations whose second square stays on the grid (bit 9y + x)
+_ON_GRID = tuple(b.toward(b.ALL, r) for r in range(4))
+_ROTATION_OF = {0: "KD-PLACE-NO-OVERLAP", 1: "KD-PLACE-EXTENT", 2: "KD-PLACE-CONNECT"}
+
+
+def _within_mask(g: str, r: int, size: int) -> int:
+    """The first squares (on the grid with rotation `r`) whose PUT keeps the territory within
+    `size` x `size`: `b.within`'s sum, asked per column and per row (it reads x and y apart)."""
+    dx, dy = b.STEP[r]
+    box = b.extent(g)
+    cols = rows = 0
+    for k in range(b.N):
+        if 0 <= k + dx < b.N:
+            lo, hi = (box[0], box[1]) if box is not None else (k, k)
+            if max(hi, k, k + dx) - min(lo, k, k + dx) < size:
+                cols |= b.COL[k]
+        if 0 <= k + dy < b.N:
+            lo, hi = (box[2], box[3]) if box is not None else (k, k)
+            if max(hi, k, k + dy) - min(lo, k, k + dy) < size:
+                rows |= b.ROW[k]
+    return cols & rows & _ON_GRID[r]
+
+
+def _placement_probes_masks(g: str, tile: int, squares: tuple[str, str], size: int,
+                            profile: Profile, play: Callable[..., JSON]
+                            ) -> dict[str, list[JSON]]:
+    """`_placement_probes_plain` for a grid of 81 cells: each rotation's free, within and
+    connected first squares as cell sets (bit 9y + x), then the plain walk over the squares
+    (row by row, rotation by rotation) where a probe can come from, its branches as they are
+    there, each fact read from the sets."""
+    masks = b.terrain_masks(g)
+    empty, castle = masks.get("_", 0), masks.get("*", 0)
+    others = [sq for sq in b.other_lists(profile, tile) if sq != squares]
+
+    def touching(terrain: str) -> int:  # the cells `b.touches` holds for with `terrain`
+        return b.beside(castle | masks.get(terrain, 0))
+
+    def connected(sq: tuple[str, str], r: int) -> int:
+        return touching(sq[0][0]) | b.toward(touching(sq[1][0]), r)
+
+    fits, one, mended, wide_ok = [0] * 4, [0] * 4, [0] * 4, [0] * 4
+    faults: list[tuple[int, int, int]] = []  # per rotation: (overlap, extent, connect) sets
+    for r in range(4):
+        on = _ON_GRID[r]
+        free = on & empty & b.toward(empty, r)
+        within = _within_mask(g, r, size)
+        conn = on & connected(squares, r)
+        bad = (on & ~free, on & ~within, on & ~conn)
+        faults.append(bad)
+        fits[r] = free & within & conn
+        one[r] = (bad[0] ^ bad[1] ^ bad[2]) & ~(bad[0] & bad[1] & bad[2])
+        other = 0
+        for sq in others:  # `rule_of_list`: another list's squares place it
+            other |= connected(sq, r)
+        mended[r] = free & within & other
+        wide_ok[r] = _within_mask(g, r, size + 1)
+    any_fit = fits[0] | fits[1] | fits[2] | fits[3]
+    off_grid = b.ALL & ~(_ON_GRID[0] & _ON_GRID[1] & _ON_GRID[2] & _ON_GRID[3])
+    # the squares where the plain walk keeps a PUT: one fault that no other list mends, or
+    # off the grid beside a rotation that fits (a superset: the walk below decides)
+    todo = (one[0] & ~mended[0]) | (one[1] & ~mended[1]) | (one[2] & ~mended[2]) \
+        | (one[3] & ~mended[3]) | (any_fit & off_grid)
+    by_rule: dict[str, list[list[int]]] = {}
+    wider: list[list[int]] = []
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        i = low.bit_length() - 1
+        x, y = i % b.N, i // b.N
+        fit = [bool(fits[r] & low) for r in range(4)]
+        for r in range(4):
+            put = [x, y, r]
+            if not _ON_GRID[r] & low:
+                rule = "KD-GRID"
+            elif not one[r] & low or mended[r] & low:
+                continue
+            else:
+                rule = next(_ROTATION_OF[k] for k in range(3) if faults[r][k] & low)
+            if rule in ("KD-GRID", "KD-PLACE-NO-OVERLAP") and any(fit):
+                if fit[{1: 3, 3: 1}.get(r, r)] and r in (1, 3):
+                    by_rule.setdefault("KD-PLACE-ROTATION", []).append(put)
+                continue
+            if rule == "KD-GRID":
+                continue
+            if r in (1, 3) and fit[4 - r]:
+                continue
+            if rule == "KD-PLACE-EXTENT" and wide_ok[r] & low:
+                wider.append(put)
+                continue
+            by_rule.setdefault(rule, []).append(put)
+    if wider:
+        by_rule["KD-PLACE-EXTENT"] = wider + by_rule.get("KD-PLACE-EXTENT", [])
+    return {rule: [play(put) for put in puts] for rule, puts in by_rule.items()}
+
+
 def rule_of_list(g: str, put: list[int], others: list[tuple[str, str]], size: int) -> bool:
     """Whether `put` places the tile with another tile list's squares."""
     return any(not b.placement_faults(g, put, sq, size) for sq in others)
@@ -272,26 +382,21 @@ def rule_of_list(g: str, put: list[int], others: list[tuple[str, str]], size: in
 def draw_probe(data: st.DataObject, ls: Lockstep) -> JSON:
     s = ls.ref_json
     if s["phase"] == "deal":
-        return {"type": "deal", "tile": data.draw(st.integers(0, 49), label="tile")}
+        return {"type": "deal", "tile": data.draw(_TILE_OR_NOT, label="tile")}
     if s["phase"] == "order":
-        n = s["players"]
-        return {"type": "order", "order": data.draw(
-            st.lists(st.integers(1, n), min_size=n - 1, max_size=2 * n), label="order")}
-    kind = data.draw(st.sampled_from(["near", "near", "near", "discard", "any", "other",
-                                      "bad pick", "bad pick"]), label="probe kind")
+        return {"type": "order", "order": data.draw(_orders(s["players"]), label="order")}
+    kind = data.draw(_KINDS, label="probe kind")
     if kind == "bad pick":
         # a PUT the rules allow with a PICK they may not: taken, out of the line, or
         # any PICK on the last turn
         game, state = cast(Kingdomino, ls.game), ls.ref
         legal = game.legal(state)
-        act = legal[data.draw(st.integers(0, len(legal) - 1), label="legal")]
-        taken = [e["tile"] for e in s["line"] if e["player"] is not None]
-        bad = data.draw(st.one_of(st.sampled_from(taken or [0]), st.integers(0, 49)),
-                        label="bad pick")
+        act = legal[data.draw(index(len(legal)), label="legal")]
+        taken = tuple(e["tile"] for e in s["line"] if e["player"] is not None)
+        bad = data.draw(_bad_picks(taken or (0,)), label="bad pick")
         return {**game.action_to_json(state, act), "pick": bad}
-    line = [e["tile"] for e in s["line"]]
-    pick = data.draw(st.one_of(st.sampled_from(line or [None]), st.none(),
-                               st.integers(1, 48)), label="pick")
+    line = tuple(e["tile"] for e in s["line"])
+    pick = data.draw(_picks(line or (None,)), label="pick")
     if kind == "other":
         return data.draw(st.sampled_from([
             {"type": "invalid-put", "pick": pick}, {"type": "stop", "cause": "put"},
@@ -300,10 +405,34 @@ def draw_probe(data: st.DataObject, ls: Lockstep) -> JSON:
         return {"type": "play", "put": None, "pick": pick}
     if kind == "near":
         # cells at the edge of the territory: where extent, overlap and connection meet
-        x = data.draw(st.integers(1, 7), label="x")
-        y = data.draw(st.integers(1, 7), label="y")
+        x = data.draw(_NEAR, label="x")
+        y = data.draw(_NEAR, label="y")
     else:
-        x = data.draw(st.integers(-1, 9), label="x")
-        y = data.draw(st.integers(-1, 9), label="y")
-    r = data.draw(st.one_of(st.integers(0, 3), st.integers(-1, 4)), label="rotation")
+        x = data.draw(_ANY, label="x")
+        y = data.draw(_ANY, label="y")
+    r = data.draw(_ROTATION, label="rotation")
     return {"type": "play", "put": [x, y, r], "pick": pick}
+
+
+# `draw_probe`'s strategies, made once (a strategy costs more to make than to draw from;
+# the same strategy draws the same values)
+_TILE_OR_NOT = st.integers(0, 49)
+_KINDS = st.sampled_from(["near", "near", "near", "discard", "any", "other", "bad pick",
+                          "bad pick"])
+_NEAR, _ANY = st.integers(1, 7), st.integers(-1, 9)
+_ROTATION = st.one_of(st.integers(0, 3), st.integers(-1, 4))
+
+
+@lru_cache(maxsize=16)
+def _orders(n: int) -> st.SearchStrategy[list[int]]:
+    return st.lists(st.integers(1, n), min_size=n - 1, max_size=2 * n)
+
+
+@lru_cache(maxsize=256)
+def _bad_picks(taken: tuple[int, ...]) -> st.SearchStrategy[int]:
+    return st.one_of(st.sampled_from(taken), st.integers(0, 49))
+
+
+@lru_cache(maxsize=256)
+def _picks(line: tuple[int | None, ...]) -> st.SearchStrategy[int | None]:
+    return st.one_of(st.sampled_from(line), st.none(), st.integers(1, 48))
