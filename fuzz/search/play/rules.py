@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol, cast
 
 from hypothesis import strategies as st
@@ -84,7 +85,7 @@ def play(plan: Plan, ls: Lockstep, data: Draws, ending: int = 1) -> list[JSON] |
         kind = action.get("type") if isinstance(action, dict) else None
         if kind not in plan.no_referee and (
                 kind not in plan.ending or ending == 1
-                or data.draw(st.integers(0, ending - 1), label="keep ending") == 0):
+                or data.draw(_below(ending), label="keep ending") == 0):
             break
         action = plan.plugin.draw_action(_as_data(data), ls)
     else:
@@ -129,6 +130,12 @@ def check_state(plan: Plan, ls: Lockstep, reload: bool) -> None:
 
 
 PROBE_KIND = st.integers(0, 3)  # 0: the game's own probe draw; else a one-rule probe
+
+
+@cache
+def _below(n: int) -> st.SearchStrategy[int]:
+    """0 to n - 1, made once per n (a strategy costs more to make than to draw from)."""
+    return st.integers(0, n - 1)
 
 
 def _as_data(data: Draws) -> st.DataObject:
