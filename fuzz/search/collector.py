@@ -24,10 +24,11 @@ FULL_EVERY = 16  # rounds between full collections
 
 @contextmanager
 def round_collector(round_no: int) -> Iterator[None]:
-    """Around one round: a full collection first every FULL_EVERY rounds, what lives now
-    frozen out of the collector's walks, and unfrozen at the end (whatever happens)."""
-    if round_no % FULL_EVERY == 0:
-        gc.collect()
+    """Around one round: a full collection first every FULL_EVERY rounds (from round
+    FULL_EVERY on), what lives now frozen out of the collector's walks, and unfrozen at
+    the end (whatever happens)."""
+    if round_no and round_no % FULL_EVERY == 0:  # not at the first: a campaign's first
+        gc.collect()  # finding comes in tenths of a second, and nothing of it is garbage yet
     gc.freeze()
     try:
         yield
