@@ -4,7 +4,8 @@ Where: `--db PATH` (a directory database), `--db redis://HOST:PORT/DB` (Hypothes
 `RedisExampleDatabase`, shared by every worker of a cluster), `--db none`; by default the
 report folder's `.hypothesis/examples` when there is one, else the user's cache folder.
 One corpus per game and profile (fuzz.search.rounds.database_key), whatever the engine: what
-failed on one engine is tried first on the next.
+failed on one engine is tried first on the next; the rounds that play seeded runs keep theirs
+beside it (`RUNS_SUFFIX`).
 
 A seed must still replay a run exactly, and saved examples are replayed first. So the rounds
 read a snapshot of the database taken when the campaign started, never the live database,
@@ -31,7 +32,14 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from gamecert.fuzz.atomic_write import write_json
 
 SNAPSHOT_FILE = "database-snapshot.json"
-SUB_KEYS = (b"", b".secondary", b".pareto")  # Hypothesis's corpus, its secondary, its front
+# The rounds that play seeded runs (a game's later rounds: fuzz.search.machine.has_runs)
+# keep their examples under the campaign's key with this suffix: their machine has other
+# rules, so an example of the one kind replayed by the other plays something else, and
+# Hypothesis would delete it from the database as no longer failing.
+RUNS_SUFFIX = b":runs"
+# Hypothesis's corpus, its secondary, its front; for each kind of round
+SUB_KEYS = tuple(kind + sub for kind in (b"", RUNS_SUFFIX)
+                 for sub in (b"", b".secondary", b".pareto"))
 
 
 class DatabaseError(Exception):

@@ -41,6 +41,7 @@ from gamecert.fuzz.engines.recipes import EngineRecipe, command_recipe, handshak
 from gamecert.fuzz.findings.chance_stats import ChanceStats
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.search.collector import round_collector
+from gamecert.fuzz.search.database import RUNS_SUFFIX
 from gamecert.fuzz.search.machine import MachineClass, has_runs, machine_class
 from gamecert.fuzz.search.play.driver import driven_test
 from gamecert.fuzz.step.lockstep import AGREED_BATCH, Coverage, Finding, InvalidInput, Lockstep
@@ -286,7 +287,7 @@ class RoundPlayer:
         test = driven_test(cls, machine, run_settings)
         if self.database is not None:  # one corpus per game and profile, whatever the code
             cast(Any, test)._hypothesis_internal_database_key = database_key(
-                setup.game, record_key(profile))
+                setup.game, record_key(profile)) + (RUNS_SUFFIX if runs else b"")
         hypothesis_seed(round_seed(setup.seed, job.round_no))(test)
         if self.database is not None:  # @seed turns the database off; a campaign's is wanted
             t = cast(Any, test)

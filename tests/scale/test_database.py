@@ -7,14 +7,24 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from hypothesis.database import ExampleDatabase, InMemoryExampleDatabase
 
 from examples.engines import engine_spec
 from gamecert.fuzz.cli.args import EXIT_VIOLATIONS
 from gamecert.fuzz.engines.recipes import engine_recipe
+from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.search.campaign import CampaignResult, run_campaign
-from gamecert.fuzz.search.database import SNAPSHOT_FILE, load_snapshot, take_snapshot
+from gamecert.fuzz.search.database import (
+    SNAPSHOT_FILE,
+    SUB_KEYS,
+    load_snapshot,
+    take_snapshot,
+)
 from gamecert.fuzz.search.rounds import database_key
 from gamecert.schemas import first_error
 
@@ -93,3 +103,37 @@ def test_the_report_folder_holds_the_database_and_its_snapshot(tmp_path: Path) -
     # --db none: no database, and the certificate says so
     none = _certify(tmp_path / "none", "--db", "none")
     assert none["database"] is None
+
+
+class _Seen(InMemoryExampleDatabase):
+    """A database that notes the keys the rounds read."""
+
+    def __init__(self, read: list[bytes]) -> None:
+        super().__init__()
+        self.read = read
+
+    def fetch(self, key: bytes) -> Iterator[bytes]:
+        self.read.append(key)
+        yield from super().fetch(key)
+
+
+@dataclass
+class _Opener:
+    read: list[bytes]
+
+    def open(self) -> ExampleDatabase:
+        return _Seen(self.read)
+
+
+def test_rounds_with_runs_keep_their_examples_apart() -> None:
+    """Carcassonne plays seeded runs from a later round (`runs_from_round`), with a machine
+    of other rules: an example saved by an early round and replayed by a later one would
+    play something else, and be deleted from the database as no longer failing. So the
+    rounds with runs keep their examples under a key of their own (RUNS_SUFFIX)."""
+    read: list[bytes] = []
+    first_with_runs = plugin_for("carcassonne").runs_from_round
+    run_campaign("carcassonne", engine_recipe("carcassonne"), rounds=first_with_runs + 1,
+                 seed=0, database=_Opener(read))
+    key = database_key("carcassonne", "syncs-2025-base")
+    # each kind of round its own corpus, secondary and front; a snapshot takes all six
+    assert set(read) == {key + sub for sub in SUB_KEYS} and len(set(read)) == 6
