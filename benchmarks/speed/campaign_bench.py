@@ -14,7 +14,9 @@ Per game, printed:
    serve GAME`), as the README's main job `gamecert certify flit` runs it. The CPU figure is
    the campaign process's alone; the server's own CPU time is printed beside it;
 3. **the lockstep's steps/s** on the same machine in the same run: `overhead.measure` (the
-   recorded games through the lockstep, CPU clock), and the ratio campaign / lockstep;
+   recorded games through the lockstep, CPU clock), just before the in-process campaign and
+   just after it, and the ratio campaign / lockstep over the mean of the two (the machine's
+   speed drifts from one minute to the next);
 4. **where a campaign's time goes**: one more in-process campaign under cProfile, each
    function's own time (`tottime`) charged to the part its file belongs to (Hypothesis's
    generation, its shrinker, its database, its stateful runner; the machine's rules, its
@@ -248,7 +250,15 @@ def bench_game(game: str, args: argparse.Namespace, storage: Path) -> dict[str, 
         first_findings(game, None if args.mutants == "all" else int(args.mutants),
                        args.mutant_budget, args.seed, storage / "mutants")
         return {}
+    # the lockstep is measured just before the in-process campaign and just after it: this
+    # machine's speed drifts by a third from one minute to the next, so a ratio to a
+    # lockstep measured at another time says more about the drift than about the code
+    print("  lockstep before the campaign (overhead.measure, CPU clock):")
+    lock_before = lockstep_rate(game, args.repeats)
     inproc, rounds = campaign(game, False, args.budget, args.seed, storage / "in")
+    print("  lockstep after the campaign:")
+    lock_after = lockstep_rate(game, args.repeats)
+    lock = (lock_before + lock_after) / 2
     print(f"  campaign in process: {inproc.steps} steps, {rounds} rounds; "
           f"{inproc.per_cpu:,.0f} steps/s CPU ({inproc.cpu:.1f} s), {inproc.per_wall:,.0f} "
           f"steps/s wall ({inproc.wall:.1f} s)")
@@ -256,10 +266,9 @@ def bench_game(game: str, args: argparse.Namespace, storage: Path) -> dict[str, 
     print(f"  campaign through the wire: {wire.steps} steps; {wire.per_cpu:,.0f} steps/s "
           f"CPU of the campaign process ({wire.cpu:.1f} s; the server {wire.child_cpu:.1f} s "
           f"CPU), {wire.per_wall:,.0f} steps/s wall ({wire.wall:.1f} s)")
-    print("  lockstep (overhead.measure, CPU clock):")
-    lock = lockstep_rate(game, args.repeats)
     print(f"  campaign / lockstep (CPU): in process {100 * inproc.per_cpu / lock:.1f}%, "
-          f"through the wire {100 * wire.per_cpu / lock:.1f}% (lockstep {lock:,.0f} steps/s)")
+          f"through the wire {100 * wire.per_cpu / lock:.1f}% (lockstep {lock:,.0f} steps/s, "
+          f"the mean of {lock_before:,.0f} before and {lock_after:,.0f} after)")
     if not args.no_profile:
         starts, prof_run, shares = breakdown(game, args.budget, args.seed, storage / "prof")
         print(f"  start positions, built once per campaign: {starts:.2f} s CPU")
