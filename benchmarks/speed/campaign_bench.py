@@ -14,9 +14,10 @@ Per game, printed:
    serve GAME`), as the README's main job `gamecert certify flit` runs it. The CPU figure is
    the campaign process's alone; the server's own CPU time is printed beside it;
 3. **the lockstep's steps/s** on the same machine at the same time: `overhead.measure`'s
-   first pass (the recorded games through the lockstep, CPU clock) again and again on this
-   process's core while the in-process campaign runs on the other (their median; on a
-   one-core machine, the mean of a measure just before and one just after), and the ratio
+   first pass (recorded games through the lockstep, CPU clock) on this process's core while
+   the in-process campaign runs on the other, eight times spread over its budget, each over
+   games of its own (their median; on a one-core machine, the mean of a measure just before
+   and one just after), and the ratio
    campaign / lockstep: the machine's speed drifts from one minute to the next, and both
    meet the same drift. `overhead.measure` in full follows, for its parts;
 4. **where a campaign's time goes**: one more in-process campaign under cProfile, each
@@ -264,19 +265,29 @@ def lockstep_rate(game: str, repeats: int) -> float:
     return figures.steps / figures.wall
 
 
-def lockstep_beside(game: str, ended: Callable[[], bool]) -> list[float]:
+# lockstep measures beside a campaign, spread over its budget, each over its own recorded
+# games (replayed twice, the same positions would be in the oracles' and the engine's caches)
+MEASURES_BESIDE = 8
+
+
+def lockstep_beside(game: str, budget: float, ended: Callable[[], bool],
+                    sets: list[list[list[Any]]]) -> list[float]:
     """The lockstep's steps/s (CPU clock), as `overhead.measure`'s first pass times it
     (recorded games through a fresh lockstep, the in-process reference as the engine, the
-    collector off), measured again and again on this process's core until `ended()`: a
-    campaign on the other core meets the same drift of the machine's speed (by a third
-    from one minute to the next here), so their ratio does not depend on it."""
+    collector off), on this process's core while a campaign runs on the other: one measure
+    per set of `sets`, spread over `budget` seconds, until `ended()`. Both meet the same
+    drift of the machine's speed (by a third from one minute to the next here), so their
+    ratio does not depend on it."""
     overhead.use_clock("cpu")
     profile = load_catalogue(game).profile()
-    scripts = overhead.record_sets(game, profile, 1, 3)[0]
     private = overhead.private_reference(game)
     ref, oracles = reference_game(game), oracles_for(game)
     rates: list[float] = []
-    while not rates or not ended():
+    start = time.perf_counter()
+    for i, scripts in enumerate(sets):
+        if rates and ended():
+            break
+        time.sleep(max(0.0, start + i * budget / len(sets) - time.perf_counter()))
         engine = InProcessEngine(Session(private.ENGINE(), name=f"gamecert-reference-{game}"))
         overhead.collect()
         t0 = overhead.now()
@@ -297,8 +308,9 @@ def bench_game(game: str, args: argparse.Namespace, storage: Path) -> dict[str, 
     # from one minute to the next, so a ratio to a lockstep measured at another time says
     # more about the drift than about the code. On one core, just before and just after.
     if (os.cpu_count() or 1) >= 2:
+        sets = overhead.record_sets(game, load_catalogue(game).profile(), MEASURES_BESIDE, 3)
         proc = start_campaign(game, False, args.budget, args.seed, storage / "in")
-        rates = lockstep_beside(game, lambda: proc.poll() is not None)
+        rates = lockstep_beside(game, args.budget, lambda: proc.poll() is not None, sets)
         inproc, rounds = campaign_figures(proc, args.budget)
         how = (f"the median of {len(rates)} measures beside the campaign, "
                f"{min(rates):,.0f} to {max(rates):,.0f}")

@@ -19,9 +19,9 @@ from gamecert.fuzz.engines.capabilities import FULL
 from gamecert.fuzz.engines.engine import Engine, InProcessEngine
 from gamecert.fuzz.engines.recipes import handshake as engine_handshake
 from gamecert.fuzz.step.lockstep import Coverage, Finding, InvalidInput, Lockstep
+from gamecert.fuzz.step.play_on import play_seeded
 from gamecert.oracles import oracles_for
 from gamecert.reference_engine import reference_game, reference_session
-from gamecert.reference_engine.contract import CHANCE
 from gamecert.schemas import first_error, read_json_file
 from gamecert.spec import CatalogueError, Profile
 from gamecert.spec.profile_file import resolve_profile
@@ -178,19 +178,6 @@ def play_on(ls: Lockstep, seed: int, length: int = PLAY_ON,
     steering, seeded) or else the reference's seeded random choice (a draw's outcome at a
     draw): a game played on past a trace's prefix, for the triage to see what a departure
     does further on (`triage.settle_by_play`). Each step is judged and recorded (an
-    `apply`) as any other."""
+    `apply`) as any other (fuzz.step.play_on)."""
     rng = random.Random(seed)
-    game: Any = ls.game
-    for _ in range(length):
-        if not ls.live:
-            return
-        state, seen = ls.ref, ls.ref_json
-        if choose is not None:
-            action = choose(ls, rng)
-        else:
-            act = game.random_chance(state, rng) if game.current(state) == CHANCE \
-                else game.random_action(state, rng)
-            action = game.action_to_json(state, act)
-        ls.step(action)
-        if ls.ref_json is seen:  # refused where it stood: it would be again
-            return
+    play_seeded(ls, rng, length, None if choose is None else lambda: choose(ls, rng))

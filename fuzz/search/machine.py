@@ -38,7 +38,8 @@ from gamecert.fuzz.search.play import rules
 from gamecert.fuzz.search.play.rules import Plan, Policy
 from gamecert.fuzz.search.play.runs import RUN_LENGTHS, seeded_run
 from gamecert.fuzz.step.lockstep import Finding, InvalidInput, Lockstep
-from gamecert.reference_engine.contract import CHANCE, TERMINAL
+from gamecert.fuzz.step.play_on import play_seeded
+from gamecert.reference_engine.contract import TERMINAL
 from gamecert.spec import Profile
 
 JSON = Any
@@ -220,34 +221,11 @@ def play_stretch(ls: Lockstep, seed: int, length: int, policy: Policy | None = N
                  no_referee: tuple[str, ...] = ()) -> int:
     """The `stretch` rule's play: up to `length` steps from where `ls` stands, each action
     the reference's random choice seeded by `seed` (or `policy`'s, seeded alike), to the
-    game's end at most; the number of steps played. The same seed from the same position
-    plays the same steps."""
+    game's end at most (fuzz.step.play_on); the number of steps played. The same seed from
+    the same position plays the same steps."""
     rng = random.Random(seed)
-    game: Any = ls.game
     steered = policy(ls, rng, length) if policy is not None else None
-    played = 0
-    for _ in range(length):
-        if not ls.live:
-            break
-        state, seen = ls.ref, ls.ref_json
-        if steered is not None:
-            action = steered()
-            if action is None:
-                break
-        else:
-            act = (game.random_chance(state, rng) if game.current(state) == CHANCE
-                   else game.random_action(state, rng))
-            action = game.action_to_json(state, act)
-        if isinstance(action, dict) and action.get("type") in no_referee:
-            break
-        try:
-            ls.step(action)
-        except InvalidInput:
-            break
-        played += 1
-        if ls.ref_json is seen:  # refused: the reference stands where it stood,
-            break  # and the same seeded choices would be refused again and again
-    return played
+    return play_seeded(ls, rng, length, steered, no_referee)
 
 
 def make_machine(plugin: GamePlugin, profile: Profile,
