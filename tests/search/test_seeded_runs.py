@@ -24,6 +24,7 @@ from gamecert.fuzz.findings.trace import replay, trace_document
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.games.botwars.bot_text import bot_text_strategy
 from gamecert.fuzz.search.machine import has_runs, machine_class
+from gamecert.fuzz.search.play import seeded_data
 from gamecert.fuzz.search.play.driver import driven_test
 from gamecert.fuzz.search.play.rules import Plan
 from gamecert.fuzz.search.play.runs import seeded_run
@@ -70,6 +71,25 @@ def test_seeded_draws_stay_within_their_strategies() -> None:
     texts = [sample(bot_text_strategy(load_catalogue("botwars").profile()), random.Random(i))
              for i in range(200)]
     assert all(isinstance(t, str) for t in texts) and len(set(texts)) > 100
+
+
+def test_seeded_draws_read_each_strategy_once_and_keep_a_few_thousand() -> None:
+    """What each strategy is (an integer range, a pick, ...) is read once and kept by
+    identity (`seeded_data._kinds`): the same values as reading it afresh at every draw,
+    and no more kept than KINDS_KEPT (a pick made afresh per draw passes through)."""
+    made = [st.integers(0, 9), st.sampled_from("abc"), st.booleans(),
+            st.one_of(st.just(1), st.integers(5, 6)), st.lists(st.integers(0, 3), max_size=4),
+            st.text(max_size=3)]
+    for strategy in made:
+        warm = [sample(strategy, random.Random(i)) for i in range(30)]
+        cold = []
+        for i in range(30):
+            seeded_data._kinds.clear()
+            cold.append(sample(strategy, random.Random(i)))
+        assert warm == cold
+    for n in range(seeded_data.KINDS_KEPT + 10):
+        sample(st.sampled_from([n, n + 1]), random.Random(n))
+    assert len(seeded_data._kinds) <= seeded_data.KINDS_KEPT
 
 
 def test_seeded_draws_repeat_from_the_same_seed() -> None:

@@ -46,21 +46,55 @@ class SeededData:
 
 def sample(strategy: SearchStrategy[Any], rng: random.Random) -> Any:
     """One value of `strategy`, drawn with `rng`."""
+    kind, a, b = _kind_of(strategy)
+    if kind == INTEGERS:
+        return _index(rng, a, b)
+    if kind == PICK:
+        return a[_index(rng, 0, len(a) - 1)]
+    if kind == BOOLEAN:
+        return rng.random() < 0.5
+    if kind == ONE_OF:
+        return sample(a[rng.randrange(len(a))], rng)
+    if kind == LIST:
+        low, high = a
+        return [sample(b, rng) for _ in range(rng.randint(low, high))]
+    return _by_hypothesis(strategy, rng)
+
+
+INTEGERS, PICK, BOOLEAN, ONE_OF, LIST, OTHER = range(6)
+Kind = tuple[int, Any, Any]
+# what each strategy met is, by identity (a run draws from the same few thousands of times);
+# the strategy is held with it, so that its identity is not reused while it is known
+_kinds: dict[int, tuple[SearchStrategy[Any], Kind]] = {}
+KINDS_KEPT = 4096  # strategies made afresh per draw (a pick among a position's probes) pass
+
+
+def _kind_of(strategy: SearchStrategy[Any]) -> Kind:
+    """How `sample` draws from `strategy`: its kind and what the kind needs."""
+    known = _kinds.get(id(strategy))
+    if known is not None and known[0] is strategy:
+        return known[1]
+    kind = _read_kind(strategy)
+    if len(_kinds) >= KINDS_KEPT:
+        _kinds.clear()
+    _kinds[id(strategy)] = (strategy, kind)
+    return kind
+
+
+def _read_kind(strategy: SearchStrategy[Any]) -> Kind:
     s = _unwrapped(strategy)
     if isinstance(s, IntegersStrategy) and s.start is not None and s.end is not None:
-        return _index(rng, s.start, s.end)
+        return INTEGERS, s.start, s.end
     if isinstance(s, SampledFromStrategy) and not s._transformations:
-        elements = s.elements
-        return elements[_index(rng, 0, len(elements) - 1)]
+        return PICK, s.elements, None
     if isinstance(s, BooleansStrategy):
-        return rng.random() < 0.5
+        return BOOLEAN, None, None
     if isinstance(s, OneOfStrategy):
-        branches = s.original_strategies
-        return sample(branches[rng.randrange(len(branches))], rng)
+        return ONE_OF, s.original_strategies, None
     if type(s) is ListStrategy and s.max_size != float("inf"):  # not text: a subclass
-        low, high = s.min_size, min(int(s.max_size), s.min_size + LIST_EXTRA)
-        return [sample(s.element_strategy, rng) for _ in range(rng.randint(low, high))]
-    return _by_hypothesis(strategy, rng)
+        low = s.min_size
+        return LIST, (low, min(int(s.max_size), low + LIST_EXTRA)), s.element_strategy
+    return OTHER, None, None
 
 
 def _unwrapped(strategy: SearchStrategy[Any]) -> SearchStrategy[Any]:
