@@ -48,6 +48,7 @@ from gamecert.fuzz.findings.triage import (
 )
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.search.checkpoint import Checkpoint
+from gamecert.fuzz.search.collector import campaign_collector
 from gamecert.fuzz.search.load_meter import Load, LoadMeter
 from gamecert.fuzz.search.rounds import (
     DatabaseOpener,
@@ -255,7 +256,7 @@ def run_campaign(game: str, engine: Engine | EngineRecipe, *, profile_id: str | 
                    max_findings, min_exercised, baseline, progress, on_round, resume,
                    max(1, jobs), cluster, database, database_info, profile)
     home = storage or cache_dir() / "hypothesis"
-    with hypothesis_home(home):
+    with hypothesis_home(home), campaign_collector():
         return _campaign(game, engine, opts, home)
 
 

@@ -40,7 +40,7 @@ from gamecert.fuzz.engines.engine import Engine, EngineSpecError, generation
 from gamecert.fuzz.engines.recipes import EngineRecipe, command_recipe, handshake, object_recipe
 from gamecert.fuzz.findings.chance_stats import ChanceStats
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.search.collector import round_collector
+from gamecert.fuzz.search.collector import before_round
 from gamecert.fuzz.search.database import RUNS_SUFFIX
 from gamecert.fuzz.search.machine import MachineClass, has_runs, machine_class
 from gamecert.fuzz.search.play.driver import driven_test
@@ -294,7 +294,8 @@ class RoundPlayer:
             t._hypothesis_internal_use_settings = settings(
                 t._hypothesis_internal_use_settings, database=self.database)
         try:
-            with same_draws_everywhere(), round_collector(job.round_no):
+            before_round()
+            with same_draws_everywhere():
                 raised = _run_round(test, seen, late=lambda: (
                     deadline is not None and time.monotonic() > deadline)
                     or (self.stop is not None and self.stop.is_set()))

@@ -1,7 +1,7 @@
-"""The collector around a round (fuzz.search.collector): what lived before the round is
-frozen out of the collector's walks while it plays, unfrozen after it (also when it
-fails), and a full collection comes first every FULL_EVERY rounds (not at the first), so
-cycles that became garbage meanwhile are freed."""
+"""The collector during a campaign (fuzz.search.collector): before each round what lives is
+frozen out of the collector's walks; every FULL_EVERY rounds a process plays, a full
+collection first frees the cycles that became garbage meanwhile (not before the first); a
+campaign unfreezes all when it ends, also when it fails."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.search.collector import FULL_EVERY, round_collector
+from gamecert.fuzz.search import collector
+from gamecert.fuzz.search.collector import FULL_EVERY, before_round, campaign_collector
 
 
-def _full_collections(round_no: int) -> int:
-    """How many full collections a round (doing nothing) starts with."""
+def _full_collections(rounds: int) -> int:
+    """How many full collections `rounds` rounds (doing nothing) start with."""
     full: list[int] = []
 
     def seen(phase: str, info: dict[str, Any]) -> None:
@@ -24,20 +25,21 @@ def _full_collections(round_no: int) -> int:
 
     gc.callbacks.append(seen)
     try:
-        with round_collector(round_no):
-            pass
+        for _ in range(rounds):
+            before_round()
     finally:
         gc.callbacks.remove(seen)
     return len(full)
 
 
-def test_a_round_freezes_what_lives_and_unfreezes_it_after() -> None:
-    with round_collector(1):
+def test_rounds_freeze_what_lives_and_a_campaign_unfreezes_it_at_its_end() -> None:
+    with campaign_collector():
+        before_round()
         assert gc.get_freeze_count() > 0
     assert gc.get_freeze_count() == 0
-    with pytest.raises(RuntimeError), round_collector(2):
-        assert gc.get_freeze_count() > 0
-        raise RuntimeError("a round that fails")
+    with pytest.raises(RuntimeError), campaign_collector():
+        before_round()
+        raise RuntimeError("a campaign that fails")
     assert gc.get_freeze_count() == 0
 
 
@@ -45,18 +47,24 @@ class Node:
     other: Any = None
 
 
-def test_a_cycle_that_lived_before_a_round_is_freed_after_it() -> None:
-    a, b = Node(), Node()
-    a.other, b.other = b, a  # a cycle: garbage once the names are gone
-    gone = weakref.ref(a)
-    with round_collector(1):  # no full collection at round 1
+def test_a_cycle_frozen_by_a_round_is_freed_by_the_next_full_collection() -> None:
+    collector._played = 0
+    with campaign_collector():
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle: garbage once the names are gone
+        gone = weakref.ref(a)
+        before_round()  # the first of FULL_EVERY: no full collection
         del a, b
         gc.collect()
-        assert gone() is not None  # frozen while the round plays: not walked
-    assert _full_collections(FULL_EVERY) == 1
-    assert gone() is None  # the full collection freed it
+        assert gone() is not None  # frozen: not walked
+        assert _full_collections(FULL_EVERY - 1) == 0
+        assert gone() is not None
+        assert _full_collections(1) == 1  # the next round's full collection frees it
+        assert gone() is None
 
 
-def test_a_full_collection_comes_every_full_every_rounds() -> None:
-    assert [_full_collections(n) for n in (0, 1, FULL_EVERY - 1, FULL_EVERY, FULL_EVERY + 1)] \
-        == [0, 0, 0, 1, 0]  # none at the first round: a campaign's first finding comes fast
+def test_a_full_collection_comes_every_full_every_rounds_a_process_plays() -> None:
+    collector._played = 0
+    with campaign_collector():
+        assert _full_collections(FULL_EVERY) == 0  # none before the first
+        assert _full_collections(3 * FULL_EVERY) == 3

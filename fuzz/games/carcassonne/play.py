@@ -35,10 +35,11 @@ JSON = Any
 
 # An engine that loads states plays seeded runs of the machine's rules (fuzz.search.play.
 # runs: whole stretches of play, to a game's end and its final scoring, at a small part of
-# Hypothesis's cost), from a campaign's RUNS_FROM_ROUND-th round on. The rounds before play
-# one rule a step: there the public mutants fall, most in a campaign's first examples (a
-# crafted board one tile from its rare case), and runs beside them found several later
-# (docs/speed.md, fourth pass). Eight rounds are about 3 s of a campaign.
+# Hypothesis's cost), from round RUNS_FROM_ROUND on (rounds count from 0). The rounds before
+# play one rule a step: there the public mutants fall (each within the first eight rounds
+# at seeds 0 to 2), most in a campaign's first examples (a crafted board one tile from its
+# rare case), and runs beside them found several later (docs/speed.md, fourth pass).
+# Eight rounds are about 3 s of a campaign.
 SEEDED_RUNS = True
 RUNS_FROM_ROUND = 8
 
