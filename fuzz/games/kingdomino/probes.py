@@ -29,7 +29,7 @@ engines or judge what they answer: the lockstep does (`Lockstep.probe`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import permutations
 from typing import TYPE_CHECKING, Any, cast
 
@@ -258,22 +258,37 @@ def _placement_probes_plain(g: str, tile: int, squares: tuple[str, str], size: i
                 if len(faults) != 1 or rule_of_list(g, put, others, size):
                     continue  # two rules broken; or one that another list's squares mend
                     # (KD-TILES or that rule: one step cannot tell, see the docstring)
-                rule = faults[0]
-                if rule in ("KD-GRID", "KD-PLACE-NO-OVERLAP") and any(fits):
-                    # another rotation of the same first square places it: the judges read
-                    # such a PUT as a rotation misread, so it is a rotation probe or none
-                    if fits[{1: 3, 3: 1}.get(r, r)] and r in (1, 3):
-                        by_rule.setdefault("KD-PLACE-ROTATION", []).append(put)
-                    continue
-                if rule == "KD-GRID":
-                    continue  # the grid's own probes start off the grid (no rotation helps)
-                if r in (1, 3) and fits[4 - r]:
-                    continue  # rotations 1 and 3 read the other way round place it: the
-                    # judges read it as a misread rotation or the rule broken, not one rule
-                if rule == "KD-PLACE-EXTENT" and b.within(g, put, size + 1):
-                    wider.append(put)
-                    continue
-                by_rule.setdefault(rule, []).append(put)
+                _file(by_rule, wider, put, faults[0], fits,
+                      partial(b.within, g, put, size + 1))
+    return _filed(by_rule, wider, play)
+
+
+def _file(by_rule: dict[str, list[list[int]]], wider: list[list[int]], put: list[int],
+          rule: str, fits: list[bool], wide: Callable[[], bool]) -> None:
+    """Keep `put` (x, y, r), whose one fault is `rule`, as a probe of the rule the judges
+    read it under, or not at all; `fits[r]` says rotation r of the same first square places
+    the tile, `wide()` that it is one square too wide and no more (asked only then)."""
+    r = put[2]
+    if rule in ("KD-GRID", "KD-PLACE-NO-OVERLAP") and any(fits):
+        # another rotation of the same first square places it: the judges read such a PUT
+        # as a rotation misread, so it is a rotation probe or none
+        if fits[{1: 3, 3: 1}.get(r, r)] and r in (1, 3):
+            by_rule.setdefault("KD-PLACE-ROTATION", []).append(put)
+        return
+    if rule == "KD-GRID":
+        return  # the grid's own probes start off the grid (no rotation helps)
+    if r in (1, 3) and fits[4 - r]:
+        return  # rotations 1 and 3 read the other way round place it: the judges read
+        # it as a misread rotation or the rule broken, not one rule
+    if rule == "KD-PLACE-EXTENT" and wide():
+        wider.append(put)  # one square too wide: the rule's parameter moved by one
+        return
+    by_rule.setdefault(rule, []).append(put)
+
+
+def _filed(by_rule: dict[str, list[list[int]]], wider: list[list[int]],
+           play: Callable[..., JSON]) -> dict[str, list[JSON]]:
+    """The probes kept, as actions, by rule; the nearest extent misses first."""
     if wider:
         by_rule["KD-PLACE-EXTENT"] = wider + by_rule.get("KD-PLACE-EXTENT", [])
     return {rule: [play(put) for put in puts] for rule, puts in by_rule.items()}
@@ -357,21 +372,8 @@ def _placement_probes_masks(g: str, tile: int, squares: tuple[str, str], size: i
                 continue
             else:
                 rule = next(_ROTATION_OF[k] for k in range(3) if faults[r][k] & low)
-            if rule in ("KD-GRID", "KD-PLACE-NO-OVERLAP") and any(fit):
-                if fit[{1: 3, 3: 1}.get(r, r)] and r in (1, 3):
-                    by_rule.setdefault("KD-PLACE-ROTATION", []).append(put)
-                continue
-            if rule == "KD-GRID":
-                continue
-            if r in (1, 3) and fit[4 - r]:
-                continue
-            if rule == "KD-PLACE-EXTENT" and wide_ok[r] & low:
-                wider.append(put)
-                continue
-            by_rule.setdefault(rule, []).append(put)
-    if wider:
-        by_rule["KD-PLACE-EXTENT"] = wider + by_rule.get("KD-PLACE-EXTENT", [])
-    return {rule: [play(put) for put in puts] for rule, puts in by_rule.items()}
+            _file(by_rule, wider, put, rule, fit, partial(bool, wide_ok[r] & low))
+    return _filed(by_rule, wider, play)
 
 
 def rule_of_list(g: str, put: list[int], others: list[tuple[str, str]], size: int) -> bool:
