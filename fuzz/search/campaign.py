@@ -48,7 +48,6 @@ from gamecert.fuzz.findings.triage import (
 )
 from gamecert.fuzz.games import plugin_for
 from gamecert.fuzz.search.checkpoint import Checkpoint
-from gamecert.fuzz.search.collector import campaign_collector
 from gamecert.fuzz.search.load_meter import Load, LoadMeter
 from gamecert.fuzz.search.rounds import (
     DatabaseOpener,
@@ -56,6 +55,7 @@ from gamecert.fuzz.search.rounds import (
     RoundRunner,
     RoundSetup,
     SerialRunner,
+    campaign_collector,
     hypothesis_home,
     in_order,
     reopenable,

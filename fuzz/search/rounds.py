@@ -13,12 +13,15 @@ round found something new while it ran (it was played with a muted set that turn
 stale). That is why `--jobs N` finds exactly what `--jobs 1` finds for the same seed and
 rounds: every outcome handed back is the one a serial campaign would have had.
 
-This module plays rounds and moves their outcomes about; it must not judge findings
+Before each round it keeps Python's cyclic collector off what lived already
+(`before_round`; `campaign_collector` around a campaign undoes it). This module plays
+rounds and moves their outcomes about; it must not judge findings
 (triage, minimising, fingerprints: fuzz.search.campaign) nor write reports.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import time
 from collections.abc import Callable, Iterator
@@ -40,7 +43,6 @@ from gamecert.fuzz.engines.engine import Engine, EngineSpecError, generation
 from gamecert.fuzz.engines.recipes import EngineRecipe, command_recipe, handshake, object_recipe
 from gamecert.fuzz.findings.chance_stats import ChanceStats
 from gamecert.fuzz.games import plugin_for
-from gamecert.fuzz.search.collector import before_round
 from gamecert.fuzz.search.database import RUNS_SUFFIX
 from gamecert.fuzz.search.machine import MachineClass, has_runs, machine_class
 from gamecert.fuzz.search.play.driver import driven_test
@@ -216,6 +218,46 @@ def reopenable(recipe: EngineRecipe) -> str | None:
     if not recipe.fresh or recipe.spec.get("kind") not in ("command", "python"):
         return "the engine was handed over as a live object that cannot be reopened elsewhere"
     return None
+
+
+# --- the cyclic garbage collector while rounds are played --------------------------------
+# A round allocates fast (states, events, Hypothesis's choices), and each time the
+# collector's oldest generation is due it walks every object the process holds: the start
+# positions, the oracles' caches, what the rounds before kept. In a campaign that walk was
+# about a fifth of the CPU time (docs/speed.md, fourth pass). So before each round what
+# lives is frozen out of the collector's walks (`gc.freeze`: such objects are still freed
+# by reference counting as ever); every `FULL_EVERY` rounds a process plays, everything is
+# unfrozen first and a full collection frees the cycles that became garbage meanwhile, so
+# what a long campaign holds stays bounded; and a campaign unfreezes all when it ends
+# (`campaign_collector`), so the process that ran it keeps no frozen heap. The benchmarks'
+# lockstep figure runs with the collector off (benchmarks/speed/overhead.py).
+
+FULL_EVERY = 16  # rounds a process plays between full collections
+
+_played = 0  # rounds this process has played since its last full collection
+
+
+def before_round() -> None:
+    """Freeze what lives now, after a full collection every FULL_EVERY rounds of this
+    process (not before its first: a campaign's first finding comes in tenths of a second,
+    and nothing of it is garbage yet). Rounds are counted per process, not by their number:
+    a worker plays every other round, or any."""
+    global _played
+    if _played >= FULL_EVERY:
+        gc.unfreeze()
+        gc.collect()
+        _played = 0
+    _played += 1
+    gc.freeze()
+
+
+@contextmanager
+def campaign_collector() -> Iterator[None]:
+    """Around a campaign: what its rounds froze is unfrozen when it ends, whatever happens."""
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 class RoundPlayer:

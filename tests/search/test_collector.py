@@ -1,7 +1,7 @@
-"""The collector during a campaign (fuzz.search.collector): before each round what lives is
-frozen out of the collector's walks; every FULL_EVERY rounds a process plays, a full
-collection first frees the cycles that became garbage meanwhile (not before the first); a
-campaign unfreezes all when it ends, also when it fails."""
+"""The collector during a campaign (fuzz.search.rounds, its collector section): before each
+round what lives is frozen out of the collector's walks; every FULL_EVERY rounds a process
+plays, a full collection first frees the cycles that became garbage meanwhile (not before
+the first); a campaign unfreezes all when it ends, also when it fails."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from gamecert.fuzz.search import collector
-from gamecert.fuzz.search.collector import FULL_EVERY, before_round, campaign_collector
+from gamecert.fuzz.search import rounds as collector
+from gamecert.fuzz.search.rounds import FULL_EVERY, before_round, campaign_collector
 
 
 def _full_collections(rounds: int) -> int:
